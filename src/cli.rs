@@ -1,0 +1,147 @@
+//! Command-line definitions (clap derive only; handlers live in `commands`).
+
+use crate::dataset::{DEFAULT_RECORDS, DEFAULT_SEED, RECORDS_RANGE, Structure, Variant};
+use crate::formats::Format;
+use crate::tokens::Tokenizer;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// Finds which data format an LLM reads best: renders one dataset in many formats, asks the same
+/// questions about each, grades the answers, counts tokens, and logs every call as JSONL.
+#[derive(Debug, Parser)]
+#[command(name = "bench", version, about)]
+pub struct Cli {
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Write the dataset in every format, the questions, answer templates and answer keys.
+    Generate(GenerateArgs),
+    /// Run the benchmark and write data/benchmarks/<timestamp>/formats.jsonl.
+    Run(RunArgs),
+    /// Print token counts of every format × structure × variant.
+    Tokens(TokensArgs),
+}
+
+/// What data to render: shared by every command.
+#[derive(Debug, Clone, Args)]
+pub struct DataArgs {
+    /// Formats, comma-separated, or `all`.
+    #[arg(long, value_delimiter = ',', value_parser = parse_format, default_values = Format::DEFAULT.map(Format::name))]
+    pub formats: Vec<Format>,
+    /// Structures, comma-separated.
+    #[arg(long, value_delimiter = ',', value_parser = parse_structure, default_values = ["flat", "nested"])]
+    pub structures: Vec<Structure>,
+    /// Variants, comma-separated.
+    #[arg(long, value_delimiter = ',', value_parser = parse_variant, default_values = ["mandatory", "optional"])]
+    pub variants: Vec<Variant>,
+    /// Records in the dataset (1 to 100000).
+    #[arg(long, default_value_t = DEFAULT_RECORDS, value_parser = parse_records)]
+    pub records: u32,
+    /// Seed of the dataset and question generators.
+    #[arg(long, default_value_t = DEFAULT_SEED)]
+    pub seed: u64,
+    /// Tokenizers to count with, comma-separated.
+    #[arg(long, value_delimiter = ',', value_parser = parse_tokenizer, default_values = ["o200k_base", "cl100k_base"])]
+    pub tokenizers: Vec<Tokenizer>,
+}
+
+/// `bench generate`.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// Folder to write the layout into.
+    #[arg(long, short, default_value = "generated")]
+    pub output: PathBuf,
+    /// Data selection.
+    #[command(flatten)]
+    pub data: DataArgs,
+}
+
+/// `bench run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Provider to ask; may repeat. Default: the offline `reference` answerer.
+    #[arg(long = "provider")]
+    pub providers: Vec<String>,
+    /// Full runs per format × structure × variant.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub runs: u32,
+    /// Root folder of the run log (written to <root>/benchmarks/<timestamp>/).
+    #[arg(long, default_value = "data")]
+    pub output_root: PathBuf,
+    /// Data selection.
+    #[command(flatten)]
+    pub data: DataArgs,
+}
+
+/// Output format of tables.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TableFormat {
+    /// Aligned text table.
+    Table,
+    /// Comma-separated values.
+    Csv,
+    /// JSON array of rows.
+    Json,
+}
+
+/// Sort order of `bench tokens`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TokenSort {
+    /// Fewest tokens first (first tokenizer).
+    Tokens,
+    /// Format, structure, variant.
+    Format,
+    /// Most characters per token first.
+    CharsPerToken,
+}
+
+/// `bench tokens`.
+#[derive(Debug, Args)]
+pub struct TokensArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+    pub format: TableFormat,
+    /// Sort order.
+    #[arg(long, value_enum, default_value_t = TokenSort::Tokens)]
+    pub sort: TokenSort,
+    /// Data selection.
+    #[command(flatten)]
+    pub data: DataArgs,
+}
+
+fn one_of<T: Copy>(kind: &str, s: &str, all: &[T], name: impl Fn(T) -> &'static str) -> Result<T, String> {
+    all.iter().copied().find(|&x| name(x) == s).ok_or_else(|| {
+        let allowed: Vec<&str> = all.iter().map(|&x| name(x)).collect();
+        format!("unknown {kind} '{s}' (allowed: {})", allowed.join(", "))
+    })
+}
+
+fn parse_format(s: &str) -> Result<Format, String> {
+    one_of("format", s, &Format::ALL, Format::name)
+}
+
+fn parse_structure(s: &str) -> Result<Structure, String> {
+    one_of("structure", s, &Structure::ALL, Structure::name)
+}
+
+fn parse_variant(s: &str) -> Result<Variant, String> {
+    one_of("variant", s, &Variant::ALL, Variant::name)
+}
+
+fn parse_tokenizer(s: &str) -> Result<Tokenizer, String> {
+    one_of("tokenizer", s, &Tokenizer::ALL, Tokenizer::name)
+}
+
+fn parse_records(s: &str) -> Result<u32, String> {
+    let n: u32 = s.parse().map_err(|_| format!("'{s}' is not a whole number (allowed: 1 to 100000)"))?;
+    if RECORDS_RANGE.contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!("{n} records is out of range (allowed: 1 to 100000)"))
+    }
+}

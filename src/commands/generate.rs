@@ -1,0 +1,35 @@
+//! `bench generate`: the original benchmark's file layout.
+
+use super::{check_selection, for_each_rendering};
+use crate::UsageError;
+use crate::cli::GenerateArgs;
+use crate::dataset;
+use crate::layout::Writer;
+use crate::questions;
+use anyhow::Result;
+use serde_json::json;
+
+/// Writes data files, questions, templates, answer keys and `metadata.json` under `--output`.
+pub fn execute(args: &GenerateArgs) -> Result<()> {
+    let d = &args.data;
+    check_selection(&d.formats, &d.structures, &d.variants)?;
+    let mut w = Writer::create(&args.output).map_err(|e| UsageError::new(format!("{e:#}")))?;
+    let ds = dataset::generate(d.records, d.seed);
+    let n = ds.mandatory.len();
+    for &v in &d.variants {
+        w.questions(v, n, &questions::generate(ds.records(v), d.seed))?;
+    }
+    let mut files = 0;
+    for_each_rendering(&ds, d, |r| {
+        files += 1;
+        w.data(&r, n)
+    })?;
+    let params = json!({
+        "records": n, "seed": d.seed,
+        "formats": d.formats, "structures": d.structures, "variants": d.variants,
+        "tokenizers": d.tokenizers.iter().map(|t| t.name()).collect::<Vec<_>>(),
+    });
+    let meta = w.metadata(&ds, params)?;
+    println!("wrote {files} data files, {} question sets and {}", d.variants.len(), meta.display());
+    Ok(())
+}

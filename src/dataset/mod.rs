@@ -1,0 +1,198 @@
+//! The seeded product dataset: base records, the `mandatory`/`optional` variants and the
+//! `flat`/`nested` structures. Pure and deterministic: the same seed gives the same values.
+
+mod generate;
+pub mod schema;
+
+pub use generate::generate;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// One product as logical field name → value (flat, in schema order).
+pub type Record = Map<String, Value>;
+
+/// Smallest and largest record counts `--records` accepts.
+pub const RECORDS_RANGE: std::ops::RangeInclusive<u32> = 1..=100_000;
+
+/// Default record count of the `formats` suite.
+pub const DEFAULT_RECORDS: u32 = 31;
+
+/// Default RNG seed.
+pub const DEFAULT_SEED: u64 = 42;
+
+/// Whether optional fields are always set or randomly null.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum Variant {
+    /// Every field set.
+    Mandatory,
+    /// The 3 optional fields randomly null.
+    Optional,
+}
+
+/// Whether fields are all top-level scalars or grouped into sub-objects.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(clap::ValueEnum)]
+#[serde(rename_all = "snake_case")]
+pub enum Structure {
+    /// All scalars at the top level of each record.
+    Flat,
+    /// Fields grouped into sub-objects, with chains of single-key objects.
+    Nested,
+}
+
+impl Variant {
+    /// Both variants in canonical order.
+    pub const ALL: [Variant; 2] = [Variant::Mandatory, Variant::Optional];
+    /// Name used in file names, CLI and JSONL.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Mandatory => "mandatory",
+            Variant::Optional => "optional",
+        }
+    }
+}
+
+impl Structure {
+    /// Both structures in canonical order.
+    pub const ALL: [Structure; 2] = [Structure::Flat, Structure::Nested];
+    /// Name used in file names, CLI and JSONL.
+    pub fn name(self) -> &'static str {
+        match self {
+            Structure::Flat => "flat",
+            Structure::Nested => "nested",
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl fmt::Display for Structure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The generated data: base records with every field set, from which variants are derived.
+#[derive(Debug, Clone)]
+pub struct Dataset {
+    /// Seed the records were generated from.
+    pub seed: u64,
+    /// Records with every field set (the `mandatory` variant).
+    pub mandatory: Vec<Record>,
+    /// The same records with optional fields randomly null.
+    pub optional: Vec<Record>,
+}
+
+impl Dataset {
+    /// Records of one variant.
+    pub fn records(&self, variant: Variant) -> &[Record] {
+        match variant {
+            Variant::Mandatory => &self.mandatory,
+            Variant::Optional => &self.optional,
+        }
+    }
+
+    /// The root document `{"products": [...]}` of one variant in one structure.
+    pub fn document(&self, variant: Variant, structure: Structure) -> Value {
+        let products = self
+            .records(variant)
+            .iter()
+            .map(|r| match structure {
+                Structure::Flat => Value::Object(r.clone()),
+                Structure::Nested => nest(r),
+            })
+            .collect();
+        let mut root = Map::new();
+        root.insert("products".into(), Value::Array(products));
+        Value::Object(root)
+    }
+}
+
+/// Groups a flat record into the nested shape given by each field's path.
+pub fn nest(record: &Record) -> Value {
+    let mut root = Map::new();
+    for field in &schema::FIELDS {
+        let value = record.get(field.name).cloned().unwrap_or(Value::Null);
+        let (last, parents) = field.nested.split_last().expect("paths are non-empty");
+        let mut obj = &mut root;
+        for key in parents {
+            obj = obj
+                .entry(key.to_string())
+                .or_insert_with(|| Value::Object(Map::new()))
+                .as_object_mut()
+                .expect("schema paths never collide with scalars");
+        }
+        obj.insert(last.to_string(), value);
+    }
+    Value::Object(root)
+}
+
+/// Why a decoded document could not be read back as product records.
+#[derive(Debug, thiserror::Error)]
+pub enum ShapeError {
+    /// The root is not `{"products": [...]}`.
+    #[error("expected a root object with a \"products\" array")]
+    NoProducts,
+    /// A record lacks a field in both the flat and the nested shape.
+    #[error("product {index}: field '{field}' is missing")]
+    MissingField {
+        /// 0-based record index.
+        index: usize,
+        /// Logical field name.
+        field: &'static str,
+    },
+    /// A product is not an object.
+    #[error("product {0} is not an object")]
+    NotAnObject(usize),
+}
+
+/// Reads records back from a decoded document, in either structure, as logical fields.
+pub fn records_from_document(doc: &Value) -> Result<Vec<Record>, ShapeError> {
+    let products = doc
+        .get("products")
+        .and_then(Value::as_array)
+        .ok_or(ShapeError::NoProducts)?;
+    products
+        .iter()
+        .enumerate()
+        .map(|(index, p)| {
+            let obj = p.as_object().ok_or(ShapeError::NotAnObject(index))?;
+            let mut out = Record::new();
+            for field in &schema::FIELDS {
+                let value = obj
+                    .get(field.name)
+                    .or_else(|| lookup(obj, field.nested))
+                    .ok_or(ShapeError::MissingField { index, field: field.name })?;
+                out.insert(field.name.to_string(), value.clone());
+            }
+            Ok(out)
+        })
+        .collect()
+}
+
+fn lookup<'a>(obj: &'a Map<String, Value>, path: &[&str]) -> Option<&'a Value> {
+    let (first, rest) = path.split_first()?;
+    let v = obj.get(*first)?;
+    if rest.is_empty() {
+        Some(v)
+    } else {
+        lookup(v.as_object()?, rest)
+    }
+}
+
+/// Counts non-null leaf values (scalars) in a document.
+pub fn count_values(v: &Value) -> usize {
+    match v {
+        Value::Null => 0,
+        Value::Array(a) => a.iter().map(count_values).sum(),
+        Value::Object(o) => o.values().map(count_values).sum(),
+        _ => 1,
+    }
+}

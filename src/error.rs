@@ -1,0 +1,13 @@
+//! Error kinds shared by the binary: usage errors exit with code 2, everything else with 1.
+
+/// Bad input from the user (flag values, paths): the binary exits with code 2.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
+
+impl UsageError {
+    /// Builds a usage error from anything printable.
+    pub fn new(msg: impl Into<String>) -> Self {
+        Self(msg.into())
+    }
+}

@@ -1,0 +1,41 @@
+//! `json_compact` and `json_pretty`.
+
+use super::{Encoder, FormatError, FormatSpec};
+use serde_json::Value;
+
+/// JSON, minified or indented by 2 spaces.
+pub struct Json {
+    name: &'static str,
+    pretty: bool,
+}
+
+/// Minified JSON.
+pub static JSON_COMPACT: FormatSpec = FormatSpec {
+    name: "json_compact",
+    display: "JSON",
+    extension: "json",
+    fence: "json",
+    flat_only: false,
+    encoder: &Json { name: "json_compact", pretty: false },
+};
+
+/// JSON indented by 2 spaces.
+pub static JSON_PRETTY: FormatSpec = FormatSpec {
+    name: "json_pretty",
+    display: "JSON",
+    extension: "json",
+    fence: "json",
+    flat_only: false,
+    encoder: &Json { name: "json_pretty", pretty: true },
+};
+
+impl Encoder for Json {
+    fn encode(&self, doc: &Value) -> Result<String, FormatError> {
+        let out = if self.pretty { serde_json::to_string_pretty(doc) } else { serde_json::to_string(doc) };
+        out.map_err(|e| FormatError::new(self.name, e))
+    }
+
+    fn decode(&self, text: &str) -> Result<Value, FormatError> {
+        serde_json::from_str(text).map_err(|e| FormatError::new(self.name, e))
+    }
+}

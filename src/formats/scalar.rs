@@ -1,0 +1,62 @@
+//! Text ↔ scalar conversion for the formats that carry no types (CSV cells, XML text).
+
+use serde_json::{Number, Value};
+
+/// Reads a typed scalar back from untyped text: booleans, JSON-style numbers, else a string.
+/// Empty text is null (CSV empty cell, XML empty element).
+pub fn infer(text: &str) -> Value {
+    match text {
+        "" => Value::Null,
+        "true" => Value::Bool(true),
+        "false" => Value::Bool(false),
+        _ if looks_numeric(text) => text
+            .parse::<i64>()
+            .map(Value::from)
+            .ok()
+            .or_else(|| text.parse::<f64>().ok().and_then(Number::from_f64).map(Value::Number))
+            .unwrap_or_else(|| Value::String(text.to_string())),
+        _ => Value::String(text.to_string()),
+    }
+}
+
+/// `-?digits(.digits)?` with no leading zeros: what JSON would print for a number.
+fn looks_numeric(s: &str) -> bool {
+    let body = s.strip_prefix('-').unwrap_or(s);
+    let (int, frac) = match body.split_once('.') {
+        Some((i, f)) => (i, Some(f)),
+        None => (body, None),
+    };
+    let int_ok = !int.is_empty()
+        && int.bytes().all(|b| b.is_ascii_digit())
+        && (int == "0" || !int.starts_with('0'));
+    let frac_ok = frac.is_none_or(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()));
+    int_ok && frac_ok
+}
+
+/// Text of a scalar for untyped formats; null is the empty string.
+pub fn to_text(v: &Value) -> Option<String> {
+    match v {
+        Value::Null => Some(String::new()),
+        Value::Bool(b) => Some(b.to_string()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::String(s) => Some(s.clone()),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn infers_types_but_keeps_identifiers_as_text() {
+        assert_eq!(infer("19.99"), json!(19.99));
+        assert_eq!(infer("-3"), json!(-3));
+        assert_eq!(infer("true"), json!(true));
+        assert_eq!(infer(""), Value::Null);
+        for s in ["PROD-000001", "007", "1.", ".5", "1e5", "WH-01", "2024-01-01", "True"] {
+            assert_eq!(infer(s), json!(s), "{s}");
+        }
+    }
+}

@@ -1,0 +1,433 @@
+//! JSON → TOON. Everything is written straight into one `String`; the layout
+//! decisions mirror the reference encoder so output is byte-identical.
+
+use serde_json::{Map, Value};
+
+use super::text::{is_identifier_segment, write_key, write_number, write_string, write_u64};
+use super::{Delimiter, EncodeOptions, KeyFolding};
+
+type Object = Map<String, Value>;
+
+pub(super) fn encode(value: &Value, opts: &EncodeOptions) -> String {
+    let mut enc = Encoder {
+        out: String::new(),
+        indent: opts.indent,
+        delim: opts.delimiter.as_byte(),
+        delim_mark: match opts.delimiter {
+            Delimiter::Comma => "",
+            Delimiter::Tab => "\t",
+            Delimiter::Pipe => "|",
+        },
+        fold: opts.key_folding == KeyFolding::Safe,
+        flatten_depth: opts.flatten_depth,
+        root_dotted: Vec::new(),
+        path: String::new(),
+        scratch: String::new(),
+        spaces: String::new(),
+    };
+    match value {
+        Value::Object(map) => {
+            if enc.fold {
+                enc.root_dotted = map
+                    .keys()
+                    .filter(|k| k.contains('.'))
+                    .map(String::as_str)
+                    .collect();
+            }
+            enc.fields(map, 0, false, opts.flatten_depth, true);
+        }
+        // v3.3 canonical form for an empty root array.
+        Value::Array(arr) if arr.is_empty() => enc.out.push_str("[]"),
+        Value::Array(arr) => enc.array(None, arr, 0, false),
+        other => enc.primitive(other),
+    }
+    enc.out
+}
+
+/// How an array is laid out, decided in a single pass over its elements.
+enum Shape<'v> {
+    /// Inline `key[N]: a,b,c`.
+    Primitives,
+    /// Tabular rows; the map is the first row, whose key order is the header.
+    Table(&'v Object),
+    /// Expanded `- item` lines.
+    List,
+}
+
+struct Encoder<'v> {
+    out: String,
+    indent: usize,
+    delim: u8,
+    delim_mark: &'static str,
+    fold: bool,
+    flatten_depth: usize,
+    /// Root keys containing a dot: folding must not produce an absolute path equal to one.
+    root_dotted: Vec<&'v str>,
+    /// Dotted path from the root to the current object; only kept up when `root_dotted` is non-empty.
+    path: String,
+    /// Reused buffer for building folded keys.
+    scratch: String,
+    spaces: String,
+}
+
+fn is_primitive(v: &Value) -> bool {
+    !matches!(v, Value::Array(_) | Value::Object(_))
+}
+
+fn classify(arr: &[Value]) -> Shape<'_> {
+    let header = match arr.first() {
+        Some(Value::Object(m)) if !m.is_empty() => Some(m),
+        _ => None,
+    };
+    let mut all_prim = true;
+    let mut table = header.is_some();
+    for v in arr {
+        match v {
+            Value::Object(m) => {
+                all_prim = false;
+                table = table && header.is_some_and(|h| row_matches(h, m));
+            }
+            Value::Array(_) => return Shape::List,
+            _ => table = false,
+        }
+        if !all_prim && !table {
+            return Shape::List;
+        }
+    }
+    match header {
+        Some(h) if !all_prim => Shape::Table(h),
+        _ => Shape::Primitives,
+    }
+}
+
+/// Same key set as the header and only primitive values.
+fn row_matches(header: &Object, row: &Object) -> bool {
+    if row.len() != header.len() {
+        return false;
+    }
+    let mut same_order = true;
+    for ((hk, _), (k, v)) in header.iter().zip(row) {
+        if hk != k {
+            same_order = false;
+            break;
+        }
+        if !is_primitive(v) {
+            return false;
+        }
+    }
+    same_order || header.keys().all(|k| row.get(k).is_some_and(is_primitive))
+}
+
+impl<'v> Encoder<'v> {
+    /// Starts a new line at `depth` (lines are joined with `\n`, none trailing).
+    fn line(&mut self, depth: usize) {
+        if !self.out.is_empty() {
+            self.out.push('\n');
+        }
+        let n = depth * self.indent;
+        if self.spaces.len() < n {
+            self.spaces = " ".repeat(n * 2);
+        }
+        self.out.push_str(&self.spaces[..n]);
+    }
+
+    fn item_line(&mut self, depth: usize) {
+        self.line(depth);
+        self.out.push_str("- ");
+    }
+
+    fn primitive(&mut self, v: &Value) {
+        match v {
+            Value::Null => self.out.push_str("null"),
+            Value::Bool(true) => self.out.push_str("true"),
+            Value::Bool(false) => self.out.push_str("false"),
+            Value::Number(n) => write_number(&mut self.out, n),
+            Value::String(s) => write_string(&mut self.out, s, self.delim),
+            Value::Array(_) | Value::Object(_) => {}
+        }
+    }
+
+    fn push_delim(&mut self) {
+        self.out.push(char::from(self.delim));
+    }
+
+    /// `key[N<delim>]{fields}:` (key and fields optional).
+    fn header(&mut self, key: Option<&str>, len: usize, fields: Option<&Object>) {
+        if let Some(k) = key {
+            write_key(&mut self.out, k);
+        }
+        self.out.push('[');
+        write_u64(&mut self.out, len as u64);
+        self.out.push_str(self.delim_mark);
+        self.out.push(']');
+        if let Some(f) = fields {
+            self.out.push('{');
+            for (i, k) in f.keys().enumerate() {
+                if i > 0 {
+                    self.push_delim();
+                }
+                write_key(&mut self.out, k);
+            }
+            self.out.push('}');
+        }
+        self.out.push(':');
+    }
+
+    fn inline_values(&mut self, arr: &[Value]) {
+        for (i, v) in arr.iter().enumerate() {
+            self.out.push(if i == 0 { ' ' } else { char::from(self.delim) });
+            self.primitive(v);
+        }
+    }
+
+    /// Fields of an object at `depth`. `skip_first` serves list items, whose first
+    /// field sits on the hyphen line and is not a sibling for collision checks.
+    fn fields(&mut self, map: &'v Object, depth: usize, skip_first: bool, remaining: usize, track: bool) {
+        for (key, value) in map.iter().skip(usize::from(skip_first)) {
+            if self.fold
+                && matches!(value, Value::Object(_))
+                && self.try_fold(map, skip_first, key, value, depth, remaining, track)
+            {
+                continue;
+            }
+            self.field(key, value, depth, remaining, track);
+        }
+    }
+
+    fn field(&mut self, key: &'v str, value: &'v Value, depth: usize, remaining: usize, track: bool) {
+        match value {
+            Value::Array(arr) => self.array(Some(key), arr, depth, false),
+            Value::Object(obj) => {
+                self.line(depth);
+                write_key(&mut self.out, key);
+                self.out.push(':');
+                if !obj.is_empty() {
+                    let saved = self.enter_path(key, track);
+                    self.fields(obj, depth + 1, false, remaining, track);
+                    self.path.truncate(saved);
+                }
+            }
+            prim => {
+                self.line(depth);
+                write_key(&mut self.out, key);
+                self.out.push_str(": ");
+                self.primitive(prim);
+            }
+        }
+    }
+
+    /// Appends `seg` to the tracked path; returns the length to truncate back to.
+    fn enter_path(&mut self, seg: &str, track: bool) -> usize {
+        let saved = self.path.len();
+        if track && !self.root_dotted.is_empty() {
+            if !self.path.is_empty() {
+                self.path.push('.');
+            }
+            self.path.push_str(seg);
+        }
+        saved
+    }
+
+    /// Emits `key` folded with its chain of single-key objects, if safe.
+    #[allow(clippy::too_many_arguments)]
+    fn try_fold(
+        &mut self,
+        siblings: &Object,
+        skip_first: bool,
+        key: &str,
+        value: &'v Value,
+        depth: usize,
+        remaining: usize,
+        track: bool,
+    ) -> bool {
+        if !is_identifier_segment(key) {
+            return false;
+        }
+        let mut folded = std::mem::take(&mut self.scratch);
+        folded.clear();
+        folded.push_str(key);
+        let mut count = 1;
+        let mut cur = value;
+        let mut ok = true;
+        while count < remaining {
+            let Value::Object(m) = cur else { break };
+            let Some((k, v)) = m.iter().next().filter(|_| m.len() == 1) else {
+                break;
+            };
+            // Any non-identifier segment inside the depth limit vetoes the whole chain.
+            if !is_identifier_segment(k) {
+                ok = false;
+                break;
+            }
+            folded.push('.');
+            folded.push_str(k);
+            cur = v;
+            count += 1;
+        }
+        ok = ok && count >= 2 && !self.collides(siblings, skip_first, &folded, track);
+        if ok {
+            self.emit_folded(&folded, cur, depth, remaining - count, track);
+        }
+        self.scratch = folded;
+        ok
+    }
+
+    fn collides(&self, siblings: &Object, skip_first: bool, folded: &str, track: bool) -> bool {
+        let sibling = siblings.contains_key(folded)
+            && !(skip_first && siblings.keys().next().is_some_and(|k| k == folded));
+        if sibling {
+            return true;
+        }
+        if !track || self.root_dotted.is_empty() {
+            return false;
+        }
+        let (prefix, rest) = (self.path.as_str(), folded);
+        self.root_dotted.iter().any(|lit| {
+            if prefix.is_empty() {
+                *lit == rest
+            } else {
+                lit.len() == prefix.len() + 1 + rest.len()
+                    && lit.starts_with(prefix)
+                    && lit.as_bytes()[prefix.len()] == b'.'
+                    && lit.ends_with(rest)
+            }
+        })
+    }
+
+    fn emit_folded(&mut self, folded: &str, leaf: &'v Value, depth: usize, remaining: usize, track: bool) {
+        match leaf {
+            Value::Object(m) if !m.is_empty() => {
+                // Depth limit reached on a non-empty object: continue nested below it.
+                self.line(depth);
+                self.out.push_str(folded);
+                self.out.push(':');
+                let saved = self.enter_path(folded, track);
+                self.fields(m, depth + 1, false, remaining, track);
+                self.path.truncate(saved);
+            }
+            Value::Object(_) => {
+                self.line(depth);
+                self.out.push_str(folded);
+                self.out.push(':');
+            }
+            Value::Array(arr) => self.array(Some(folded), arr, depth, false),
+            prim => {
+                self.line(depth);
+                self.out.push_str(folded);
+                self.out.push_str(": ");
+                self.primitive(prim);
+            }
+        }
+    }
+
+    /// An array under `key` (None only for the root). With `dash` the header sits on a
+    /// list-item hyphen line and nested lines go two levels deeper instead of one.
+    fn array(&mut self, key: Option<&str>, arr: &'v [Value], depth: usize, dash: bool) {
+        let child = depth + if dash { 2 } else { 1 };
+        if dash {
+            self.item_line(depth);
+        } else {
+            self.line(depth);
+        }
+        if arr.is_empty() {
+            match key {
+                Some(k) => {
+                    write_key(&mut self.out, k);
+                    self.out.push_str(": []");
+                }
+                None => self.header(None, 0, None),
+            }
+            return;
+        }
+        match classify(arr) {
+            Shape::Primitives => {
+                self.header(key, arr.len(), None);
+                self.inline_values(arr);
+            }
+            Shape::Table(first) => {
+                self.header(key, arr.len(), Some(first));
+                for row in arr {
+                    if let Value::Object(m) = row {
+                        self.line(child);
+                        self.row(first, m);
+                    }
+                }
+            }
+            Shape::List => {
+                self.header(key, arr.len(), None);
+                for item in arr {
+                    self.list_item(item, child);
+                }
+            }
+        }
+    }
+
+    fn row(&mut self, header: &Object, row: &'v Object) {
+        let mut entries = row.iter();
+        for (i, hk) in header.keys().enumerate() {
+            if i > 0 {
+                self.push_delim();
+            }
+            // Rows usually share the header's key order; fall back to lookup otherwise.
+            let v = match entries.next() {
+                Some((k, v)) if k == hk => Some(v),
+                _ => row.get(hk),
+            };
+            if let Some(v) = v {
+                self.primitive(v);
+            }
+        }
+    }
+
+    fn list_item(&mut self, item: &'v Value, depth: usize) {
+        match item {
+            Value::Object(m) => self.list_item_object(m, depth),
+            Value::Array(arr) => {
+                self.item_line(depth);
+                self.header(None, arr.len(), None);
+                if arr.iter().all(is_primitive) {
+                    self.inline_values(arr);
+                } else {
+                    // Arrays nested directly in arrays are never tabular.
+                    for x in arr {
+                        self.list_item(x, depth + 1);
+                    }
+                }
+            }
+            prim => {
+                self.item_line(depth);
+                self.primitive(prim);
+            }
+        }
+    }
+
+    /// First field on the hyphen line (never folded), the rest one level deeper.
+    /// Folding state restarts here: no root-path tracking, full flatten depth.
+    fn list_item_object(&mut self, m: &'v Object, depth: usize) {
+        let Some((k, v)) = m.iter().next() else {
+            self.line(depth);
+            self.out.push('-');
+            return;
+        };
+        match v {
+            Value::Array(arr) => self.array(Some(k), arr, depth, true),
+            Value::Object(o) => {
+                self.item_line(depth);
+                write_key(&mut self.out, k);
+                self.out.push(':');
+                if !o.is_empty() {
+                    self.fields(o, depth + 2, false, self.flatten_depth, false);
+                }
+            }
+            prim => {
+                self.item_line(depth);
+                write_key(&mut self.out, k);
+                self.out.push_str(": ");
+                self.primitive(prim);
+            }
+        }
+        if m.len() > 1 {
+            self.fields(m, depth + 1, true, self.flatten_depth, false);
+        }
+    }
+}

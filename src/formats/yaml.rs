@@ -1,0 +1,32 @@
+//! `yaml`, block style, via serde-saphyr.
+
+use super::{Encoder, FormatError, FormatSpec};
+use serde_json::Value;
+
+/// YAML block style.
+pub struct Yaml;
+
+/// YAML block style.
+pub static YAML: FormatSpec = FormatSpec {
+    name: "yaml",
+    display: "YAML",
+    extension: "yaml",
+    fence: "yaml",
+    flat_only: false,
+    encoder: &Yaml,
+};
+
+impl Encoder for Yaml {
+    fn encode(&self, doc: &Value) -> Result<String, FormatError> {
+        serde_saphyr::to_string(doc).map_err(|e| FormatError::new("yaml", e))
+    }
+
+    fn decode(&self, text: &str) -> Result<Value, FormatError> {
+        serde_saphyr::from_str(text).map_err(|e| FormatError::new("yaml", one_line(&e.to_string())))
+    }
+}
+
+/// serde-saphyr errors carry a multi-line source snippet; errors here are one line.
+fn one_line(s: &str) -> String {
+    s.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" | ")
+}

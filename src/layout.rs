@@ -1,0 +1,195 @@
+//! The on-disk layout of the original file-format benchmark, shared by `bench generate` and the
+//! artifacts of `bench run`:
+//! `data/{format}/{format}_with_{variant}_{N}_{structure}_records.{ext}`, `questions/`,
+//! `answers_template/`, `answers_validation/` and `metadata.json`.
+
+use crate::dataset::{self, Dataset, Structure, Variant};
+use crate::formats::Format;
+use crate::prompt::template;
+use crate::questions::Question;
+use crate::tokens::{DataStats, Tokenizer};
+use anyhow::{Context, Result};
+use serde::Serialize;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// One format × structure × variant rendering with its measurements.
+pub struct Rendering {
+    /// Format.
+    pub format: Format,
+    /// Structure.
+    pub structure: Structure,
+    /// Variant.
+    pub variant: Variant,
+    /// The rendered text.
+    pub text: String,
+    /// Size and token figures.
+    pub stats: DataStats,
+}
+
+/// Renders and measures one combination.
+pub fn render(doc: &Value, format: Format, structure: Structure, variant: Variant, tokenizers: &[Tokenizer]) -> Result<Rendering> {
+    let text = format.encode(doc).with_context(|| format!("rendering {format} {structure} {variant}"))?;
+    let products = doc["products"].as_array().map_or(0, Vec::len);
+    let stats = DataStats::measure(&text, dataset::count_values(doc), products, tokenizers);
+    Ok(Rendering { format, structure, variant, text, stats })
+}
+
+/// Relative path of a data file.
+pub fn data_path(r: &Rendering, n: usize) -> PathBuf {
+    let f = r.format.name();
+    PathBuf::from(format!("data/{f}/{f}_with_{}_{n}_{}_records.{}", r.variant, r.structure, r.format.spec().extension))
+}
+
+/// An entry of `metadata.json`'s file list.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileEntry {
+    /// Path relative to the layout root.
+    pub path: String,
+    /// Hex sha256 of the bytes.
+    pub sha256: String,
+    /// Size in bytes.
+    pub bytes: usize,
+    /// Format, structure, variant for data files.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<Format>,
+    /// Structure of a data file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub structure: Option<Structure>,
+    /// Variant of the file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variant: Option<Variant>,
+    /// Measurements of a data file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stats: Option<DataStats>,
+}
+
+/// Writes layout files under a root and collects the metadata file list.
+pub struct Writer {
+    root: PathBuf,
+    files: Vec<FileEntry>,
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+impl Writer {
+    /// Creates the root folder (and parents).
+    pub fn create(root: &Path) -> Result<Self> {
+        fs::create_dir_all(root).with_context(|| format!("cannot create output directory '{}'", root.display()))?;
+        Ok(Self { root: root.to_path_buf(), files: Vec::new() })
+    }
+
+    /// The layout root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    fn write(&mut self, rel: &Path, bytes: &[u8]) -> Result<FileEntry> {
+        let path = self.root.join(rel);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).with_context(|| format!("cannot create '{}'", parent.display()))?;
+        }
+        fs::write(&path, bytes).with_context(|| format!("cannot write '{}'", path.display()))?;
+        Ok(FileEntry {
+            path: rel.to_string_lossy().replace('\\', "/"),
+            sha256: sha256_hex(bytes),
+            bytes: bytes.len(),
+            format: None,
+            structure: None,
+            variant: None,
+            stats: None,
+        })
+    }
+
+    /// Writes a rendered data file.
+    pub fn data(&mut self, r: &Rendering, n: usize) -> Result<()> {
+        let mut e = self.write(&data_path(r, n), r.text.as_bytes())?;
+        e.format = Some(r.format);
+        e.structure = Some(r.structure);
+        e.variant = Some(r.variant);
+        e.stats = Some(r.stats.clone());
+        self.files.push(e);
+        Ok(())
+    }
+
+    /// Writes the questions, the answer template and the answer key of one variant.
+    pub fn questions(&mut self, variant: Variant, n: usize, questions: &[Question]) -> Result<()> {
+        let public: Vec<Value> = questions
+            .iter()
+            .map(|q| json!({"id": q.id, "category": q.category, "question": q.text}))
+            .collect();
+        let files = [
+            (format!("questions/questions_with_{variant}_{n}_records.json"), serde_json::to_vec_pretty(&public)?),
+            (
+                format!("answers_template/answers_with_{variant}_{n}_records_template.json"),
+                serde_json::to_vec_pretty(&template(questions))?,
+            ),
+            (
+                format!("answers_validation/questions_and_answers_with_{variant}_{n}_records.json"),
+                serde_json::to_vec_pretty(questions)?,
+            ),
+        ];
+        for (rel, bytes) in files {
+            let mut e = self.write(Path::new(&rel), &bytes)?;
+            e.variant = Some(variant);
+            self.files.push(e);
+        }
+        Ok(())
+    }
+
+    /// Writes any extra JSON artifact (not listed in metadata).
+    pub fn artifact(&self, rel: &Path, value: &impl Serialize) -> Result<()> {
+        let path = self.root.join(rel);
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).with_context(|| format!("cannot create '{}'", parent.display()))?;
+        }
+        let bytes = serde_json::to_vec_pretty(value)?;
+        fs::write(&path, bytes).with_context(|| format!("cannot write '{}'", path.display()))
+    }
+
+    /// Writes `metadata.json`: dataset characteristics, parameters and every file written.
+    pub fn metadata(mut self, ds: &Dataset, params: Value) -> Result<PathBuf> {
+        let n = ds.mandatory.len();
+        let fields: Vec<Value> = dataset::schema::FIELDS
+            .iter()
+            .map(|f| json!({"name": f.name, "nested_path": f.nested.join("."), "optional": f.optional}))
+            .collect();
+        let nulls: usize = ds.optional.iter().map(|r| r.values().filter(|v| v.is_null()).count()).sum();
+        let mut by_format: BTreeMap<String, usize> = BTreeMap::new();
+        for f in &self.files {
+            if let Some(fmt) = f.format {
+                *by_format.entry(fmt.name().into()).or_default() += 1;
+            }
+        }
+        let meta = json!({
+            "bench_version": env!("CARGO_PKG_VERSION"),
+            "dataset": {
+                "records": n,
+                "fields": fields,
+                "always_set_fields": dataset::schema::FIELDS.iter().filter(|f| !f.optional).count(),
+                "optional_fields": dataset::schema::FIELDS.iter().filter(|f| f.optional).count(),
+                "null_values_in_optional_variant": nulls,
+                "sha256": dataset_hash(ds),
+            },
+            "parameters": params,
+            "files_per_format": by_format,
+            "files": std::mem::take(&mut self.files),
+        });
+        let e = self.write(Path::new("metadata.json"), &serde_json::to_vec_pretty(&meta)?)?;
+        Ok(self.root.join(e.path))
+    }
+}
+
+/// sha256 of both variants' records as compact JSON: identifies the data a run used.
+pub fn dataset_hash(ds: &Dataset) -> String {
+    let mut h = Sha256::new();
+    for records in [&ds.mandatory, &ds.optional] {
+        h.update(serde_json::to_vec(records).expect("records serialize"));
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}

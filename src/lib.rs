@@ -1,0 +1,19 @@
+//! `bench`: renders one dataset in many formats, asks the same questions about each rendering,
+//! grades the answers deterministically, counts tokens and logs every call as JSONL.
+
+pub mod dataset;
+pub mod cli;
+pub mod commands;
+pub mod error;
+pub mod formats;
+pub mod grading;
+pub mod layout;
+pub mod prompt;
+pub mod providers;
+pub mod questions;
+pub mod records;
+pub mod report;
+pub mod runner;
+pub mod tokens;
+
+pub use error::UsageError;

@@ -1,0 +1,31 @@
+//! `bench` binary: parses the command line and dispatches; no logic lives here.
+
+use bench::cli::{Cli, Command};
+use bench::{UsageError, commands};
+use clap::Parser;
+use clap::error::ErrorKind;
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Bad flag values get one line naming the value and the allowed ones; the rest as clap prints them.
+        Err(e) if matches!(e.kind(), ErrorKind::InvalidValue | ErrorKind::ValueValidation) => {
+            eprintln!("{}", e.to_string().lines().next().unwrap_or("error: invalid value"));
+            return ExitCode::from(2);
+        }
+        Err(e) => e.exit(),
+    };
+    let result = match &cli.command {
+        Command::Generate(args) => commands::generate::execute(args),
+        Command::Run(args) => commands::run::execute(args),
+        Command::Tokens(args) => commands::tokens::execute(args),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(if e.downcast_ref::<UsageError>().is_some() { 2 } else { 1 })
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! Prompt rendering (data block first, so providers can cache it) and answer extraction from
+//! model output.
+
+mod extract;
+
+pub use extract::extract_answers;
+use crate::formats::Format;
+use crate::questions::Question;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// One chat message as logged in `sample.input`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Message {
+    /// `user`, `system` or `assistant`.
+    pub role: String,
+    /// Text content.
+    pub content: String,
+}
+
+/// A rendered prompt: the cacheable data block and the question part.
+#[derive(Debug, Clone)]
+pub struct Prompt {
+    /// Header line plus the fenced data; identical for every call on the same rendering.
+    pub data_block: String,
+    /// Instructions, questions and the answer template.
+    pub instructions: String,
+}
+
+/// The line before the fence; the reference provider reads the format name from it.
+pub const DATA_HEADER: &str = "Product data, format:";
+
+impl Prompt {
+    /// Renders the prompt for `questions` about `data`, rendered in `format`.
+    pub fn render(format: Format, data: &str, questions: &[Question]) -> Self {
+        let spec = format.spec();
+        let fence = fence_for(data);
+        let mut data_block = String::with_capacity(data.len() + 128);
+        data_block.push_str(&format!("{DATA_HEADER} {} ({})\n{fence}{}\n", spec.display, spec.name, spec.fence));
+        data_block.push_str(data);
+        if !data.ends_with('\n') {
+            data_block.push('\n');
+        }
+        data_block.push_str(&fence);
+        data_block.push('\n');
+
+        let mut instructions = String::from(
+            "Answer every question below using only the product data above.\n\
+             Reply with exactly one JSON object that maps each question id to its answer, shaped like \
+             the answer template: a JSON number for numeric answers (no units or currency symbols), \
+             a JSON array for lists, true or false for yes/no values, and null when the value is null \
+             or missing. Do not add any other text.\n\nQuestions:\n",
+        );
+        for q in questions {
+            instructions.push_str(&format!("{}: {}\n", q.id, q.text));
+        }
+        instructions.push_str("\nAnswer template:\n");
+        instructions.push_str(&serde_json::to_string(&template(questions)).expect("template serializes"));
+        instructions.push('\n');
+        Self { data_block, instructions }
+    }
+
+    /// The prompt as one user message: data block first, then the questions.
+    pub fn messages(&self) -> Vec<Message> {
+        vec![Message { role: "user".into(), content: format!("{}\n{}", self.data_block, self.instructions) }]
+    }
+}
+
+/// The answer template: every question id mapped to null.
+pub fn template(questions: &[Question]) -> Map<String, Value> {
+    questions.iter().map(|q| (q.id.clone(), Value::Null)).collect()
+}
+
+/// A backtick fence longer than any backtick run inside the data.
+fn fence_for(data: &str) -> String {
+    let longest = data.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    "`".repeat(longest.max(2) + 1)
+}
+
+/// The format name and data text of a rendered data block, as the reference provider reads it.
+pub fn parse_data_block(text: &str) -> Option<(&str, &str)> {
+    let start = text.find(DATA_HEADER)?;
+    let rest = &text[start + DATA_HEADER.len()..];
+    let header_end = rest.find('\n')?;
+    let header = &rest[..header_end];
+    let name = header.rsplit_once('(')?.1.strip_suffix(')')?;
+    let body = &rest[header_end + 1..];
+    let fence_len = body.bytes().take_while(|&b| b == b'`').count();
+    let fence = &body[..fence_len];
+    let data_start = body.find('\n')? + 1;
+    let closing = format!("\n{fence}\n");
+    let data_end = body[data_start - 1..].find(&closing)? + data_start - 1;
+    Some((name, &body[data_start..data_end.max(data_start)]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn data_block_comes_first_and_parses_back() {
+        let data = "a,b\n1,```x```\n";
+        let p = Prompt::render(Format::Csv, data, &[]);
+        let msg = &p.messages()[0].content;
+        assert!(msg.starts_with(DATA_HEADER));
+        assert!(msg.contains("````csv\n"), "fence longer than the data's backticks");
+        let (name, body) = parse_data_block(msg).unwrap();
+        assert_eq!(name, "csv");
+        assert_eq!(body, "a,b\n1,```x```");
+    }
+}

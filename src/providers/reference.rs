@@ -1,0 +1,57 @@
+//! The offline `reference` provider: decodes the data block of the prompt with the named
+//! format's decoder and answers each question by evaluating its query on what it decoded.
+//! It never sees the original records, so 100 % proves the rendering is lossless and the
+//! answer key consistent; it is a ceiling and a self-check, not an LLM result.
+
+use super::{Provider, ProviderError, Request, Response, Usage};
+use crate::dataset::records_from_document;
+use crate::formats::Format;
+use crate::prompt::parse_data_block;
+use crate::tokens::Tokenizer;
+use serde_json::{Map, Value, json};
+
+/// The offline reference answerer.
+pub struct Reference;
+
+#[async_trait::async_trait]
+impl Provider for Reference {
+    fn name(&self) -> &str {
+        "reference"
+    }
+
+    fn model(&self) -> &str {
+        "reference"
+    }
+
+    fn params(&self) -> Value {
+        json!({})
+    }
+
+    fn url(&self) -> Option<String> {
+        None
+    }
+
+    fn caches_prompts(&self) -> bool {
+        false
+    }
+
+    async fn complete(&self, req: &Request<'_>) -> Result<Response, ProviderError> {
+        let input: String = req.messages.iter().map(|m| m.content.as_str()).collect();
+        let (name, data) =
+            parse_data_block(&input).ok_or_else(|| ProviderError::BadPrompt("no data block in prompt".into()))?;
+        let format = Format::from_name(name)
+            .ok_or_else(|| ProviderError::BadPrompt(format!("unknown format '{name}' in prompt")))?;
+        let doc = format.decode(data).map_err(|e| ProviderError::BadPrompt(format!("decode failed: {e}")))?;
+        let records =
+            records_from_document(&doc).map_err(|e| ProviderError::BadPrompt(format!("{name}: {e}")))?;
+        let answers: Map<String, Value> =
+            req.questions.iter().map(|q| (q.id.clone(), q.query.evaluate(&records))).collect();
+        let output = serde_json::to_string(&answers).expect("answers serialize");
+        let usage = Usage {
+            input: Tokenizer::O200kBase.count(&input) as u64,
+            output: Tokenizer::O200kBase.count(&output) as u64,
+            ..Usage::default()
+        };
+        Ok(Response { output, usage })
+    }
+}

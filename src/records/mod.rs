@@ -1,0 +1,192 @@
+//! The JSONL run log: typed records (metadata first, one `result` per call, `summary` last) and
+//! the append-only writer that flushes each line as soon as it is complete.
+
+mod summary;
+
+pub use summary::{RankingRow, SummaryRecord, build_summary};
+use crate::dataset::{Structure, Variant};
+use crate::formats::Format;
+use crate::grading::{Metric, Summary};
+use crate::prompt::Message;
+use crate::providers::Usage;
+use crate::tokens::DataStats;
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// One line of the run log.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "type", content = "data", rename_all = "snake_case")]
+pub enum Line {
+    /// First line: what was run.
+    Metadata(Box<Metadata>),
+    /// One provider call.
+    Result(Box<ResultRecord>),
+    /// Last line: aggregates and rankings.
+    Summary(Box<SummaryRecord>),
+}
+
+/// A provider and model with its parameters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProviderConfig {
+    /// Provider name.
+    pub provider: String,
+    /// Model id.
+    pub model: String,
+    /// Model parameters.
+    pub model_params: Value,
+}
+
+/// The `metadata` line.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Metadata {
+    /// Unique id of this run.
+    pub benchmark_id: String,
+    /// Start time, RFC 3339.
+    pub timestamp: String,
+    /// Suite name (`formats`).
+    pub suite_name: String,
+    /// Human description.
+    pub description: String,
+    /// Free tags.
+    pub tags: Vec<String>,
+    /// Providers and models in this run.
+    pub providers: Vec<ProviderConfig>,
+    /// bench version.
+    pub bench_version: String,
+    /// Dataset seed.
+    pub seed: u64,
+    /// Record count.
+    pub records: usize,
+    /// Formats run.
+    pub formats: Vec<Format>,
+    /// Structures run.
+    pub structures: Vec<Structure>,
+    /// Variants run.
+    pub variants: Vec<Variant>,
+    /// Full runs per combination.
+    pub runs: u32,
+    /// Category weights of weighted accuracy.
+    pub weights: Value,
+    /// Tokenizers counted.
+    pub tokenizers: Vec<String>,
+    /// sha256 of the generated records.
+    pub dataset_hash: String,
+}
+
+/// `sample.output`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Output {
+    /// Raw model text.
+    pub content: String,
+}
+
+/// `sample`: the call as sent and received.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Sample {
+    /// Wall time of the call.
+    pub duration_ms: u64,
+    /// `{format}_{structure}_{variant}_{N}_run{r}` (`…_warmup` for warm-ups).
+    pub tag: String,
+    /// Messages sent.
+    pub input: Vec<Message>,
+    /// Raw output.
+    pub output: Output,
+    /// Model id.
+    pub model: String,
+    /// Model parameters.
+    pub model_params: Value,
+    /// Call start, ms since the epoch.
+    pub start_time_ms: u64,
+    /// Call end, ms since the epoch.
+    pub end_time_ms: u64,
+    /// Endpoint, without secrets; null for the offline reference.
+    pub url: Option<String>,
+}
+
+/// `timing`.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub struct Timing {
+    /// Time spent in the provider.
+    pub provider_latency_ms: u64,
+    /// Time spent extracting and grading.
+    pub evaluation_time_ms: u64,
+}
+
+/// One `result` line: one provider call with its grades.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ResultRecord {
+    /// Provider and model.
+    pub provider_config: ProviderConfig,
+    /// The call.
+    pub sample: Sample,
+    /// One grade per question.
+    pub metrics: Vec<Metric>,
+    /// Aggregates of `metrics`.
+    pub summary: Summary,
+    /// Timing.
+    pub timing: Timing,
+    /// Format.
+    pub format: Format,
+    /// Structure.
+    pub structure: Structure,
+    /// Variant.
+    pub variant: Variant,
+    /// Record count of the data.
+    pub records: usize,
+    /// Run index, 1-based (0 for a warm-up).
+    pub run: u32,
+    /// Whether this was a cache warm-up (excluded from metrics).
+    pub warmup: bool,
+    /// Token usage.
+    pub usage: Usage,
+    /// Size and tokens of the rendered data.
+    pub data_stats: DataStats,
+    /// Cost in USD (0 for the offline reference).
+    pub cost_usd: f64,
+    /// Why the call failed, null if it did not.
+    pub error: Option<String>,
+}
+
+/// Append-only JSONL writer; every line is written whole and flushed before the next.
+pub struct JsonlWriter {
+    file: File,
+    path: PathBuf,
+}
+
+impl JsonlWriter {
+    /// Creates the file (and parents); fails if it already exists.
+    pub fn create(path: &Path) -> Result<Self> {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).with_context(|| format!("cannot create '{}'", parent.display()))?;
+        }
+        let file = OpenOptions::new()
+            .create_new(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot create run log '{}'", path.display()))?;
+        Ok(Self { file, path: path.to_path_buf() })
+    }
+
+    /// The file path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends one line and flushes it to the OS.
+    pub fn append(&mut self, line: &Line) -> Result<()> {
+        let mut buf = serde_json::to_vec(line)?;
+        buf.push(b'\n');
+        self.file.write_all(&buf).with_context(|| format!("cannot append to '{}'", self.path.display()))?;
+        self.file.flush()?;
+        Ok(())
+    }
+
+    /// Syncs the file to disk.
+    pub fn finish(self) -> Result<()> {
+        self.file.sync_all().with_context(|| format!("cannot sync '{}'", self.path.display()))
+    }
+}

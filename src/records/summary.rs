@@ -1,0 +1,185 @@
+//! The `summary` line: per-provider aggregates, per-question comparisons and format rankings,
+//! computed from the result records of the run (warm-ups excluded).
+
+use super::ResultRecord;
+use crate::dataset::{Structure, Variant};
+use crate::formats::Format;
+use crate::questions::Category;
+use crate::tokens::Tokenizer;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
+
+/// One row of the ranking: a (format, structure, variant, provider/model) averaged over runs.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RankingRow {
+    /// 1-based rank by weighted accuracy, then fewer data tokens.
+    pub rank: usize,
+    /// Format.
+    pub format: Format,
+    /// Structure.
+    pub structure: Structure,
+    /// Variant.
+    pub variant: Variant,
+    /// `provider/model`.
+    pub provider: String,
+    /// Successful runs averaged.
+    pub runs: usize,
+    /// Failed calls.
+    pub errors: usize,
+    /// Mean weighted accuracy, 0..1.
+    pub weighted_accuracy: f64,
+    /// Mean accuracy per category name.
+    pub accuracy_by_category: BTreeMap<String, f64>,
+    /// Data tokens (o200k_base).
+    pub data_tokens: usize,
+    /// Data tokens per non-null value (o200k_base).
+    pub tokens_per_value: f64,
+}
+
+/// The `summary` line.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SummaryRecord {
+    /// Run id.
+    pub benchmark_id: String,
+    /// Start time of the run.
+    pub timestamp: String,
+    /// Suite name.
+    pub suite_name: String,
+    /// Non-warm-up calls.
+    pub total_samples: usize,
+    /// Distinct provider/model pairs.
+    pub total_providers: usize,
+    /// Aggregates per `provider/model`.
+    pub provider_summaries: Map<String, Value>,
+    /// Best and worst provider per question.
+    pub metric_comparisons: Map<String, Value>,
+    /// Overall best/worst and durations.
+    pub overall: Value,
+    /// Format ranking.
+    pub rankings: Vec<RankingRow>,
+    /// Whether the run stopped early.
+    pub interrupted: bool,
+}
+
+fn key(r: &ResultRecord) -> String {
+    format!("{}/{}", r.provider_config.provider, r.provider_config.model)
+}
+
+fn mean(xs: impl Iterator<Item = f64>) -> f64 {
+    let (s, n) = xs.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
+    if n == 0 { 0.0 } else { s / n as f64 }
+}
+
+/// Builds the summary from every result of the run.
+pub fn build_summary(id: &str, timestamp: &str, suite: &str, results: &[ResultRecord], interrupted: bool) -> SummaryRecord {
+    let scored: Vec<&ResultRecord> = results.iter().filter(|r| !r.warmup).collect();
+    let mut by_provider: BTreeMap<String, Vec<&ResultRecord>> = BTreeMap::new();
+    for r in &scored {
+        by_provider.entry(key(r)).or_default().push(r);
+    }
+    let mut provider_summaries = Map::new();
+    let mut per_question: BTreeMap<String, BTreeMap<String, (f64, f64, usize)>> = BTreeMap::new();
+    for (p, rs) in &by_provider {
+        let ok: Vec<&&ResultRecord> = rs.iter().filter(|r| r.error.is_none()).collect();
+        let mut metrics: BTreeMap<String, (f64, f64, usize)> = BTreeMap::new();
+        for r in &ok {
+            for m in &r.metrics {
+                let e = metrics.entry(m.metric.clone()).or_default();
+                e.0 += f64::from(m.passed);
+                e.1 += m.score;
+                e.2 += 1;
+            }
+        }
+        let metric_json: Map<String, Value> = metrics
+            .iter()
+            .map(|(k, (p, s, n))| (k.clone(), json!({"pass_rate": p / *n as f64, "avg_score": s / *n as f64})))
+            .collect();
+        for (k, v) in metrics {
+            per_question.entry(k).or_default().insert(p.clone(), v);
+        }
+        provider_summaries.insert(
+            p.clone(),
+            json!({
+                "total_evaluations": rs.len(),
+                "errors": rs.len() - ok.len(),
+                "avg_pass_rate": mean(ok.iter().map(|r| r.summary.pass_rate)),
+                "avg_weighted_accuracy": mean(ok.iter().map(|r| r.summary.weighted_accuracy)),
+                "avg_latency_ms": mean(rs.iter().map(|r| r.timing.provider_latency_ms as f64)),
+                "total_cost": rs.iter().map(|r| r.cost_usd).sum::<f64>(),
+                "metrics": metric_json,
+            }),
+        );
+    }
+    let metric_comparisons = per_question
+        .into_iter()
+        .map(|(q, ps)| {
+            let rate = |(p, s, n): &(f64, f64, usize)| (p / *n as f64, s / *n as f64);
+            let best = ps.iter().max_by(|a, b| rate(a.1).partial_cmp(&rate(b.1)).expect("finite")).expect("non-empty");
+            let worst = ps.iter().min_by(|a, b| rate(a.1).partial_cmp(&rate(b.1)).expect("finite")).expect("non-empty");
+            let spread = rate(best.1).0 - rate(worst.1).0;
+            (q, json!({"best_provider": best.0, "worst_provider": worst.0, "spread": spread}))
+        })
+        .collect();
+    let accuracy = |p: &str| provider_summaries[p]["avg_weighted_accuracy"].as_f64().unwrap_or(0.0);
+    let names: Vec<&String> = provider_summaries.keys().collect();
+    let best = names.iter().max_by(|a, b| accuracy(a).total_cmp(&accuracy(b)));
+    let worst = names.iter().min_by(|a, b| accuracy(a).total_cmp(&accuracy(b)));
+    let overall = json!({
+        "best_provider": best,
+        "worst_provider": worst,
+        "avg_duration_ms": mean(scored.iter().map(|r| r.sample.duration_ms as f64)),
+        "total_duration_ms": scored.iter().map(|r| r.sample.duration_ms).sum::<u64>(),
+    });
+    SummaryRecord {
+        benchmark_id: id.into(),
+        timestamp: timestamp.into(),
+        suite_name: suite.into(),
+        total_samples: scored.len(),
+        total_providers: by_provider.len(),
+        provider_summaries,
+        metric_comparisons,
+        overall,
+        rankings: rankings(&scored),
+        interrupted,
+    }
+}
+
+fn rankings(scored: &[&ResultRecord]) -> Vec<RankingRow> {
+    let mut groups: BTreeMap<(Format, Structure, Variant, String), Vec<&ResultRecord>> = BTreeMap::new();
+    for r in scored {
+        groups.entry((r.format, r.structure, r.variant, key(r))).or_default().push(r);
+    }
+    let mut rows: Vec<RankingRow> = groups
+        .into_iter()
+        .map(|((format, structure, variant, provider), rs)| {
+            let ok: Vec<&&ResultRecord> = rs.iter().filter(|r| r.error.is_none()).collect();
+            let accuracy_by_category = Category::ALL
+                .iter()
+                .map(|c| {
+                    let acc = mean(ok.iter().filter_map(|r| r.summary.by_category.get(c.name())).map(|s| s.accuracy));
+                    (c.name().to_string(), acc)
+                })
+                .collect();
+            let stats = &rs[0].data_stats;
+            RankingRow {
+                rank: 0,
+                format,
+                structure,
+                variant,
+                provider,
+                runs: ok.len(),
+                errors: rs.len() - ok.len(),
+                weighted_accuracy: mean(ok.iter().map(|r| r.summary.weighted_accuracy)),
+                accuracy_by_category,
+                data_tokens: stats.tokens_of(Tokenizer::O200kBase),
+                tokens_per_value: stats.tokens_per_value(Tokenizer::O200kBase),
+            }
+        })
+        .collect();
+    rows.sort_by(|a, b| b.weighted_accuracy.total_cmp(&a.weighted_accuracy).then(a.data_tokens.cmp(&b.data_tokens)));
+    for (i, r) in rows.iter_mut().enumerate() {
+        r.rank = i + 1;
+    }
+    rows
+}

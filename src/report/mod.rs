@@ -1,0 +1,155 @@
+//! Tables printed by the CLI: the run ranking and the token table.
+
+use crate::cli::{TableFormat, TokenSort};
+use crate::dataset::{Structure, Variant};
+use crate::formats::Format;
+use crate::questions::Category;
+use crate::records::RankingRow;
+use crate::tokens::{DataStats, Tokenizer};
+use anyhow::Result;
+use comfy_table::{CellAlignment, Table, presets::UTF8_FULL_CONDENSED};
+use serde_json::{Map, Value, json};
+
+fn table(header: Vec<String>, rows: Vec<Vec<String>>) -> Table {
+    let mut t = Table::new();
+    t.load_preset(UTF8_FULL_CONDENSED).set_header(header);
+    for r in rows {
+        t.add_row(r);
+    }
+    for (i, col) in t.column_iter_mut().enumerate() {
+        if i > 3 {
+            col.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    t
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", x * 100.0)
+}
+
+/// The ranking table `bench run` prints.
+pub fn ranking_table(rows: &[RankingRow]) -> String {
+    let mut header: Vec<String> = ["#", "format", "structure", "variant", "provider", "weighted"].map(String::from).to_vec();
+    header.extend(Category::ALL.iter().map(|c| c.name().replace('_', " ")));
+    header.extend(["data tokens", "tokens/value", "runs"].map(String::from));
+    let body = rows
+        .iter()
+        .map(|r| {
+            let mut row = vec![
+                r.rank.to_string(),
+                r.format.to_string(),
+                r.structure.to_string(),
+                r.variant.to_string(),
+                r.provider.clone(),
+                pct(r.weighted_accuracy),
+            ];
+            row.extend(Category::ALL.iter().map(|c| pct(r.accuracy_by_category.get(c.name()).copied().unwrap_or(0.0))));
+            let runs = if r.errors > 0 { format!("{} ({} failed)", r.runs, r.errors) } else { r.runs.to_string() };
+            row.extend([r.data_tokens.to_string(), format!("{:.2}", r.tokens_per_value), runs]);
+            row
+        })
+        .collect();
+    table(header, body).to_string()
+}
+
+/// One rendering's measurements for `bench tokens`.
+pub struct TokenRow {
+    /// Format.
+    pub format: Format,
+    /// Structure.
+    pub structure: Structure,
+    /// Variant.
+    pub variant: Variant,
+    /// Measurements.
+    pub stats: DataStats,
+}
+
+/// Token count of the same variant rendered in `format` (flat: CSV exists only flat).
+fn baseline(rows: &[TokenRow], format: Format, structure: Structure, variant: Variant, t: Tokenizer) -> Option<usize> {
+    let s = if format.supports(structure) { structure } else { Structure::Flat };
+    rows.iter().find(|r| r.format == format && r.structure == s && r.variant == variant).map(|r| r.stats.tokens_of(t))
+}
+
+/// Renders the token table: counts per tokenizer, and ratios to CSV and to JSON compact of the
+/// same variant (CSV of the flat rendering, since CSV has no nested form) for the first tokenizer.
+pub fn tokens_table(rows: &mut [TokenRow], tokenizers: &[Tokenizer], sort: TokenSort, format: TableFormat) -> Result<String> {
+    let main = tokenizers[0];
+    match sort {
+        TokenSort::Tokens => rows.sort_by_key(|r| (r.stats.tokens_of(main), r.format, r.structure, r.variant)),
+        TokenSort::Format => rows.sort_by_key(|r| (r.format, r.structure, r.variant)),
+        TokenSort::CharsPerToken => {
+            rows.sort_by(|a, b| b.stats.chars_per_token(main).total_cmp(&a.stats.chars_per_token(main)))
+        }
+    }
+    let mut objects = Vec::new();
+    for r in rows.iter() {
+        let mut o = Map::new();
+        o.insert("format".into(), json!(r.format));
+        o.insert("structure".into(), json!(r.structure));
+        o.insert("variant".into(), json!(r.variant));
+        o.insert("chars".into(), json!(r.stats.chars));
+        o.insert("bytes".into(), json!(r.stats.bytes));
+        o.insert("values".into(), json!(r.stats.values));
+        for t in tokenizers {
+            o.insert(t.name().into(), json!(r.stats.tokens_of(*t)));
+        }
+        o.insert("chars_per_token".into(), json!(round(r.stats.chars_per_token(main), 3)));
+        o.insert("tokens_per_value".into(), json!(round(r.stats.tokens_per_value(main), 3)));
+        o.insert("tokens_per_object".into(), json!(round(r.stats.tokens_per_object(main), 2)));
+        let tokens = r.stats.tokens_of(main) as f64;
+        for (key, base) in [("vs_csv", Format::Csv), ("vs_json_compact", Format::JsonCompact)] {
+            let ratio = baseline(rows, base, r.structure, r.variant, main).filter(|&b| b > 0).map(|b| round(tokens / b as f64, 3));
+            o.insert(key.into(), json!(ratio));
+        }
+        objects.push(Value::Object(o));
+    }
+    Ok(match format {
+        TableFormat::Json => serde_json::to_string_pretty(&objects)? + "\n",
+        TableFormat::Csv => {
+            let mut w = csv::Writer::from_writer(Vec::new());
+            if let Some(Value::Object(first)) = objects.first() {
+                w.write_record(first.keys())?;
+            }
+            for o in &objects {
+                w.write_record(o.as_object().expect("object").values().map(cell))?;
+            }
+            String::from_utf8(w.into_inner()?)?
+        }
+        TableFormat::Table => {
+            let header: Vec<String> = objects
+                .first()
+                .and_then(Value::as_object)
+                .map(|o| o.keys().map(|k| k.replace('_', " ")).collect())
+                .unwrap_or_default();
+            let body = objects
+                .iter()
+                .map(|o| {
+                    o.as_object()
+                        .expect("object")
+                        .iter()
+                        .map(|(k, v)| match (k.as_str(), v) {
+                            ("vs_csv", Value::Number(n)) => format!("{:.2}× CSV", n.as_f64().unwrap_or(0.0)),
+                            ("vs_json_compact", Value::Number(n)) => format!("{:.2}× JSON", n.as_f64().unwrap_or(0.0)),
+                            _ => cell(v),
+                        })
+                        .collect()
+                })
+                .collect();
+            format!("{}\nratios and per-value figures use {main}\n", table(header, body))
+        }
+    })
+}
+
+fn cell(v: &Value) -> String {
+    match v {
+        Value::Null => "–".into(),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn round(x: f64, digits: i32) -> f64 {
+    let p = 10f64.powi(digits);
+    (x * p).round() / p
+}
