@@ -298,6 +298,7 @@ fn aggregation(records: &[Record], rng: &mut ChaCha8Rng) -> Vec<Draft> {
         "What is the average customer rating of active products?".into(),
     ));
     out.push(agg(Func::Min, "rating", None, "What is the lowest customer rating of any product?".into()));
+    out.push(agg(Func::Max, "rating", None, "What is the highest customer rating of any product?".into()));
     out.push(agg(Func::Sum, "min_stock_threshold", None, "What is the sum of the minimum stock thresholds of all products?".into()));
     out
 }

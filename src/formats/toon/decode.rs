@@ -1,2 +1,547 @@
-//! placeholder until the engine lands
-pub fn decode(_: &str, _: &super::DecodeOptions) -> Result<serde_json::Value, super::ToonError> { unimplemented!() }
+//! TOON → JSON. A recursive-descent parser over a one-line-lookahead cursor;
+//! every line is scanned once, so decoding is linear in the input size.
+
+use serde_json::{Map, Value};
+
+use super::expand::ObjBuilder;
+use super::text::{find_closing_quote, parse_number, unescape};
+use super::{DecodeOptions, ToonError};
+
+type Result<T> = std::result::Result<T, ToonError>;
+
+pub(super) fn decode(text: &str, opts: &DecodeOptions) -> Result<Value> {
+    let mut p = Parser {
+        src: text,
+        pos: 0,
+        next_no: 1,
+        peeked: None,
+        last_no: 0,
+        blanks: Vec::new(),
+        indent: opts.indent.max(1),
+        strict: opts.strict,
+        expand: opts.expand_paths,
+    };
+    let value = p.document()?;
+    match p.peek()? {
+        Some(line) => Err(ToonError::new(line.no, "unexpected content after the document root")),
+        None => Ok(value),
+    }
+}
+
+/// A non-blank line with its indentation stripped.
+#[derive(Clone, Copy)]
+struct Line<'a> {
+    depth: usize,
+    content: &'a str,
+    no: usize,
+}
+
+/// Parsed array header: `[N<delim>]{fields}`.
+struct Header {
+    len: usize,
+    delim: u8,
+    /// Field names with whether each was quoted (quoted names never expand).
+    fields: Option<Vec<(String, bool)>>,
+}
+
+/// What a key line turned out to be.
+enum Head<'a> {
+    /// `key: rest` (rest trimmed; empty opens a nested object).
+    Field { key: String, quoted: bool, rest: &'a str },
+    /// `key[N]{..}: inline` — `key` is None for a bare `[N]:` header.
+    Array { key: Option<(String, bool)>, header: Header, inline: &'a str },
+}
+
+struct Parser<'a> {
+    src: &'a str,
+    pos: usize,
+    next_no: usize,
+    peeked: Option<Line<'a>>,
+    last_no: usize,
+    /// Line numbers of blank lines, ascending; strict mode forbids them inside arrays.
+    blanks: Vec<usize>,
+    indent: usize,
+    strict: bool,
+    expand: bool,
+}
+
+fn is_list_item(content: &str) -> bool {
+    content == "-" || content.starts_with("- ")
+}
+
+fn trim(s: &str) -> &str {
+    s.trim_matches([' ', '\t'])
+}
+
+/// Positions of the first unquoted `delim` and the first unquoted colon.
+fn first_unquoted(s: &str, delim: u8) -> (Option<usize>, Option<usize>) {
+    let b = s.as_bytes();
+    let (mut d, mut c) = (None, None);
+    let mut in_quotes = false;
+    let mut i = 0;
+    while i < b.len() && (d.is_none() || c.is_none()) {
+        match b[i] {
+            b'\\' if in_quotes => i += 1,
+            b'"' => in_quotes = !in_quotes,
+            x if !in_quotes && x == delim && d.is_none() => d = Some(i),
+            b':' if !in_quotes && c.is_none() => c = Some(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    (d, c)
+}
+
+fn has_unquoted_colon(s: &str) -> bool {
+    // Lines never contain '\n', so it serves as a delimiter that cannot match.
+    first_unquoted(s, b'\n').1.is_some()
+}
+
+/// A row at row depth unless a colon comes before the first delimiter (then it is a key line).
+fn is_data_row(s: &str, delim: u8) -> bool {
+    match first_unquoted(s, delim) {
+        (_, None) => true,
+        (Some(d), Some(c)) => d < c,
+        (None, Some(_)) => false,
+    }
+}
+
+/// Splits on unquoted `delim`, yielding trimmed tokens (empty input yields one empty token).
+struct Split<'a> {
+    s: &'a str,
+    pos: usize,
+    delim: u8,
+    done: bool,
+}
+
+fn split(s: &str, delim: u8) -> Split<'_> {
+    Split {
+        s,
+        pos: 0,
+        delim,
+        done: false,
+    }
+}
+
+impl<'a> Iterator for Split<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        if self.done {
+            return None;
+        }
+        let b = self.s.as_bytes();
+        let mut in_quotes = false;
+        let mut i = self.pos;
+        while i < b.len() {
+            match b[i] {
+                b'\\' if in_quotes => i += 1,
+                b'"' => in_quotes = !in_quotes,
+                x if x == self.delim && !in_quotes => {
+                    let tok = &self.s[self.pos..i];
+                    self.pos = i + 1;
+                    return Some(trim(tok));
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        self.done = true;
+        Some(trim(&self.s[self.pos..]))
+    }
+}
+
+fn err<T>(line: usize, msg: impl Into<String>) -> Result<T> {
+    Err(ToonError::new(line, msg))
+}
+
+/// A single primitive token (already trimmed).
+fn primitive(tok: &str, no: usize) -> Result<Value> {
+    if tok.starts_with('"') {
+        return Ok(Value::String(quoted(tok, no)?));
+    }
+    Ok(match tok {
+        "true" => Value::Bool(true),
+        "false" => Value::Bool(false),
+        "null" => Value::Null,
+        _ => parse_number(tok).unwrap_or_else(|| Value::String(tok.to_owned())),
+    })
+}
+
+/// A token that must be exactly one quoted string.
+fn quoted(tok: &str, no: usize) -> Result<String> {
+    match find_closing_quote(tok.as_bytes(), 0) {
+        None => err(no, "unterminated string: missing closing quote"),
+        Some(end) if end + 1 != tok.len() => err(no, "unexpected characters after closing quote"),
+        Some(end) => unescape(&tok[1..end]).map_err(|m| ToonError::new(no, m)),
+    }
+}
+
+/// A value after `key: ` or `- `; a bare `[]` is the v3.3 empty-array form.
+fn value_token(tok: &str, no: usize) -> Result<Value> {
+    if tok == "[]" {
+        return Ok(Value::Array(Vec::new()));
+    }
+    primitive(tok, no)
+}
+
+impl<'a> Parser<'a> {
+    /// Reads lines until a non-blank one, recording blanks and checking indentation.
+    fn scan(&mut self) -> Result<Option<Line<'a>>> {
+        while self.pos < self.src.len() {
+            let rest = &self.src[self.pos..];
+            let (raw, advance) = match rest.find('\n') {
+                Some(i) => (&rest[..i], i + 1),
+                None => (rest, rest.len()),
+            };
+            self.pos += advance;
+            let no = self.next_no;
+            self.next_no += 1;
+            let raw = raw.strip_suffix('\r').unwrap_or(raw);
+            let spaces = raw.len() - raw.trim_start_matches(' ').len();
+            let after = &raw[spaces..];
+            if trim(after).is_empty() {
+                self.blanks.push(no);
+                continue;
+            }
+            let content = if after.starts_with('\t') {
+                if self.strict {
+                    return err(no, "tabs are not allowed in indentation");
+                }
+                after.trim_start_matches([' ', '\t'])
+            } else {
+                after
+            };
+            if self.strict && spaces % self.indent != 0 {
+                return err(
+                    no,
+                    format!(
+                        "indentation must be a multiple of {} spaces, found {spaces}",
+                        self.indent
+                    ),
+                );
+            }
+            let depth = spaces / self.indent;
+            return Ok(Some(Line { depth, content, no }));
+        }
+        Ok(None)
+    }
+
+    fn peek(&mut self) -> Result<Option<Line<'a>>> {
+        if self.peeked.is_none() {
+            self.peeked = self.scan()?;
+        }
+        Ok(self.peeked)
+    }
+
+    fn advance(&mut self) {
+        if let Some(line) = self.peeked.take() {
+            self.last_no = line.no;
+        }
+    }
+
+    /// Strict mode: no blank line between the first item and the last consumed line.
+    fn check_blanks(&self, first: Option<usize>, what: &str) -> Result<()> {
+        let Some(first) = first.filter(|_| self.strict) else {
+            return Ok(());
+        };
+        let i = self.blanks.partition_point(|&b| b <= first);
+        match self.blanks.get(i) {
+            Some(&b) if b < self.last_no => err(b, format!("blank line inside {what}")),
+            _ => Ok(()),
+        }
+    }
+
+    fn document(&mut self) -> Result<Value> {
+        let Some(first) = self.peek()? else {
+            return Ok(Value::Object(Map::new()));
+        };
+        if first.content.starts_with('[') && has_unquoted_colon(first.content) {
+            if let Head::Array {
+                key: None,
+                header,
+                inline,
+            } = self.head(first.content, first.no)?
+            {
+                self.advance();
+                return self.array_body(&header, inline, first.depth, first.no);
+            }
+        }
+        self.advance();
+        if self.peek()?.is_none() && !has_unquoted_colon(first.content) {
+            return value_token(trim(first.content), first.no);
+        }
+        let mut obj = ObjBuilder::new(self.strict, self.expand);
+        self.field_line(first, first.depth, &mut obj)?;
+        self.object_body(first.depth, &mut obj)?;
+        Ok(obj.finish())
+    }
+
+    /// Fields at exactly `depth` until the indentation drops below it.
+    fn object_body(&mut self, depth: usize, obj: &mut ObjBuilder) -> Result<()> {
+        while let Some(line) = self.peek()? {
+            if line.depth < depth {
+                break;
+            }
+            if line.depth > depth {
+                return err(line.no, "unexpected indentation");
+            }
+            if is_list_item(line.content) {
+                return err(line.no, "list item outside of an array");
+            }
+            self.advance();
+            self.field_line(line, depth, obj)?;
+        }
+        Ok(())
+    }
+
+    fn field_line(&mut self, line: Line<'a>, depth: usize, obj: &mut ObjBuilder) -> Result<()> {
+        let head = self.head(line.content, line.no)?;
+        self.apply_head(head, depth, line.no, obj)
+    }
+
+    /// Decodes the value a key line introduces (nested lines live below `depth`).
+    fn apply_head(&mut self, head: Head<'a>, depth: usize, no: usize, obj: &mut ObjBuilder) -> Result<()> {
+        match head {
+            Head::Field { key, quoted, rest } => {
+                let value = if !rest.is_empty() {
+                    value_token(rest, no)?
+                } else {
+                    let mut child = ObjBuilder::new(self.strict, self.expand);
+                    if let Some(next) = self.peek()?
+                        && next.depth > depth
+                    {
+                        self.object_body(next.depth, &mut child)?;
+                    }
+                    child.finish()
+                };
+                obj.insert(key, quoted, value, no)
+            }
+            Head::Array {
+                key: Some((key, quoted)),
+                header,
+                inline,
+            } => {
+                let value = self.array_body(&header, inline, depth, no)?;
+                obj.insert(key, quoted, value, no)
+            }
+            Head::Array { key: None, .. } => err(no, "array header without a key inside an object"),
+        }
+    }
+
+    /// Splits a key line into key and either a value or an array header.
+    fn head(&self, content: &'a str, no: usize) -> Result<Head<'a>> {
+        let b = content.as_bytes();
+        let (key, quoted, at) = if b.first() == Some(&b'"') {
+            let Some(end) = find_closing_quote(b, 0) else {
+                return err(no, "unterminated quoted key");
+            };
+            let key = unescape(&content[1..end]).map_err(|m| ToonError::new(no, m))?;
+            (key, true, end + 1)
+        } else {
+            let end = b
+                .iter()
+                .position(|&c| c == b':' || c == b'[')
+                .unwrap_or(b.len());
+            (trim(&content[..end]).to_owned(), false, end)
+        };
+        match b.get(at) {
+            Some(b':') if !quoted && key.is_empty() => err(no, "missing key before ':'"),
+            Some(b':') => Ok(Head::Field {
+                key,
+                quoted,
+                rest: trim(&content[at + 1..]),
+            }),
+            Some(b'[') => match self.header(content, at) {
+                Ok((header, inline)) => Ok(Head::Array {
+                    key: (quoted || !key.is_empty()).then_some((key, quoted)),
+                    header,
+                    inline,
+                }),
+                // Non-strict: an unusable bracket makes the whole pre-colon text a literal key.
+                Err(_) if !self.strict && !quoted => match content.find(':') {
+                    Some(colon) => Ok(Head::Field {
+                        key: trim(&content[..colon]).to_owned(),
+                        quoted: false,
+                        rest: trim(&content[colon + 1..]),
+                    }),
+                    None => err(no, "missing colon after key"),
+                },
+                Err(msg) => err(no, msg),
+            },
+            _ => err(no, "missing colon after key"),
+        }
+    }
+
+    /// Parses `[N<delim>]{fields}:` starting at the `[`; returns the header and inline text.
+    fn header(&self, content: &'a str, open: usize) -> std::result::Result<(Header, &'a str), String> {
+        let b = content.as_bytes();
+        let close = content[open..]
+            .find(']')
+            .map(|i| open + i)
+            .ok_or("unterminated array length bracket")?;
+        let mut len_text = &content[open + 1..close];
+        let delim = match len_text.as_bytes().last() {
+            Some(b'\t') => b'\t',
+            Some(b'|') => b'|',
+            _ => b',',
+        };
+        if delim != b',' {
+            len_text = &len_text[..len_text.len() - 1];
+        }
+        let canonical = !len_text.is_empty()
+            && len_text.bytes().all(|c| c.is_ascii_digit())
+            && !(len_text.len() > 1 && len_text.starts_with('0'));
+        let len = canonical
+            .then(|| len_text.parse::<usize>().ok())
+            .flatten()
+            .ok_or_else(|| format!("invalid array length \"{len_text}\""))?;
+        let skip_ws = |mut i: usize| {
+            while !self.strict && b.get(i) == Some(&b' ') {
+                i += 1;
+            }
+            i
+        };
+        let mut at = skip_ws(close + 1);
+        let mut fields = None;
+        if b.get(at) == Some(&b'{') {
+            let end = field_list_end(b, at).ok_or("unterminated field list")?;
+            fields = Some(self.fields(&content[at + 1..end], delim)?);
+            at = skip_ws(end + 1);
+        }
+        if b.get(at) != Some(&b':') {
+            return Err("expected ':' right after the array header".into());
+        }
+        Ok((Header { len, delim, fields }, trim(&content[at + 1..])))
+    }
+
+    fn fields(&self, list: &str, delim: u8) -> std::result::Result<Vec<(String, bool)>, String> {
+        if trim(list).is_empty() {
+            return Err("empty field list".into());
+        }
+        split(list, delim)
+            .map(|tok| {
+                if tok.starts_with('"') {
+                    let end = find_closing_quote(tok.as_bytes(), 0)
+                        .filter(|&e| e + 1 == tok.len())
+                        .ok_or("malformed quoted field name")?;
+                    return Ok((unescape(&tok[1..end])?, true));
+                }
+                if self.strict && tok.bytes().any(|c| matches!(c, b',' | b'|' | b'\t')) {
+                    return Err("field list delimiter does not match the bracket delimiter".into());
+                }
+                Ok((tok.to_owned(), false))
+            })
+            .collect()
+    }
+
+    /// Array contents for a header on a line at `depth` (rows/items live at `depth + 1`).
+    fn array_body(&mut self, h: &Header, inline: &str, depth: usize, no: usize) -> Result<Value> {
+        if !inline.is_empty() {
+            let items = split(inline, h.delim)
+                .map(|tok| primitive(tok, no))
+                .collect::<Result<Vec<_>>>()?;
+            if self.strict && items.len() != h.len {
+                return err(no, format!("expected {} inline values, found {}", h.len, items.len()));
+            }
+            return Ok(Value::Array(items));
+        }
+        match &h.fields {
+            Some(fields) => self.rows(h, fields, depth + 1, no),
+            None => self.items(h.len, depth + 1, no),
+        }
+    }
+
+    fn rows(&mut self, h: &Header, fields: &[(String, bool)], depth: usize, no: usize) -> Result<Value> {
+        let mut rows = Vec::with_capacity(h.len.min(4096));
+        let mut first = None;
+        while let Some(line) = self.peek()? {
+            if line.depth != depth || !is_data_row(line.content, h.delim) {
+                break;
+            }
+            self.advance();
+            first.get_or_insert(line.no);
+            let mut obj = ObjBuilder::new(self.strict, self.expand);
+            let mut n = 0;
+            for tok in split(line.content, h.delim) {
+                if let Some((name, quoted)) = fields.get(n) {
+                    obj.insert(name.clone(), *quoted, primitive(tok, line.no)?, line.no)?;
+                }
+                n += 1;
+            }
+            if self.strict && n != fields.len() {
+                return err(line.no, format!("expected {} values in row, found {n}", fields.len()));
+            }
+            rows.push(obj.finish());
+        }
+        if self.strict && rows.len() != h.len {
+            return err(no, format!("expected {} rows, found {}", h.len, rows.len()));
+        }
+        self.check_blanks(first, "tabular array")?;
+        Ok(Value::Array(rows))
+    }
+
+    fn items(&mut self, len: usize, depth: usize, no: usize) -> Result<Value> {
+        let mut items = Vec::with_capacity(len.min(4096));
+        let mut first = None;
+        while let Some(line) = self.peek()? {
+            if line.depth != depth || !is_list_item(line.content) {
+                break;
+            }
+            self.advance();
+            first.get_or_insert(line.no);
+            items.push(self.list_item(line, depth)?);
+        }
+        if self.strict && items.len() != len {
+            return err(no, format!("expected {len} list items, found {}", items.len()));
+        }
+        self.check_blanks(first, "list array")?;
+        Ok(Value::Array(items))
+    }
+
+    /// One `- …` item at `depth`: primitive, inline/nested array, or object whose
+    /// first field shares the hyphen line and whose other fields sit at `depth + 1`.
+    fn list_item(&mut self, line: Line<'a>, depth: usize) -> Result<Value> {
+        let rest = trim(line.content.get(2..).unwrap_or(""));
+        let mut obj = ObjBuilder::new(self.strict, self.expand);
+        if rest.is_empty() {
+            // Bare hyphen: an empty object (or, leniently, fields on the following lines).
+            if let Some(next) = self.peek()?
+                && next.depth == depth + 1
+                && !is_list_item(next.content)
+            {
+                self.object_body(depth + 1, &mut obj)?;
+            }
+            return Ok(obj.finish());
+        }
+        if !has_unquoted_colon(rest) {
+            return value_token(rest, line.no);
+        }
+        let head = self.head(rest, line.no)?;
+        if let Head::Array {
+            key: None,
+            header,
+            inline,
+        } = head
+        {
+            return self.array_body(&header, inline, depth, line.no);
+        }
+        self.apply_head(head, depth + 1, line.no, &mut obj)?;
+        self.object_body(depth + 1, &mut obj)?;
+        Ok(obj.finish())
+    }
+}
+
+/// Index of the `}` closing a field list that opens at `open`, skipping quoted names.
+fn field_list_end(b: &[u8], open: usize) -> Option<usize> {
+    let mut i = open + 1;
+    while i < b.len() {
+        match b[i] {
+            b'"' => i = find_closing_quote(b, i)?,
+            b'}' => return Some(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
