@@ -30,9 +30,9 @@ pub enum Command {
 /// What data to render: shared by every command.
 #[derive(Debug, Clone, Args)]
 pub struct DataArgs {
-    /// Formats, comma-separated, or `all`.
-    #[arg(long, value_delimiter = ',', value_parser = parse_format, default_values = Format::DEFAULT.map(Format::name))]
-    pub formats: Vec<Format>,
+    /// Formats, comma-separated, or `all` (default: the 8 formats of the `formats` suite).
+    #[arg(long, value_parser = parse_formats, default_value = "default")]
+    pub formats: Formats,
     /// Structures, comma-separated.
     #[arg(long, value_delimiter = ',', value_parser = parse_structure, default_values = ["flat", "nested"])]
     pub structures: Vec<Structure>,
@@ -121,8 +121,30 @@ fn one_of<T: Copy>(kind: &str, s: &str, all: &[T], name: impl Fn(T) -> &'static 
     })
 }
 
-fn parse_format(s: &str) -> Result<Format, String> {
-    one_of("format", s, &Format::ALL, Format::name)
+/// A `--formats` selection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Formats(pub Vec<Format>);
+
+impl std::ops::Deref for Formats {
+    type Target = [Format];
+    fn deref(&self) -> &[Format] {
+        &self.0
+    }
+}
+
+fn parse_formats(s: &str) -> Result<Formats, String> {
+    match s {
+        "all" => Ok(Formats(Format::ALL.to_vec())),
+        "default" => Ok(Formats(Format::DEFAULT.to_vec())),
+        list => list
+            .split(',')
+            .map(|item| {
+                one_of("format", item.trim(), &Format::ALL, Format::name)
+                    .map_err(|e| e.replace(")", ", all)"))
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Formats),
+    }
 }
 
 fn parse_structure(s: &str) -> Result<Structure, String> {

@@ -26,7 +26,7 @@ pub fn execute(args: &GenerateArgs) -> Result<()> {
     })?;
     let params = json!({
         "records": n, "seed": d.seed,
-        "formats": d.formats, "structures": d.structures, "variants": d.variants,
+        "formats": d.formats.0, "structures": d.structures, "variants": d.variants,
         "tokenizers": d.tokenizers.iter().map(|t| t.name()).collect::<Vec<_>>(),
     });
     let meta = w.metadata(&ds, params)?;

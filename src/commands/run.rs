@@ -23,7 +23,7 @@ pub fn execute(args: &RunArgs) -> Result<()> {
     };
     let providers: Vec<Box<dyn Provider>> = specs.iter().map(|s| providers::from_spec(s)).collect::<Result<_, _>>()?;
     let plan = Plan {
-        formats: d.formats.clone(),
+        formats: d.formats.to_vec(),
         structures: d.structures.clone(),
         variants: d.variants.clone(),
         records: d.records,

@@ -2,7 +2,9 @@
 
 use super::{check_selection, for_each_rendering};
 use crate::cli::TokensArgs;
-use crate::dataset;
+use crate::dataset::{self, Structure};
+use crate::formats::Format;
+use crate::layout;
 use crate::report::{self, TokenRow};
 use anyhow::Result;
 
@@ -16,6 +18,18 @@ pub fn execute(args: &TokensArgs) -> Result<()> {
         rows.push(TokenRow { format: r.format, structure: r.structure, variant: r.variant, stats: r.stats });
         Ok(())
     })?;
-    print!("{}", report::tokens_table(&mut rows, &d.tokenizers, args.sort, args.format)?);
+    // The ratio columns need CSV (flat) and JSON compact of each variant even when not selected.
+    let mut baselines = Vec::new();
+    for &v in &d.variants {
+        for (f, s) in [(Format::Csv, Structure::Flat), (Format::JsonCompact, Structure::Flat), (Format::JsonCompact, Structure::Nested)] {
+            let selected = rows.iter().any(|r| r.format == f && r.structure == s && r.variant == v);
+            let needed = s == Structure::Flat && f == Format::Csv || d.structures.contains(&s);
+            if needed && !selected {
+                let r = layout::render(&ds.document(v, s), f, s, v, &d.tokenizers)?;
+                baselines.push(TokenRow { format: f, structure: s, variant: v, stats: r.stats });
+            }
+        }
+    }
+    print!("{}", report::tokens_table(&mut rows, &baselines, &d.tokenizers, args.sort, args.format)?);
     Ok(())
 }

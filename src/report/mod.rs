@@ -10,14 +10,15 @@ use anyhow::Result;
 use comfy_table::{CellAlignment, Table, presets::UTF8_FULL_CONDENSED};
 use serde_json::{Map, Value, json};
 
-fn table(header: Vec<String>, rows: Vec<Vec<String>>) -> Table {
+/// A table whose columns from `first_numeric` on are right-aligned.
+fn table(header: Vec<String>, rows: Vec<Vec<String>>, first_numeric: usize) -> Table {
     let mut t = Table::new();
     t.load_preset(UTF8_FULL_CONDENSED).set_header(header);
     for r in rows {
         t.add_row(r);
     }
     for (i, col) in t.column_iter_mut().enumerate() {
-        if i > 3 {
+        if i >= first_numeric {
             col.set_cell_alignment(CellAlignment::Right);
         }
     }
@@ -50,7 +51,7 @@ pub fn ranking_table(rows: &[RankingRow]) -> String {
             row
         })
         .collect();
-    table(header, body).to_string()
+    table(header, body, 5).to_string()
 }
 
 /// One rendering's measurements for `bench tokens`.
@@ -66,14 +67,21 @@ pub struct TokenRow {
 }
 
 /// Token count of the same variant rendered in `format` (flat: CSV exists only flat).
-fn baseline(rows: &[TokenRow], format: Format, structure: Structure, variant: Variant, t: Tokenizer) -> Option<usize> {
+fn baseline(rows: &[&TokenRow], format: Format, structure: Structure, variant: Variant, t: Tokenizer) -> Option<usize> {
     let s = if format.supports(structure) { structure } else { Structure::Flat };
     rows.iter().find(|r| r.format == format && r.structure == s && r.variant == variant).map(|r| r.stats.tokens_of(t))
 }
 
 /// Renders the token table: counts per tokenizer, and ratios to CSV and to JSON compact of the
 /// same variant (CSV of the flat rendering, since CSV has no nested form) for the first tokenizer.
-pub fn tokens_table(rows: &mut [TokenRow], tokenizers: &[Tokenizer], sort: TokenSort, format: TableFormat) -> Result<String> {
+/// `baselines` holds CSV / JSON compact renderings that were measured but not selected for display.
+pub fn tokens_table(
+    rows: &mut [TokenRow],
+    baselines: &[TokenRow],
+    tokenizers: &[Tokenizer],
+    sort: TokenSort,
+    format: TableFormat,
+) -> Result<String> {
     let main = tokenizers[0];
     match sort {
         TokenSort::Tokens => rows.sort_by_key(|r| (r.stats.tokens_of(main), r.format, r.structure, r.variant)),
@@ -82,6 +90,7 @@ pub fn tokens_table(rows: &mut [TokenRow], tokenizers: &[Tokenizer], sort: Token
             rows.sort_by(|a, b| b.stats.chars_per_token(main).total_cmp(&a.stats.chars_per_token(main)))
         }
     }
+    let known: Vec<&TokenRow> = rows.iter().chain(baselines).collect();
     let mut objects = Vec::new();
     for r in rows.iter() {
         let mut o = Map::new();
@@ -99,7 +108,7 @@ pub fn tokens_table(rows: &mut [TokenRow], tokenizers: &[Tokenizer], sort: Token
         o.insert("tokens_per_object".into(), json!(round(r.stats.tokens_per_object(main), 2)));
         let tokens = r.stats.tokens_of(main) as f64;
         for (key, base) in [("vs_csv", Format::Csv), ("vs_json_compact", Format::JsonCompact)] {
-            let ratio = baseline(rows, base, r.structure, r.variant, main).filter(|&b| b > 0).map(|b| round(tokens / b as f64, 3));
+            let ratio = baseline(&known, base, r.structure, r.variant, main).filter(|&b| b > 0).map(|b| round(tokens / b as f64, 3));
             o.insert(key.into(), json!(ratio));
         }
         objects.push(Value::Object(o));
@@ -112,7 +121,8 @@ pub fn tokens_table(rows: &mut [TokenRow], tokenizers: &[Tokenizer], sort: Token
                 w.write_record(first.keys())?;
             }
             for o in &objects {
-                w.write_record(o.as_object().expect("object").values().map(cell))?;
+                let cells = o.as_object().expect("object").values().map(|v| if v.is_null() { String::new() } else { cell(v) });
+                w.write_record(cells)?;
             }
             String::from_utf8(w.into_inner()?)?
         }
@@ -120,7 +130,7 @@ pub fn tokens_table(rows: &mut [TokenRow], tokenizers: &[Tokenizer], sort: Token
             let header: Vec<String> = objects
                 .first()
                 .and_then(Value::as_object)
-                .map(|o| o.keys().map(|k| k.replace('_', " ")).collect())
+                .map(|o| o.keys().cloned().collect())
                 .unwrap_or_default();
             let body = objects
                 .iter()
@@ -136,7 +146,7 @@ pub fn tokens_table(rows: &mut [TokenRow], tokenizers: &[Tokenizer], sort: Token
                         .collect()
                 })
                 .collect();
-            format!("{}\nratios and per-value figures use {main}\n", table(header, body))
+            format!("{}\nratios and per-value figures use {main}\n", table(header, body, 3))
         }
     })
 }
