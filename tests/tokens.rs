@@ -27,3 +27,44 @@ fn tokenizers_differ_where_they_should() {
     let s = "日本語のテキストは、トークン数が大きく異なります。";
     assert!(Tokenizer::O200kBase.count(s) < Tokenizer::Cl100kBase.count(s));
 }
+
+#[test]
+fn segmented_counts_equal_whole_counts_on_every_rendering() {
+    use bench::dataset::{self, Structure, Variant};
+    use bench::formats::Format;
+    let ds = dataset::generate(120, 11);
+    for v in Variant::ALL {
+        for s in Structure::ALL {
+            let doc = ds.document(v, s);
+            for f in Format::ALL.into_iter().filter(|f| f.supports(s)) {
+                let text = f.encode(&doc).unwrap();
+                let segments = bench::tokens::segments(&text).count();
+                for t in Tokenizer::ALL {
+                    assert_eq!(t.count(&text), t.count_whole(&text), "{t} {f} {s} {v} ({segments} segments)");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn counts_of_the_default_renderings_equal_python_tiktoken() {
+    use bench::dataset::{self, Structure, Variant};
+    use bench::formats::Format;
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/token_reference_files.json")).unwrap();
+    let cases: Vec<Value> = serde_json::from_str(&text).unwrap();
+    assert_eq!(cases.len(), 30);
+    let ds = dataset::generate(31, 42);
+    for case in &cases {
+        let file = case["file"].as_str().unwrap();
+        let (format, structure, variant) = Format::ALL
+            .iter()
+            .flat_map(|&f| Structure::ALL.iter().flat_map(move |&s| Variant::ALL.iter().map(move |&v| (f, s, v))))
+            .find(|(f, s, v)| file.ends_with(&format!("/{f}_with_{v}_31_{s}_records.{}", f.spec().extension)))
+            .unwrap_or_else(|| panic!("no rendering for {file}"));
+        let rendered = format.encode(&ds.document(variant, structure)).unwrap();
+        for t in Tokenizer::ALL {
+            assert_eq!(t.count(&rendered) as u64, case[t.name()].as_u64().unwrap(), "{t} {file}");
+        }
+    }
+}
