@@ -114,7 +114,12 @@ pub struct TokensArgs {
     pub data: DataArgs,
 }
 
-fn one_of<T: Copy>(kind: &str, s: &str, all: &[T], name: impl Fn(T) -> &'static str) -> Result<T, String> {
+fn one_of<T: Copy>(
+    kind: &str,
+    s: &str,
+    all: &[T],
+    name: impl Fn(T) -> &'static str,
+) -> Result<T, String> {
     all.iter().copied().find(|&x| name(x) == s).ok_or_else(|| {
         let allowed: Vec<&str> = all.iter().map(|&x| name(x)).collect();
         format!("unknown {kind} '{s}' (allowed: {})", allowed.join(", "))
@@ -160,10 +165,14 @@ fn parse_tokenizer(s: &str) -> Result<Tokenizer, String> {
 }
 
 fn parse_records(s: &str) -> Result<u32, String> {
-    let n: u32 = s.parse().map_err(|_| format!("'{s}' is not a whole number (allowed: 1 to 100000)"))?;
+    let n: u32 = s
+        .parse()
+        .map_err(|_| format!("'{s}' is not a whole number (allowed: 1 to 100000)"))?;
     if RECORDS_RANGE.contains(&n) {
         Ok(n)
     } else {
-        Err(format!("{n} records is out of range (allowed: 1 to 100000)"))
+        Err(format!(
+            "{n} records is out of range (allowed: 1 to 100000)"
+        ))
     }
 }

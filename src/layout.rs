@@ -31,17 +31,36 @@ pub struct Rendering {
 }
 
 /// Renders and measures one combination.
-pub fn render(doc: &Value, format: Format, structure: Structure, variant: Variant, tokenizers: &[Tokenizer]) -> Result<Rendering> {
-    let text = format.encode(doc).with_context(|| format!("rendering {format} {structure} {variant}"))?;
+pub fn render(
+    doc: &Value,
+    format: Format,
+    structure: Structure,
+    variant: Variant,
+    tokenizers: &[Tokenizer],
+) -> Result<Rendering> {
+    let text = format
+        .encode(doc)
+        .with_context(|| format!("rendering {format} {structure} {variant}"))?;
     let products = doc["products"].as_array().map_or(0, Vec::len);
     let stats = DataStats::measure(&text, dataset::count_values(doc), products, tokenizers);
-    Ok(Rendering { format, structure, variant, text, stats })
+    Ok(Rendering {
+        format,
+        structure,
+        variant,
+        text,
+        stats,
+    })
 }
 
 /// Relative path of a data file.
 pub fn data_path(r: &Rendering, n: usize) -> PathBuf {
     let f = r.format.name();
-    PathBuf::from(format!("data/{f}/{f}_with_{}_{n}_{}_records.{}", r.variant, r.structure, r.format.spec().extension))
+    PathBuf::from(format!(
+        "data/{f}/{f}_with_{}_{n}_{}_records.{}",
+        r.variant,
+        r.structure,
+        r.format.spec().extension
+    ))
 }
 
 /// An entry of `metadata.json`'s file list.
@@ -74,14 +93,21 @@ pub struct Writer {
 }
 
 fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 impl Writer {
     /// Creates the root folder (and parents).
     pub fn create(root: &Path) -> Result<Self> {
-        fs::create_dir_all(root).with_context(|| format!("cannot create output directory '{}'", root.display()))?;
-        Ok(Self { root: root.to_path_buf(), files: Vec::new() })
+        fs::create_dir_all(root)
+            .with_context(|| format!("cannot create output directory '{}'", root.display()))?;
+        Ok(Self {
+            root: root.to_path_buf(),
+            files: Vec::new(),
+        })
     }
 
     /// The layout root.
@@ -92,7 +118,8 @@ impl Writer {
     fn write(&mut self, rel: &Path, bytes: &[u8]) -> Result<FileEntry> {
         let path = self.root.join(rel);
         if let Some(parent) = path.parent() {
-            fs::create_dir_all(parent).with_context(|| format!("cannot create '{}'", parent.display()))?;
+            fs::create_dir_all(parent)
+                .with_context(|| format!("cannot create '{}'", parent.display()))?;
         }
         fs::write(&path, bytes).with_context(|| format!("cannot write '{}'", path.display()))?;
         Ok(FileEntry {
@@ -124,7 +151,10 @@ impl Writer {
             .map(|q| json!({"id": q.id, "category": q.category, "question": q.text}))
             .collect();
         let files = [
-            (format!("questions/questions_with_{variant}_{n}_records.json"), serde_json::to_vec_pretty(&public)?),
+            (
+                format!("questions/questions_with_{variant}_{n}_records.json"),
+                serde_json::to_vec_pretty(&public)?,
+            ),
             (
                 format!("answers_template/answers_with_{variant}_{n}_records_template.json"),
                 serde_json::to_vec_pretty(&template(questions))?,
@@ -146,7 +176,8 @@ impl Writer {
     pub fn artifact(&self, rel: &Path, value: &impl Serialize) -> Result<()> {
         let path = self.root.join(rel);
         if let Some(parent) = path.parent() {
-            fs::create_dir_all(parent).with_context(|| format!("cannot create '{}'", parent.display()))?;
+            fs::create_dir_all(parent)
+                .with_context(|| format!("cannot create '{}'", parent.display()))?;
         }
         let bytes = serde_json::to_vec_pretty(value)?;
         fs::write(&path, bytes).with_context(|| format!("cannot write '{}'", path.display()))
@@ -159,7 +190,11 @@ impl Writer {
             .iter()
             .map(|f| json!({"name": f.name, "nested_path": f.nested.join("."), "optional": f.optional}))
             .collect();
-        let nulls: usize = ds.optional.iter().map(|r| r.values().filter(|v| v.is_null()).count()).sum();
+        let nulls: usize = ds
+            .optional
+            .iter()
+            .map(|r| r.values().filter(|v| v.is_null()).count())
+            .sum();
         let mut by_format: BTreeMap<String, usize> = BTreeMap::new();
         for f in &self.files {
             if let Some(fmt) = f.format {
@@ -180,7 +215,10 @@ impl Writer {
             "files_per_format": by_format,
             "files": std::mem::take(&mut self.files),
         });
-        let e = self.write(Path::new("metadata.json"), &serde_json::to_vec_pretty(&meta)?)?;
+        let e = self.write(
+            Path::new("metadata.json"),
+            &serde_json::to_vec_pretty(&meta)?,
+        )?;
         Ok(self.root.join(e.path))
     }
 }

@@ -1,9 +1,9 @@
 //! `bench`: renders one dataset in many formats, asks the same questions about each rendering,
 //! grades the answers deterministically, counts tokens and logs every call as JSONL.
 
-pub mod dataset;
 pub mod cli;
 pub mod commands;
+pub mod dataset;
 pub mod error;
 pub mod formats;
 pub mod grading;

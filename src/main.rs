@@ -10,8 +10,19 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         // Bad flag values get one line naming the value and the allowed ones; the rest as clap prints them.
-        Err(e) if matches!(e.kind(), ErrorKind::InvalidValue | ErrorKind::ValueValidation) => {
-            eprintln!("{}", e.to_string().lines().next().unwrap_or("error: invalid value"));
+        Err(e)
+            if matches!(
+                e.kind(),
+                ErrorKind::InvalidValue | ErrorKind::ValueValidation
+            ) =>
+        {
+            eprintln!(
+                "{}",
+                e.to_string()
+                    .lines()
+                    .next()
+                    .unwrap_or("error: invalid value")
+            );
             return ExitCode::from(2);
         }
         Err(e) => e.exit(),
@@ -25,7 +36,11 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
-            ExitCode::from(if e.downcast_ref::<UsageError>().is_some() { 2 } else { 1 })
+            ExitCode::from(if e.downcast_ref::<UsageError>().is_some() {
+                2
+            } else {
+                1
+            })
         }
     }
 }

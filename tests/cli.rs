@@ -14,7 +14,11 @@ fn usage_error(args: &[&str], needles: &[&str]) {
     let out = bench().args(args).output().unwrap();
     assert_eq!(out.status.code(), Some(2), "{args:?}");
     let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: one line expected, got {err:?}");
+    assert_eq!(
+        err.trim_end().lines().count(),
+        1,
+        "{args:?}: one line expected, got {err:?}"
+    );
     for n in needles {
         assert!(err.contains(n), "{args:?}: {err:?} lacks {n:?}");
     }
@@ -23,15 +27,27 @@ fn usage_error(args: &[&str], needles: &[&str]) {
 #[test]
 fn bad_flag_values_name_the_value_and_the_allowed_ones() {
     for cmd in ["run", "generate", "tokens"] {
-        usage_error(&[cmd, "--formats", "csv,jsonx"], &["jsonx", "json_compact", "toon_keyfold", "yaml"]);
+        usage_error(
+            &[cmd, "--formats", "csv,jsonx"],
+            &["jsonx", "json_compact", "toon_keyfold", "yaml"],
+        );
         usage_error(&[cmd, "--structures", "deep"], &["deep", "flat", "nested"]);
-        usage_error(&[cmd, "--variants", "sparse"], &["sparse", "mandatory", "optional"]);
+        usage_error(
+            &[cmd, "--variants", "sparse"],
+            &["sparse", "mandatory", "optional"],
+        );
         usage_error(&[cmd, "--records", "0"], &["0", "1 to 100000"]);
         usage_error(&[cmd, "--records", "100001"], &["100001", "1 to 100000"]);
-        usage_error(&[cmd, "--tokenizers", "gpt2"], &["gpt2", "o200k_base", "cl100k_base"]);
+        usage_error(
+            &[cmd, "--tokenizers", "gpt2"],
+            &["gpt2", "o200k_base", "cl100k_base"],
+        );
     }
     usage_error(&["run", "--provider", "nope"], &["nope", "reference"]);
-    usage_error(&["run", "--formats", "csv", "--structures", "nested"], &["csv", "nested", "flat only"]);
+    usage_error(
+        &["run", "--formats", "csv", "--structures", "nested"],
+        &["csv", "nested", "flat only"],
+    );
 }
 
 #[test]
@@ -41,7 +57,20 @@ fn unwritable_output_directory_is_a_usage_error() {
     fs::write(&file, "x").unwrap();
     let below = file.join("sub");
     let below = below.to_str().unwrap();
-    usage_error(&["run", "--provider", "reference", "--runs", "1", "--formats", "csv", "--output-root", below], &[below]);
+    usage_error(
+        &[
+            "run",
+            "--provider",
+            "reference",
+            "--runs",
+            "1",
+            "--formats",
+            "csv",
+            "--output-root",
+            below,
+        ],
+        &[below],
+    );
     usage_error(&["generate", "--output", below], &[below]);
 }
 
@@ -54,7 +83,10 @@ fn read_tree(root: &Path) -> Vec<(String, Vec<u8>)> {
             if p.is_dir() {
                 stack.push(p);
             } else {
-                out.push((p.strip_prefix(root).unwrap().display().to_string(), fs::read(&p).unwrap()));
+                out.push((
+                    p.strip_prefix(root).unwrap().display().to_string(),
+                    fs::read(&p).unwrap(),
+                ));
             }
         }
     }
@@ -67,58 +99,135 @@ fn same_seed_gives_byte_identical_files_and_another_seed_does_not() {
     let tmp = tempfile::tempdir().unwrap();
     let dirs: Vec<_> = ["a", "b", "c"].iter().map(|d| tmp.path().join(d)).collect();
     for (dir, seed) in dirs.iter().zip(["7", "7", "8"]) {
-        bench().args(["generate", "--seed", seed, "--output", dir.to_str().unwrap()]).assert().success();
+        bench()
+            .args([
+                "generate",
+                "--seed",
+                seed,
+                "--output",
+                dir.to_str().unwrap(),
+            ])
+            .assert()
+            .success();
     }
-    let (a, b, c) = (read_tree(&dirs[0]), read_tree(&dirs[1]), read_tree(&dirs[2]));
-    assert_eq!(a.len(), 30 + 6 + 1, "30 data files, 3 files per variant, metadata.json");
+    let (a, b, c) = (
+        read_tree(&dirs[0]),
+        read_tree(&dirs[1]),
+        read_tree(&dirs[2]),
+    );
+    assert_eq!(
+        a.len(),
+        30 + 6 + 1,
+        "30 data files, 3 files per variant, metadata.json"
+    );
     assert!(a == b, "same seed must give identical bytes");
     let differing = a.iter().zip(&c).filter(|(x, y)| x.1 != y.1).count();
-    assert!(differing >= 30, "another seed changes the data ({differing} files differ)");
+    assert!(
+        differing >= 30,
+        "another seed changes the data ({differing} files differ)"
+    );
 }
 
 #[test]
 fn offline_run_writes_the_jsonl_contract_and_scores_100_percent() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("data");
-    let out = bench().args(["run", "--runs", "2", "--output-root", root.to_str().unwrap()]).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = bench()
+        .args([
+            "run",
+            "--runs",
+            "2",
+            "--output-root",
+            root.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let stdout = String::from_utf8(out.stdout).unwrap();
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(stderr.contains("reference"), "says which provider it used: {stderr}");
-    assert!(stdout.contains("toon_keyfold") && stdout.contains("formats.jsonl"), "{stdout}");
+    assert!(
+        stderr.contains("reference"),
+        "says which provider it used: {stderr}"
+    );
+    assert!(
+        stdout.contains("toon_keyfold") && stdout.contains("formats.jsonl"),
+        "{stdout}"
+    );
 
-    let runs: Vec<_> = fs::read_dir(root.join("benchmarks")).unwrap().map(|e| e.unwrap().path()).collect();
+    let runs: Vec<_> = fs::read_dir(root.join("benchmarks"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     assert_eq!(runs.len(), 1);
     let text = fs::read_to_string(runs[0].join("formats.jsonl")).unwrap();
-    let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.first().unwrap()["type"], "metadata");
     assert_eq!(lines.last().unwrap()["type"], "summary");
     let results: Vec<&Value> = lines.iter().filter(|l| l["type"] == "result").collect();
     assert_eq!(results.len(), 30 * 2, "30 combinations × 2 runs");
     assert_eq!(lines.len(), results.len() + 2);
     let meta = &lines[0]["data"];
-    for key in ["benchmark_id", "timestamp", "suite_name", "providers", "seed", "records", "weights", "tokenizers", "dataset_hash"] {
+    for key in [
+        "benchmark_id",
+        "timestamp",
+        "suite_name",
+        "providers",
+        "seed",
+        "records",
+        "weights",
+        "tokenizers",
+        "dataset_hash",
+    ] {
         assert!(!meta[key].is_null(), "metadata.{key}");
     }
     let mut combos = std::collections::BTreeSet::new();
     for r in &results {
         let d = &r["data"];
         assert!(d["error"].is_null(), "{}", d["error"]);
-        assert_eq!(d["summary"]["weighted_accuracy"], 1.0, "{}", d["sample"]["tag"]);
+        assert_eq!(
+            d["summary"]["weighted_accuracy"], 1.0,
+            "{}",
+            d["sample"]["tag"]
+        );
         assert_eq!(d["metrics"].as_array().unwrap().len(), 124);
         assert_eq!(d["provider_config"]["provider"], "reference");
         assert!(d["data_stats"]["tokens"]["o200k_base"].as_u64().unwrap() > 1000);
-        assert!(d["usage"]["input"].as_u64().unwrap() > d["data_stats"]["tokens"]["o200k_base"].as_u64().unwrap());
-        for key in ["duration_ms", "tag", "input", "output", "model", "start_time_ms", "end_time_ms"] {
+        assert!(
+            d["usage"]["input"].as_u64().unwrap()
+                > d["data_stats"]["tokens"]["o200k_base"].as_u64().unwrap()
+        );
+        for key in [
+            "duration_ms",
+            "tag",
+            "input",
+            "output",
+            "model",
+            "start_time_ms",
+            "end_time_ms",
+        ] {
             assert!(d["sample"].get(key).is_some(), "sample.{key}");
         }
-        combos.insert((d["format"].to_string(), d["structure"].to_string(), d["variant"].to_string()));
+        combos.insert((
+            d["format"].to_string(),
+            d["structure"].to_string(),
+            d["variant"].to_string(),
+        ));
     }
     assert_eq!(combos.len(), 30);
     let summary = &lines.last().unwrap()["data"];
     assert_eq!(summary["total_samples"], 60);
     assert_eq!(summary["rankings"].as_array().unwrap().len(), 30);
-    assert_eq!(summary["provider_summaries"]["reference/reference"]["avg_weighted_accuracy"], 1.0);
+    assert_eq!(
+        summary["provider_summaries"]["reference/reference"]["avg_weighted_accuracy"],
+        1.0
+    );
 
     let art = runs[0].join("formats");
     for rel in [

@@ -11,7 +11,10 @@ use bench::tokens::Tokenizer;
 use serde_json::{Value, json};
 
 fn block_on<F: std::future::Future>(f: F) -> F::Output {
-    tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(f)
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap()
+        .block_on(f)
 }
 
 #[test]
@@ -26,11 +29,22 @@ fn reference_answers_from_the_prompt_text_not_the_original_records() {
     let tampered = text.replacen(&format!("\"price\": {price}"), "\"price\": 0.01", 1);
     assert_ne!(tampered, text);
     let prompt = Prompt::render(Format::JsonPretty, &tampered, &qs);
-    let resp = block_on(Reference.complete(&Request { messages: &prompt.messages(), questions: &qs })).unwrap();
+    let resp = block_on(Reference.complete(&Request {
+        messages: &prompt.messages(),
+        questions: &qs,
+    }))
+    .unwrap();
     let answers: Value = serde_json::from_str(&resp.output).unwrap();
     // The average price depends on every price, the tampered one included.
-    let q = qs.iter().find(|q| q.text == "What is the average price of all products?").expect("average price question");
-    assert_ne!(answers[&q.id], q.expected, "{}: the reference must see the tampered value", q.text);
+    let q = qs
+        .iter()
+        .find(|q| q.text == "What is the average price of all products?")
+        .expect("average price question");
+    assert_ne!(
+        answers[&q.id], q.expected,
+        "{}: the reference must see the tampered value",
+        q.text
+    );
     assert!(resp.usage.input > 1000);
 }
 
@@ -38,7 +52,11 @@ fn reference_answers_from_the_prompt_text_not_the_original_records() {
 fn reference_reports_an_undecodable_data_block() {
     let qs = questions::generate(&dataset::generate(3, 1).mandatory, 1);
     let prompt = Prompt::render(Format::Yaml, "products: [unclosed", &qs);
-    let err = block_on(Reference.complete(&Request { messages: &prompt.messages(), questions: &qs })).unwrap_err();
+    let err = block_on(Reference.complete(&Request {
+        messages: &prompt.messages(),
+        questions: &qs,
+    }))
+    .unwrap_err();
     assert!(err.to_string().contains("yaml"), "{err}");
 }
 
@@ -63,7 +81,14 @@ impl Provider for Chatty {
         true
     }
     async fn complete(&self, _: &Request<'_>) -> Result<Response, ProviderError> {
-        Ok(Response { output: "I think the answers are {q001: 12".into(), usage: Usage { input: 10, output: 7, ..Usage::default() } })
+        Ok(Response {
+            output: "I think the answers are {q001: 12".into(),
+            usage: Usage {
+                input: 10,
+                output: 7,
+                ..Usage::default()
+            },
+        })
     }
 }
 
@@ -88,15 +113,32 @@ fn unparseable_output_fails_every_question_and_is_kept() {
         .map(|l| serde_json::from_str::<Value>(l).unwrap())
         .filter(|l| l["type"] == "result")
         .collect();
-    assert_eq!(results.len(), 3, "a warm-up (the provider caches prompts) and 2 runs");
-    assert_eq!(results.iter().filter(|r| r["data"]["warmup"] == true).count(), 1);
+    assert_eq!(
+        results.len(),
+        3,
+        "a warm-up (the provider caches prompts) and 2 runs"
+    );
+    assert_eq!(
+        results
+            .iter()
+            .filter(|r| r["data"]["warmup"] == true)
+            .count(),
+        1
+    );
     for r in &results {
         let d = &r["data"];
-        assert_eq!(d["sample"]["output"]["content"], "I think the answers are {q001: 12");
+        assert_eq!(
+            d["sample"]["output"]["content"],
+            "I think the answers are {q001: 12"
+        );
         assert_eq!(d["summary"]["passed_metrics"], 0);
         let metrics = d["metrics"].as_array().unwrap();
         assert_eq!(metrics.len(), 124);
-        assert!(metrics.iter().all(|m| m["reason"] == "unparseable" && m["passed"] == 0));
+        assert!(
+            metrics
+                .iter()
+                .all(|m| m["reason"] == "unparseable" && m["passed"] == 0)
+        );
     }
     assert_eq!(outcome.summary.total_samples, 2, "warm-ups are excluded");
     assert_eq!(outcome.summary.rankings[0].weighted_accuracy, 0.0);

@@ -13,13 +13,23 @@ fn every_combination_round_trips() {
             for s in Structure::ALL {
                 let doc = ds.document(v, s);
                 for f in Format::ALL.into_iter().filter(|f| f.supports(s)) {
-                    let text = f.encode(&doc).unwrap_or_else(|e| panic!("{f} {s} {v}: {e}"));
-                    let back = f.decode(&text).unwrap_or_else(|e| panic!("{f} {s} {v} n={n}: {e}"));
-                    assert!(same_value(&doc, &back), "{f} {s} {v} n={n}: decoded document differs");
+                    let text = f
+                        .encode(&doc)
+                        .unwrap_or_else(|e| panic!("{f} {s} {v}: {e}"));
+                    let back = f
+                        .decode(&text)
+                        .unwrap_or_else(|e| panic!("{f} {s} {v} n={n}: {e}"));
+                    assert!(
+                        same_value(&doc, &back),
+                        "{f} {s} {v} n={n}: decoded document differs"
+                    );
                     let records = records_from_document(&back).unwrap();
                     assert_eq!(records.len(), n as usize);
                     for (a, b) in records.iter().zip(ds.records(v)) {
-                        assert!(same_value(&serde_json::Value::Object(a.clone()), &serde_json::Value::Object(b.clone())));
+                        assert!(same_value(
+                            &serde_json::Value::Object(a.clone()),
+                            &serde_json::Value::Object(b.clone())
+                        ));
                     }
                     checked += 1;
                 }
@@ -38,8 +48,17 @@ fn csv_refuses_nested_data() {
 
 #[test]
 fn decoders_reject_garbage_with_the_format_name() {
-    for f in [Format::JsonCompact, Format::XmlPretty, Format::Yaml, Format::ToonDefault] {
-        let err = f.decode("products: [\n  {{ <unclosed").map(|_| ()).unwrap_err().to_string();
+    for f in [
+        Format::JsonCompact,
+        Format::XmlPretty,
+        Format::Yaml,
+        Format::ToonDefault,
+    ] {
+        let err = f
+            .decode("products: [\n  {{ <unclosed")
+            .map(|_| ())
+            .unwrap_err()
+            .to_string();
         assert!(err.starts_with(f.name()), "{f}: {err}");
     }
 }
@@ -58,9 +77,22 @@ fn nested_structure_has_single_key_chains_that_key_folding_collapses() {
 fn nulls_render_per_format_convention() {
     let ds = dataset::generate(31, 42);
     let doc = ds.document(Variant::Optional, Structure::Flat);
-    assert!(Format::JsonCompact.encode(&doc).unwrap().contains("\"color\":null"));
-    assert!(Format::XmlCompact.encode(&doc).unwrap().contains("<color/>"));
+    assert!(
+        Format::JsonCompact
+            .encode(&doc)
+            .unwrap()
+            .contains("\"color\":null")
+    );
+    assert!(
+        Format::XmlCompact
+            .encode(&doc)
+            .unwrap()
+            .contains("<color/>")
+    );
     assert!(Format::Yaml.encode(&doc).unwrap().contains("color: null"));
     let csv = Format::Csv.encode(&doc).unwrap();
-    assert!(csv.lines().skip(1).any(|l| l.ends_with(',')), "a null last column is an empty cell");
+    assert!(
+        csv.lines().skip(1).any(|l| l.ends_with(',')),
+        "a null last column is an empty cell"
+    );
 }

@@ -6,7 +6,11 @@ use serde_json::Value;
 
 #[test]
 fn counts_equal_the_reference_tokenizer() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/token_reference.json")).unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/token_reference.json"
+    ))
+    .unwrap();
     let cases: Vec<Value> = serde_json::from_str(&text).unwrap();
     assert!(cases.len() >= 10, "fixture has {} cases", cases.len());
     let mut nonzero = 0;
@@ -40,7 +44,11 @@ fn segmented_counts_equal_whole_counts_on_every_rendering() {
                 let text = f.encode(&doc).unwrap();
                 let segments = bench::tokens::segments(&text).count();
                 for t in Tokenizer::ALL {
-                    assert_eq!(t.count(&text), t.count_whole(&text), "{t} {f} {s} {v} ({segments} segments)");
+                    assert_eq!(
+                        t.count(&text),
+                        t.count_whole(&text),
+                        "{t} {f} {s} {v} ({segments} segments)"
+                    );
                 }
             }
         }
@@ -51,7 +59,11 @@ fn segmented_counts_equal_whole_counts_on_every_rendering() {
 fn counts_of_the_default_renderings_equal_python_tiktoken() {
     use bench::dataset::{self, Structure, Variant};
     use bench::formats::Format;
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/token_reference_files.json")).unwrap();
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/token_reference_files.json"
+    ))
+    .unwrap();
     let cases: Vec<Value> = serde_json::from_str(&text).unwrap();
     assert_eq!(cases.len(), 30);
     let ds = dataset::generate(31, 42);
@@ -59,12 +71,25 @@ fn counts_of_the_default_renderings_equal_python_tiktoken() {
         let file = case["file"].as_str().unwrap();
         let (format, structure, variant) = Format::ALL
             .iter()
-            .flat_map(|&f| Structure::ALL.iter().flat_map(move |&s| Variant::ALL.iter().map(move |&v| (f, s, v))))
-            .find(|(f, s, v)| file.ends_with(&format!("/{f}_with_{v}_31_{s}_records.{}", f.spec().extension)))
+            .flat_map(|&f| {
+                Structure::ALL
+                    .iter()
+                    .flat_map(move |&s| Variant::ALL.iter().map(move |&v| (f, s, v)))
+            })
+            .find(|(f, s, v)| {
+                file.ends_with(&format!(
+                    "/{f}_with_{v}_31_{s}_records.{}",
+                    f.spec().extension
+                ))
+            })
             .unwrap_or_else(|| panic!("no rendering for {file}"));
         let rendered = format.encode(&ds.document(variant, structure)).unwrap();
         for t in Tokenizer::ALL {
-            assert_eq!(t.count(&rendered) as u64, case[t.name()].as_u64().unwrap(), "{t} {file}");
+            assert_eq!(
+                t.count(&rendered) as u64,
+                case[t.name()].as_u64().unwrap(),
+                "{t} {file}"
+            );
         }
     }
 }

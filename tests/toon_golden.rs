@@ -14,12 +14,20 @@ fn toon_v3_matches_reference_golden_files() {
         for s in Structure::ALL {
             for v in Variant::ALL {
                 let doc = ds.document(v, s);
-                for (format, suffix) in [(Format::ToonDefault, "default"), (Format::ToonKeyfold, "keyfold")] {
+                for (format, suffix) in [
+                    (Format::ToonDefault, "default"),
+                    (Format::ToonKeyfold, "keyfold"),
+                ] {
                     let path = format!("{dir}/{s}_{v}_{n}_seed{seed}.{suffix}.toon");
-                    let golden = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+                    let golden =
+                        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
                     let ours = format.encode(&doc).unwrap();
                     if ours != golden {
-                        let line = ours.lines().zip(golden.lines()).position(|(a, b)| a != b).unwrap_or(0);
+                        let line = ours
+                            .lines()
+                            .zip(golden.lines())
+                            .position(|(a, b)| a != b)
+                            .unwrap_or(0);
                         panic!(
                             "{path}: first difference at line {}:\n ours: {:?}\n gold: {:?}",
                             line + 1,
@@ -27,7 +35,10 @@ fn toon_v3_matches_reference_golden_files() {
                             golden.lines().nth(line)
                         );
                     }
-                    assert!(same_value(&format.decode(&golden).unwrap(), &doc), "{path} decodes back");
+                    assert!(
+                        same_value(&format.decode(&golden).unwrap(), &doc),
+                        "{path} decodes back"
+                    );
                     checked += 1;
                 }
             }

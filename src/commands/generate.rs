@@ -30,6 +30,10 @@ pub fn execute(args: &GenerateArgs) -> Result<()> {
         "tokenizers": d.tokenizers.iter().map(|t| t.name()).collect::<Vec<_>>(),
     });
     let meta = w.metadata(&ds, params)?;
-    println!("wrote {files} data files, {} question sets and {}", d.variants.len(), meta.display());
+    println!(
+        "wrote {files} data files, {} question sets and {}",
+        d.variants.len(),
+        meta.display()
+    );
     Ok(())
 }

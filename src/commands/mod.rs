@@ -12,7 +12,11 @@ use anyhow::Result;
 
 /// Renders every supported combination of the selection, one at a time, handing each to `each`
 /// so large datasets never hold more than one rendering in memory.
-pub fn for_each_rendering(ds: &Dataset, data: &DataArgs, mut each: impl FnMut(Rendering) -> Result<()>) -> Result<()> {
+pub fn for_each_rendering(
+    ds: &Dataset,
+    data: &DataArgs,
+    mut each: impl FnMut(Rendering) -> Result<()>,
+) -> Result<()> {
     for &v in &data.variants {
         for &s in &data.structures {
             let doc = ds.document(v, s);
@@ -25,15 +29,30 @@ pub fn for_each_rendering(ds: &Dataset, data: &DataArgs, mut each: impl FnMut(Re
 }
 
 /// Whether the selection renders anything at all.
-pub fn check_selection(formats: &[Format], structures: &[Structure], variants: &[Variant]) -> Result<(), crate::UsageError> {
-    let any = variants.len() > 0 && formats.iter().any(|f| structures.iter().any(|&s| f.supports(s)));
+pub fn check_selection(
+    formats: &[Format],
+    structures: &[Structure],
+    variants: &[Variant],
+) -> Result<(), crate::UsageError> {
+    let any = !variants.is_empty()
+        && formats
+            .iter()
+            .any(|f| structures.iter().any(|&s| f.supports(s)));
     if any {
         Ok(())
     } else {
         Err(crate::UsageError::new(format!(
             "nothing to render: formats [{}] support none of the structures [{}] (csv is flat only)",
-            formats.iter().map(|f| f.name()).collect::<Vec<_>>().join(", "),
-            structures.iter().map(|s| s.name()).collect::<Vec<_>>().join(", "),
+            formats
+                .iter()
+                .map(|f| f.name())
+                .collect::<Vec<_>>()
+                .join(", "),
+            structures
+                .iter()
+                .map(|s| s.name())
+                .collect::<Vec<_>>()
+                .join(", "),
         )))
     }
 }

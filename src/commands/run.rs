@@ -21,7 +21,10 @@ pub fn execute(args: &RunArgs) -> Result<()> {
     } else {
         args.providers.clone()
     };
-    let providers: Vec<Box<dyn Provider>> = specs.iter().map(|s| providers::from_spec(s)).collect::<Result<_, _>>()?;
+    let providers: Vec<Box<dyn Provider>> = specs
+        .iter()
+        .map(|s| providers::from_spec(s))
+        .collect::<Result<_, _>>()?;
     let plan = Plan {
         formats: d.formats.to_vec(),
         structures: d.structures.clone(),
@@ -35,10 +38,14 @@ pub fn execute(args: &RunArgs) -> Result<()> {
     let total = plan.combinations().len() * providers.len() * plan.runs as usize;
     let bar = ProgressBar::new(total as u64);
     bar.set_style(
-        ProgressStyle::with_template("{spinner} {pos}/{len} calls [{elapsed_precise}] {bar:30} {msg}")
-            .expect("valid template"),
+        ProgressStyle::with_template(
+            "{spinner} {pos}/{len} calls [{elapsed_precise}] {bar:30} {msg}",
+        )
+        .expect("valid template"),
     );
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
     let outcome = runtime.block_on(runner::run(&plan, &providers, &|p| {
         bar.set_position(p.done as u64);
         bar.set_message(p.result.sample.tag.clone());

@@ -15,21 +15,40 @@ pub fn execute(args: &TokensArgs) -> Result<()> {
     let ds = dataset::generate(d.records, d.seed);
     let mut rows = Vec::new();
     for_each_rendering(&ds, d, |r| {
-        rows.push(TokenRow { format: r.format, structure: r.structure, variant: r.variant, stats: r.stats });
+        rows.push(TokenRow {
+            format: r.format,
+            structure: r.structure,
+            variant: r.variant,
+            stats: r.stats,
+        });
         Ok(())
     })?;
     // The ratio columns need CSV (flat) and JSON compact of each variant even when not selected.
     let mut baselines = Vec::new();
     for &v in &d.variants {
-        for (f, s) in [(Format::Csv, Structure::Flat), (Format::JsonCompact, Structure::Flat), (Format::JsonCompact, Structure::Nested)] {
-            let selected = rows.iter().any(|r| r.format == f && r.structure == s && r.variant == v);
+        for (f, s) in [
+            (Format::Csv, Structure::Flat),
+            (Format::JsonCompact, Structure::Flat),
+            (Format::JsonCompact, Structure::Nested),
+        ] {
+            let selected = rows
+                .iter()
+                .any(|r| r.format == f && r.structure == s && r.variant == v);
             let needed = s == Structure::Flat && f == Format::Csv || d.structures.contains(&s);
             if needed && !selected {
                 let r = layout::render(&ds.document(v, s), f, s, v, &d.tokenizers)?;
-                baselines.push(TokenRow { format: f, structure: s, variant: v, stats: r.stats });
+                baselines.push(TokenRow {
+                    format: f,
+                    structure: s,
+                    variant: v,
+                    stats: r.stats,
+                });
             }
         }
     }
-    print!("{}", report::tokens_table(&mut rows, &baselines, &d.tokenizers, args.sort, args.format)?);
+    print!(
+        "{}",
+        report::tokens_table(&mut rows, &baselines, &d.tokenizers, args.sort, args.format)?
+    );
     Ok(())
 }

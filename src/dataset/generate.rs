@@ -7,16 +7,50 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 
 const ADJECTIVES: [&str; 16] = [
-    "Ergonomic", "Compact", "Wireless", "Rustic", "Premium", "Portable", "Smart", "Classic",
-    "Foldable", "Heavy-Duty", "Eco", "Deluxe", "Vintage", "Modular", "Ultra-Light", "Quiet",
+    "Ergonomic",
+    "Compact",
+    "Wireless",
+    "Rustic",
+    "Premium",
+    "Portable",
+    "Smart",
+    "Classic",
+    "Foldable",
+    "Heavy-Duty",
+    "Eco",
+    "Deluxe",
+    "Vintage",
+    "Modular",
+    "Ultra-Light",
+    "Quiet",
 ];
 const NOUNS: [&str; 16] = [
-    "Desk Lamp", "Backpack", "Blender", "Yoga Mat", "Headphones", "Water Bottle", "Office Chair",
-    "Garden Hose", "Board Game", "Notebook", "Kettle", "Tent", "Keyboard", "Plant Pot", "Drill",
+    "Desk Lamp",
+    "Backpack",
+    "Blender",
+    "Yoga Mat",
+    "Headphones",
+    "Water Bottle",
+    "Office Chair",
+    "Garden Hose",
+    "Board Game",
+    "Notebook",
+    "Kettle",
+    "Tent",
+    "Keyboard",
+    "Plant Pot",
+    "Drill",
     "Thermometer",
 ];
 const CATEGORIES: [&str; 8] = [
-    "Electronics", "Home & Kitchen", "Sports", "Toys", "Books", "Garden", "Office Supplies", "Health",
+    "Electronics",
+    "Home & Kitchen",
+    "Sports",
+    "Toys",
+    "Books",
+    "Garden",
+    "Office Supplies",
+    "Health",
 ];
 const CURRENCIES: [&str; 3] = ["USD", "EUR", "GBP"];
 const WAREHOUSES: [&str; 6] = ["WH-01", "WH-02", "WH-03", "WH-04", "WH-05", "WH-06"];
@@ -31,15 +65,29 @@ const SUPPLIERS: [(&str, &str, &str); 8] = [
     ("Northwind Traders", "northwind.example", "United Kingdom"),
     ("Lotus Manufacturing", "lotus.example", "India"),
 ];
-const COLORS: [&str; 8] = ["Red", "Blue", "Black", "White", "Green", "Silver", "Orange", "Gray"];
+const COLORS: [&str; 8] = [
+    "Red", "Blue", "Black", "White", "Green", "Silver", "Orange", "Gray",
+];
 const WARRANTIES: [i64; 4] = [6, 12, 24, 36];
 const USES: [&str; 8] = [
-    "everyday use", "small apartments", "outdoor trips", "the home office", "busy kitchens",
-    "weekend projects", "travel", "gifts",
+    "everyday use",
+    "small apartments",
+    "outdoor trips",
+    "the home office",
+    "busy kitchens",
+    "weekend projects",
+    "travel",
+    "gifts",
 ];
 const TRAITS: [&str; 8] = [
-    "durable", "lightweight", "easy to clean", "energy efficient", "water resistant",
-    "space saving", "quiet", "recyclable",
+    "durable",
+    "lightweight",
+    "easy to clean",
+    "energy efficient",
+    "water resistant",
+    "space saving",
+    "quiet",
+    "recyclable",
 ];
 
 /// Probability that an optional field is null in the `optional` variant.
@@ -63,7 +111,11 @@ pub fn generate(n: u32, seed: u64) -> Dataset {
             r
         })
         .collect();
-    Dataset { seed, mandatory, optional }
+    Dataset {
+        seed,
+        mandatory,
+        optional,
+    }
 }
 
 fn pick<'a, T>(rng: &mut ChaCha8Rng, items: &'a [T]) -> &'a T {
@@ -77,7 +129,11 @@ fn record(i: u32, rng: &mut ChaCha8Rng) -> Record {
     let cents: i64 = rng.random_range(100..100_000);
     let cents = if cents % 100 == 0 { cents + 1 } else { cents };
     let price = cents as f64 / 100.0;
-    let stock: i64 = if rng.random_bool(0.12) { 0 } else { rng.random_range(1..500) };
+    let stock: i64 = if rng.random_bool(0.12) {
+        0
+    } else {
+        rng.random_range(1..500)
+    };
     let min: i64 = rng.random_range(5..50);
     let max: i64 = rng.random_range(200..1000);
     let (supplier, domain, country) = *pick(rng, &SUPPLIERS);

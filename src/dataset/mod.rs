@@ -22,8 +22,19 @@ pub const DEFAULT_RECORDS: u32 = 31;
 pub const DEFAULT_SEED: u64 = 42;
 
 /// Whether optional fields are always set or randomly null.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[derive(clap::ValueEnum)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    clap::ValueEnum,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Variant {
     /// Every field set.
@@ -33,8 +44,19 @@ pub enum Variant {
 }
 
 /// Whether fields are all top-level scalars or grouped into sub-objects.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[derive(clap::ValueEnum)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    clap::ValueEnum,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Structure {
     /// All scalars at the top level of each record.
@@ -169,7 +191,10 @@ pub fn records_from_document(doc: &Value) -> Result<Vec<Record>, ShapeError> {
                 let value = obj
                     .get(field.name)
                     .or_else(|| lookup(obj, field.nested))
-                    .ok_or(ShapeError::MissingField { index, field: field.name })?;
+                    .ok_or(ShapeError::MissingField {
+                        index,
+                        field: field.name,
+                    })?;
                 out.insert(field.name.to_string(), value.clone());
             }
             Ok(out)

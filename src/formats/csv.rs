@@ -26,19 +26,25 @@ impl Encoder for Csv {
             .get("products")
             .and_then(Value::as_array)
             .ok_or_else(|| err("expected {\"products\": [...]}"))?;
-        let mut w = csv::WriterBuilder::new().terminator(csv::Terminator::Any(b'\n')).from_writer(Vec::new());
+        let mut w = csv::WriterBuilder::new()
+            .terminator(csv::Terminator::Any(b'\n'))
+            .from_writer(Vec::new());
         let header: Vec<&String> = match products.first().and_then(Value::as_object) {
             Some(first) => first.keys().collect(),
             None => Vec::new(),
         };
         w.write_record(&header).map_err(err)?;
         for (i, p) in products.iter().enumerate() {
-            let obj = p.as_object().ok_or_else(|| err(format!("product {i} is not an object")))?;
+            let obj = p
+                .as_object()
+                .ok_or_else(|| err(format!("product {i} is not an object")))?;
             let mut row = Vec::with_capacity(header.len());
             for key in &header {
                 let v = obj.get(*key).unwrap_or(&Value::Null);
                 row.push(scalar::to_text(v).ok_or_else(|| {
-                    err(format!("product {i}: field '{key}' is nested; CSV renders the flat structure only"))
+                    err(format!(
+                        "product {i}: field '{key}' is nested; CSV renders the flat structure only"
+                    ))
                 })?);
             }
             w.write_record(&row).map_err(err)?;
@@ -53,8 +59,11 @@ impl Encoder for Csv {
         let mut products = Vec::new();
         for (i, row) in r.records().enumerate() {
             let row = row.map_err(|e| err(format!("line {}: {e}", i + 2)))?;
-            let obj: Map<String, Value> =
-                header.iter().zip(row.iter()).map(|(k, v)| (k.to_string(), scalar::infer(v))).collect();
+            let obj: Map<String, Value> = header
+                .iter()
+                .zip(row.iter())
+                .map(|(k, v)| (k.to_string(), scalar::infer(v)))
+                .collect();
             products.push(Value::Object(obj));
         }
         let mut root = Map::new();

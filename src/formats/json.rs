@@ -16,7 +16,10 @@ pub static JSON_COMPACT: FormatSpec = FormatSpec {
     extension: "json",
     fence: "json",
     flat_only: false,
-    encoder: &Json { name: "json_compact", pretty: false },
+    encoder: &Json {
+        name: "json_compact",
+        pretty: false,
+    },
 };
 
 /// JSON indented by 2 spaces.
@@ -26,12 +29,19 @@ pub static JSON_PRETTY: FormatSpec = FormatSpec {
     extension: "json",
     fence: "json",
     flat_only: false,
-    encoder: &Json { name: "json_pretty", pretty: true },
+    encoder: &Json {
+        name: "json_pretty",
+        pretty: true,
+    },
 };
 
 impl Encoder for Json {
     fn encode(&self, doc: &Value) -> Result<String, FormatError> {
-        let out = if self.pretty { serde_json::to_string_pretty(doc) } else { serde_json::to_string(doc) };
+        let out = if self.pretty {
+            serde_json::to_string_pretty(doc)
+        } else {
+            serde_json::to_string(doc)
+        };
         out.map_err(|e| FormatError::new(self.name, e))
     }
 

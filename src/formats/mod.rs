@@ -35,13 +35,27 @@ pub struct FormatError {
 impl FormatError {
     /// Builds an error for `format`.
     pub fn new(format: &'static str, message: impl fmt::Display) -> Self {
-        Self { format, message: message.to_string() }
+        Self {
+            format,
+            message: message.to_string(),
+        }
     }
 }
 
 /// Every format bench can render. Names are part of file names, the CLI and JSONL.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum)]
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    clap::ValueEnum,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 #[value(rename_all = "snake_case")]
 pub enum Format {
@@ -150,7 +164,9 @@ pub fn same_value(a: &Value, b: &Value) -> bool {
         }
         (Value::Object(x), Value::Object(y)) => {
             x.len() == y.len()
-                && x.iter().zip(y).all(|((ka, va), (kb, vb))| ka == kb && same_value(va, vb))
+                && x.iter()
+                    .zip(y)
+                    .all(|((ka, va), (kb, vb))| ka == kb && same_value(va, vb))
         }
         _ => a == b,
     }

@@ -13,7 +13,12 @@ pub fn infer(text: &str) -> Value {
             .parse::<i64>()
             .map(Value::from)
             .ok()
-            .or_else(|| text.parse::<f64>().ok().and_then(Number::from_f64).map(Value::Number))
+            .or_else(|| {
+                text.parse::<f64>()
+                    .ok()
+                    .and_then(Number::from_f64)
+                    .map(Value::Number)
+            })
             .unwrap_or_else(|| Value::String(text.to_string())),
         _ => Value::String(text.to_string()),
     }
@@ -55,7 +60,16 @@ mod tests {
         assert_eq!(infer("-3"), json!(-3));
         assert_eq!(infer("true"), json!(true));
         assert_eq!(infer(""), Value::Null);
-        for s in ["PROD-000001", "007", "1.", ".5", "1e5", "WH-01", "2024-01-01", "True"] {
+        for s in [
+            "PROD-000001",
+            "007",
+            "1.",
+            ".5",
+            "1e5",
+            "WH-01",
+            "2024-01-01",
+            "True",
+        ] {
             assert_eq!(infer(s), json!(s), "{s}");
         }
     }

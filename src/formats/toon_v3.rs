@@ -18,7 +18,10 @@ pub static TOON_DEFAULT: FormatSpec = FormatSpec {
     extension: "toon",
     fence: "toon",
     flat_only: false,
-    encoder: &ToonV3 { name: "toon_default", fold: false },
+    encoder: &ToonV3 {
+        name: "toon_default",
+        fold: false,
+    },
 };
 
 /// TOON v3, safe key folding.
@@ -28,17 +31,33 @@ pub static TOON_KEYFOLD: FormatSpec = FormatSpec {
     extension: "toon",
     fence: "toon",
     flat_only: false,
-    encoder: &ToonV3 { name: "toon_keyfold", fold: true },
+    encoder: &ToonV3 {
+        name: "toon_keyfold",
+        fold: true,
+    },
 };
 
 impl Encoder for ToonV3 {
     fn encode(&self, doc: &Value) -> Result<String, FormatError> {
-        let key_folding = if self.fold { KeyFolding::Safe } else { KeyFolding::Off };
-        Ok(toon::encode(doc, &EncodeOptions { key_folding, ..EncodeOptions::default() }))
+        let key_folding = if self.fold {
+            KeyFolding::Safe
+        } else {
+            KeyFolding::Off
+        };
+        Ok(toon::encode(
+            doc,
+            &EncodeOptions {
+                key_folding,
+                ..EncodeOptions::default()
+            },
+        ))
     }
 
     fn decode(&self, text: &str) -> Result<Value, FormatError> {
-        let opts = DecodeOptions { expand_paths: self.fold, ..DecodeOptions::default() };
+        let opts = DecodeOptions {
+            expand_paths: self.fold,
+            ..DecodeOptions::default()
+        };
         toon::decode(text, &opts).map_err(|e| FormatError::new(self.name, e))
     }
 }

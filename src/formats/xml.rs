@@ -20,7 +20,10 @@ pub static XML_COMPACT: FormatSpec = FormatSpec {
     extension: "xml",
     fence: "xml",
     flat_only: false,
-    encoder: &Xml { name: "xml_compact", pretty: false },
+    encoder: &Xml {
+        name: "xml_compact",
+        pretty: false,
+    },
 };
 
 /// XML indented by 2 spaces.
@@ -30,12 +33,17 @@ pub static XML_PRETTY: FormatSpec = FormatSpec {
     extension: "xml",
     fence: "xml",
     flat_only: false,
-    encoder: &Xml { name: "xml_pretty", pretty: true },
+    encoder: &Xml {
+        name: "xml_pretty",
+        pretty: true,
+    },
 };
 
 /// Element name of one array item: `products` → `product`.
 fn item_name(list: &str) -> &str {
-    list.strip_suffix('s').filter(|s| !s.is_empty()).unwrap_or("item")
+    list.strip_suffix('s')
+        .filter(|s| !s.is_empty())
+        .unwrap_or("item")
 }
 
 impl Xml {
@@ -46,16 +54,20 @@ impl Xml {
     fn write(&self, w: &mut Writer<Vec<u8>>, name: &str, v: &Value) -> Result<(), FormatError> {
         let io = |e: std::io::Error| self.err(e);
         match v {
-            Value::Null => w.write_event(Event::Empty(BytesStart::new(name))).map_err(io)?,
+            Value::Null => w
+                .write_event(Event::Empty(BytesStart::new(name)))
+                .map_err(io)?,
             Value::Object(o) => {
-                w.write_event(Event::Start(BytesStart::new(name))).map_err(io)?;
+                w.write_event(Event::Start(BytesStart::new(name)))
+                    .map_err(io)?;
                 for (k, v) in o {
                     self.write(w, k, v)?;
                 }
                 w.write_event(Event::End(BytesEnd::new(name))).map_err(io)?;
             }
             Value::Array(a) => {
-                w.write_event(Event::Start(BytesStart::new(name))).map_err(io)?;
+                w.write_event(Event::Start(BytesStart::new(name)))
+                    .map_err(io)?;
                 for v in a {
                     self.write(w, item_name(name), v)?;
                 }
@@ -63,9 +75,11 @@ impl Xml {
             }
             scalar => {
                 let text = scalar::to_text(scalar).expect("scalar");
-                w.write_event(Event::Start(BytesStart::new(name))).map_err(io)?;
+                w.write_event(Event::Start(BytesStart::new(name)))
+                    .map_err(io)?;
                 // Only & < > need escaping in text; escaping quotes too would add tokens for nothing.
-                w.write_event(Event::Text(BytesText::from_escaped(partial_escape(&text)))).map_err(io)?;
+                w.write_event(Event::Text(BytesText::from_escaped(partial_escape(&text))))
+                    .map_err(io)?;
                 w.write_event(Event::End(BytesEnd::new(name))).map_err(io)?;
             }
         }
@@ -103,7 +117,8 @@ impl Encoder for Xml {
         } else {
             Writer::new(Vec::new())
         };
-        w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None))).map_err(|e| self.err(e))?;
+        w.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))
+            .map_err(|e| self.err(e))?;
         self.write(&mut w, root, value)?;
         String::from_utf8(w.into_inner()).map_err(|e| self.err(e))
     }
@@ -112,13 +127,25 @@ impl Encoder for Xml {
         let mut reader = quick_xml::Reader::from_str(text);
         let mut stack: Vec<Open> = Vec::new();
         let mut root: Option<(String, Value)> = None;
-        let line_of = |pos: u64| text.as_bytes()[..(pos as usize).min(text.len())].iter().filter(|&&b| b == b'\n').count() + 1;
+        let line_of = |pos: u64| {
+            text.as_bytes()[..(pos as usize).min(text.len())]
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count()
+                + 1
+        };
         loop {
             let pos = reader.buffer_position();
-            let ev = reader.read_event().map_err(|e| self.err(format!("line {}: {e}", line_of(pos))))?;
+            let ev = reader
+                .read_event()
+                .map_err(|e| self.err(format!("line {}: {e}", line_of(pos))))?;
             let name_of = |s: &BytesStart| String::from_utf8_lossy(s.name().as_ref()).into_owned();
             match ev {
-                Event::Start(s) => stack.push(Open { name: name_of(&s), children: Vec::new(), text: String::new() }),
+                Event::Start(s) => stack.push(Open {
+                    name: name_of(&s),
+                    children: Vec::new(),
+                    text: String::new(),
+                }),
                 Event::Empty(s) => match stack.last_mut() {
                     Some(parent) => parent.children.push((name_of(&s), Value::Null)),
                     None => root = Some((name_of(&s), Value::Array(Vec::new()))),
@@ -136,7 +163,9 @@ impl Encoder for Xml {
                     let ch = quick_xml::escape::resolve_predefined_entity(&name)
                         .map(str::to_string)
                         .or_else(|| r.resolve_char_ref().ok().flatten().map(String::from))
-                        .ok_or_else(|| self.err(format!("line {}: unknown entity &{name};", line_of(pos))))?;
+                        .ok_or_else(|| {
+                            self.err(format!("line {}: unknown entity &{name};", line_of(pos)))
+                        })?;
                     if let Some(open) = stack.last_mut() {
                         open.text.push_str(&ch);
                     }
@@ -155,7 +184,10 @@ impl Encoder for Xml {
             }
         }
         if !stack.is_empty() {
-            return Err(self.err(format!("unclosed element <{}>", stack[stack.len() - 1].name)));
+            return Err(self.err(format!(
+                "unclosed element <{}>",
+                stack[stack.len() - 1].name
+            )));
         }
         let (name, value) = root.ok_or_else(|| self.err("no root element"))?;
         let mut doc = Map::new();

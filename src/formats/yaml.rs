@@ -28,5 +28,9 @@ impl Encoder for Yaml {
 
 /// serde-saphyr errors carry a multi-line source snippet; errors here are one line.
 fn one_line(s: &str) -> String {
-    s.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join(" | ")
+    s.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" | ")
 }

@@ -2,11 +2,11 @@
 
 mod validate;
 
-pub use validate::{Outcome, validate};
 use crate::questions::{Category, Question};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
+pub use validate::{Outcome, validate};
 
 /// The grade of one question in one call: a `metrics` entry of a result record.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -30,7 +30,10 @@ pub struct Metric {
 }
 
 /// Grades every question against a parsed answer object; `None` means nothing could be parsed.
-pub fn grade(questions: &[Question], answers: Option<&serde_json::Map<String, Value>>) -> Vec<Metric> {
+pub fn grade(
+    questions: &[Question],
+    answers: Option<&serde_json::Map<String, Value>>,
+) -> Vec<Metric> {
     questions
         .iter()
         .map(|q| {
@@ -102,7 +105,11 @@ pub fn summarize(metrics: &[Metric]) -> Summary {
     for m in metrics {
         let e = by_category
             .entry(m.category.name().to_string())
-            .or_insert(CategoryScore { total: 0, passed: 0, accuracy: 0.0 });
+            .or_insert(CategoryScore {
+                total: 0,
+                passed: 0,
+                accuracy: 0.0,
+            });
         e.total += 1;
         e.passed += usize::from(m.passed);
     }
@@ -131,7 +138,11 @@ mod tests {
             .iter()
             .zip(passed)
             .map(|(c, p)| {
-                let s = CategoryScore { total: c.count(), passed: p, accuracy: p as f64 / c.count() as f64 };
+                let s = CategoryScore {
+                    total: c.count(),
+                    passed: p,
+                    accuracy: p as f64 / c.count() as f64,
+                };
                 (c.name().to_string(), s)
             })
             .collect()
@@ -139,14 +150,25 @@ mod tests {
 
     #[test]
     fn weighted_accuracy_matches_the_published_formula() {
-        let formula = |r: f64, s: f64, f: f64, a: f64| r / 55.0 * 0.375 + s / 27.0 * 0.29167 + f / 21.0 * 0.20833 + a / 21.0 * 0.125;
-        for p in [[55, 27, 21, 21], [0, 0, 0, 0], [40, 20, 10, 5], [55, 0, 0, 0], [1, 2, 3, 4]] {
+        let formula = |r: f64, s: f64, f: f64, a: f64| {
+            r / 55.0 * 0.375 + s / 27.0 * 0.29167 + f / 21.0 * 0.20833 + a / 21.0 * 0.125
+        };
+        for p in [
+            [55, 27, 21, 21],
+            [0, 0, 0, 0],
+            [40, 20, 10, 5],
+            [55, 0, 0, 0],
+            [1, 2, 3, 4],
+        ] {
             let got = weighted_accuracy(&scores(p));
             let want = formula(p[0] as f64, p[1] as f64, p[2] as f64, p[3] as f64);
             assert!((got - want).abs() < 1e-12, "{p:?}: {got} vs {want}");
         }
         assert!((weighted_accuracy(&scores([55, 27, 21, 21])) - 1.0).abs() < 1e-12);
         // Retrieval weighs more per question than aggregation.
-        assert!(weighted_accuracy(&scores([54, 27, 21, 21])) < weighted_accuracy(&scores([55, 27, 21, 20])));
+        assert!(
+            weighted_accuracy(&scores([54, 27, 21, 21]))
+                < weighted_accuracy(&scores([55, 27, 21, 20]))
+        );
     }
 }

@@ -10,14 +10,21 @@ pub fn extract_answers(output: &str) -> Option<Map<String, Value>> {
     if let Ok(Value::Object(o)) = serde_json::from_str(trimmed) {
         return Some(o);
     }
-    let fenced = fenced_blocks(output).into_iter().rev().find_map(|b| match serde_json::from_str(b.trim()) {
-        Ok(Value::Object(o)) => Some(o),
-        _ => None,
+    let fenced = fenced_blocks(output).into_iter().rev().find_map(|b| {
+        match serde_json::from_str(b.trim()) {
+            Ok(Value::Object(o)) => Some(o),
+            _ => None,
+        }
     });
-    fenced.or_else(|| balanced_objects(output).into_iter().rev().find_map(|s| match serde_json::from_str(s) {
-        Ok(Value::Object(o)) => Some(o),
-        _ => None,
-    }))
+    fenced.or_else(|| {
+        balanced_objects(output)
+            .into_iter()
+            .rev()
+            .find_map(|s| match serde_json::from_str(s) {
+                Ok(Value::Object(o)) => Some(o),
+                _ => None,
+            })
+    })
 }
 
 /// Contents of ``` fenced blocks (any info string).

@@ -3,9 +3,9 @@
 
 mod extract;
 
-pub use extract::extract_answers;
 use crate::formats::Format;
 use crate::questions::Question;
+pub use extract::extract_answers;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -36,7 +36,10 @@ impl Prompt {
         let spec = format.spec();
         let fence = fence_for(data);
         let mut data_block = String::with_capacity(data.len() + 128);
-        data_block.push_str(&format!("{DATA_HEADER} {} ({})\n{fence}{}\n", spec.display, spec.name, spec.fence));
+        data_block.push_str(&format!(
+            "{DATA_HEADER} {} ({})\n{fence}{}\n",
+            spec.display, spec.name, spec.fence
+        ));
         data_block.push_str(data);
         if !data.ends_with('\n') {
             data_block.push('\n');
@@ -55,20 +58,30 @@ impl Prompt {
             instructions.push_str(&format!("{}: {}\n", q.id, q.text));
         }
         instructions.push_str("\nAnswer template:\n");
-        instructions.push_str(&serde_json::to_string(&template(questions)).expect("template serializes"));
+        instructions
+            .push_str(&serde_json::to_string(&template(questions)).expect("template serializes"));
         instructions.push('\n');
-        Self { data_block, instructions }
+        Self {
+            data_block,
+            instructions,
+        }
     }
 
     /// The prompt as one user message: data block first, then the questions.
     pub fn messages(&self) -> Vec<Message> {
-        vec![Message { role: "user".into(), content: format!("{}\n{}", self.data_block, self.instructions) }]
+        vec![Message {
+            role: "user".into(),
+            content: format!("{}\n{}", self.data_block, self.instructions),
+        }]
     }
 }
 
 /// The answer template: every question id mapped to null.
 pub fn template(questions: &[Question]) -> Map<String, Value> {
-    questions.iter().map(|q| (q.id.clone(), Value::Null)).collect()
+    questions
+        .iter()
+        .map(|q| (q.id.clone(), Value::Null))
+        .collect()
 }
 
 /// A backtick fence longer than any backtick run inside the data.
@@ -103,7 +116,10 @@ mod tests {
         let p = Prompt::render(Format::Csv, data, &[]);
         let msg = &p.messages()[0].content;
         assert!(msg.starts_with(DATA_HEADER));
-        assert!(msg.contains("````csv\n"), "fence longer than the data's backticks");
+        assert!(
+            msg.contains("````csv\n"),
+            "fence longer than the data's backticks"
+        );
         let (name, body) = parse_data_block(msg).unwrap();
         assert_eq!(name, "csv");
         assert_eq!(body, "a,b\n1,```x```");

@@ -3,10 +3,10 @@
 
 mod reference;
 
-pub use reference::Reference;
 use crate::UsageError;
 use crate::prompt::Message;
 use crate::questions::Question;
+pub use reference::Reference;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

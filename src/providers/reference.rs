@@ -37,15 +37,21 @@ impl Provider for Reference {
 
     async fn complete(&self, req: &Request<'_>) -> Result<Response, ProviderError> {
         let input: String = req.messages.iter().map(|m| m.content.as_str()).collect();
-        let (name, data) =
-            parse_data_block(&input).ok_or_else(|| ProviderError::BadPrompt("no data block in prompt".into()))?;
-        let format = Format::from_name(name)
-            .ok_or_else(|| ProviderError::BadPrompt(format!("unknown format '{name}' in prompt")))?;
-        let doc = format.decode(data).map_err(|e| ProviderError::BadPrompt(format!("decode failed: {e}")))?;
-        let records =
-            records_from_document(&doc).map_err(|e| ProviderError::BadPrompt(format!("{name}: {e}")))?;
-        let answers: Map<String, Value> =
-            req.questions.iter().map(|q| (q.id.clone(), q.query.evaluate(&records))).collect();
+        let (name, data) = parse_data_block(&input)
+            .ok_or_else(|| ProviderError::BadPrompt("no data block in prompt".into()))?;
+        let format = Format::from_name(name).ok_or_else(|| {
+            ProviderError::BadPrompt(format!("unknown format '{name}' in prompt"))
+        })?;
+        let doc = format
+            .decode(data)
+            .map_err(|e| ProviderError::BadPrompt(format!("decode failed: {e}")))?;
+        let records = records_from_document(&doc)
+            .map_err(|e| ProviderError::BadPrompt(format!("{name}: {e}")))?;
+        let answers: Map<String, Value> = req
+            .questions
+            .iter()
+            .map(|q| (q.id.clone(), q.query.evaluate(&records)))
+            .collect();
         let output = serde_json::to_string(&answers).expect("answers serialize");
         let usage = Usage {
             input: Tokenizer::O200kBase.count(&input) as u64,

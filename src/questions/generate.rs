@@ -3,8 +3,8 @@
 
 use super::query::{Filter, Func, Query};
 use super::{Category, Position, Question, Validation};
-use crate::dataset::schema::{FIELDS, Field, Kind, field};
 use crate::dataset::Record;
+use crate::dataset::schema::{FIELDS, Field, Kind, field};
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -25,7 +25,13 @@ struct Draft {
 }
 
 fn draft(category: Category, text: String, validation: Validation, query: Query) -> Draft {
-    Draft { category, text, validation, query, position: None }
+    Draft {
+        category,
+        text,
+        validation,
+        query,
+        position: None,
+    }
 }
 
 /// Generates the 124 questions for one variant's records; expected answers are evaluated on them.
@@ -42,7 +48,11 @@ pub fn generate(records: &[Record], seed: u64) -> Vec<Question> {
         .map(|(i, d)| {
             let expected = d.query.evaluate(records);
             // A null answer (missing value) is compared as text "null", whatever the field kind.
-            let validation = if expected.is_null() { Validation::Exact } else { d.validation };
+            let validation = if expected.is_null() {
+                Validation::Exact
+            } else {
+                d.validation
+            };
             Question {
                 id: format!("q{:03}", i + 1),
                 category: d.category,
@@ -62,7 +72,9 @@ fn id_at(records: &[Record], i: usize) -> String {
 
 fn validation_for(f: &Field) -> Validation {
     match f.kind {
-        Kind::Integer | Kind::Decimal => Validation::Numeric { tolerance: EXACT_TOLERANCE },
+        Kind::Integer | Kind::Decimal => Validation::Numeric {
+            tolerance: EXACT_TOLERANCE,
+        },
         Kind::LongText => Validation::Fuzzy,
         Kind::Text | Kind::Categorical | Kind::Boolean => Validation::Exact,
     }
@@ -80,7 +92,11 @@ fn retrieval(records: &[Record], rng: &mut ChaCha8Rng) -> Vec<Draft> {
     }
     // Thirds of the data; for tiny inputs they overlap rather than go empty.
     let third = n.div_ceil(3).max(1);
-    let bounds = [("start", 0, third.min(n)), ("middle", third.min(n - 1), (2 * third).min(n)), ("end", (n - third).min(n - 1), n)];
+    let bounds = [
+        ("start", 0, third.min(n)),
+        ("middle", third.min(n - 1), (2 * third).min(n)),
+        ("end", (n - third).min(n - 1), n),
+    ];
     order
         .into_iter()
         .take(count)
@@ -93,8 +109,14 @@ fn retrieval(records: &[Record], rng: &mut ChaCha8Rng) -> Vec<Draft> {
                 category: Category::FieldRetrieval,
                 text: format!("What is the {} of the product with ID {id}?", f.label),
                 validation: validation_for(f),
-                query: Query::Get { id, field: f.name.to_string() },
-                position: Some(Position { label: label.to_string(), index }),
+                query: Query::Get {
+                    id,
+                    field: f.name.to_string(),
+                },
+                position: Some(Position {
+                    label: label.to_string(),
+                    index,
+                }),
             }
         })
         .collect()
@@ -115,7 +137,12 @@ fn structure(records: &[Record], rng: &mut ChaCha8Rng) -> Vec<Draft> {
     let n = records.len();
     let cat = Category::StructureAwareness;
     let exact_num = || Validation::Numeric { tolerance: 0.0 };
-    let mut out = vec![draft(cat, "How many products are in the data?".into(), exact_num(), Query::CountRecords)];
+    let mut out = vec![draft(
+        cat,
+        "How many products are in the data?".into(),
+        exact_num(),
+        Query::CountRecords,
+    )];
     for name in ["category", "supplier_country", "warehouse_code", "currency"] {
         let label = field(name).expect("schema field").label;
         out.push(draft(
@@ -125,7 +152,12 @@ fn structure(records: &[Record], rng: &mut ChaCha8Rng) -> Vec<Draft> {
             Query::Distinct { field: name.into() },
         ));
     }
-    for name in ["category", "supplier_name", "supplier_country", "warehouse_code"] {
+    for name in [
+        "category",
+        "supplier_name",
+        "supplier_country",
+        "warehouse_code",
+    ] {
         let label = field(name).expect("schema field").label;
         out.push(draft(
             cat,
@@ -134,15 +166,28 @@ fn structure(records: &[Record], rng: &mut ChaCha8Rng) -> Vec<Draft> {
             Query::CountDistinct { field: name.into() },
         ));
     }
-    out.push(draft(cat, "What is the ID of the first product in the list?".into(), Validation::Exact, Query::IdAt { index: 0 }));
-    out.push(draft(cat, "What is the ID of the last product in the list?".into(), Validation::Exact, Query::IdAt { index: n - 1 }));
+    out.push(draft(
+        cat,
+        "What is the ID of the first product in the list?".into(),
+        Validation::Exact,
+        Query::IdAt { index: 0 },
+    ));
+    out.push(draft(
+        cat,
+        "What is the ID of the last product in the list?".into(),
+        Validation::Exact,
+        Query::IdAt { index: n - 1 },
+    ));
     let mut k = 0;
     while out.len() < cat.count() {
         if k % 2 == 0 || n < 2 {
             let index = rng.random_range(0..n);
             out.push(draft(
                 cat,
-                format!("What is the ID of the {} product in the list?", ordinal(index + 1)),
+                format!(
+                    "What is the ID of the {} product in the list?",
+                    ordinal(index + 1)
+                ),
                 Validation::Exact,
                 Query::IdAt { index },
             ));
@@ -180,50 +225,111 @@ fn values_of(records: &[Record], name: &str) -> Vec<String> {
 }
 
 fn eq(field: &str, value: &str) -> Filter {
-    Filter::Eq { field: field.into(), value: json!(value) }
+    Filter::Eq {
+        field: field.into(),
+        value: json!(value),
+    }
 }
 
 fn filtering(records: &[Record], rng: &mut ChaCha8Rng) -> Vec<Draft> {
     let cat = Category::Filtering;
-    let count = |text: String, filter: Filter| draft(cat, text, Validation::Numeric { tolerance: 0.0 }, Query::CountWhere { filter });
+    let count = |text: String, filter: Filter| {
+        draft(
+            cat,
+            text,
+            Validation::Numeric { tolerance: 0.0 },
+            Query::CountWhere { filter },
+        )
+    };
     let categories = values_of(records, "category");
     let countries = values_of(records, "supplier_country");
     let prices: Vec<f64> = records.iter().filter_map(|r| r["price"].as_f64()).collect();
     let some_price = |rng: &mut ChaCha8Rng| prices.choose(rng).copied().unwrap_or(100.0).floor();
     let mut out = Vec::new();
     for c in &pick_k(&categories, 4, rng) {
-        out.push(count(format!("How many products are in the category \"{c}\"?"), eq("category", c)));
+        out.push(count(
+            format!("How many products are in the category \"{c}\"?"),
+            eq("category", c),
+        ));
     }
     out.push(count(
         "How many products are out of stock (stock quantity of 0)?".into(),
-        Filter::Eq { field: "stock_quantity".into(), value: json!(0) },
+        Filter::Eq {
+            field: "stock_quantity".into(),
+            value: json!(0),
+        },
     ));
     out.push(count(
         "How many products have a stock quantity below their minimum stock threshold?".into(),
-        Filter::LtField { field: "stock_quantity".into(), other: "min_stock_threshold".into() },
+        Filter::LtField {
+            field: "stock_quantity".into(),
+            other: "min_stock_threshold".into(),
+        },
     ));
-    out.push(count("How many products are not active?".into(), Filter::Eq { field: "is_active".into(), value: json!(false) }));
+    out.push(count(
+        "How many products are not active?".into(),
+        Filter::Eq {
+            field: "is_active".into(),
+            value: json!(false),
+        },
+    ));
     let hi = some_price(rng);
-    out.push(count(format!("How many products have a price greater than {hi}?"), Filter::Gt { field: "price".into(), value: hi }));
+    out.push(count(
+        format!("How many products have a price greater than {hi}?"),
+        Filter::Gt {
+            field: "price".into(),
+            value: hi,
+        },
+    ));
     let lo = some_price(rng);
-    out.push(count(format!("How many products have a price less than {lo}?"), Filter::Lt { field: "price".into(), value: lo }));
-    out.push(count("How many products have a customer rating of 4.0 or higher?".into(), Filter::Ge { field: "rating".into(), value: 4.0 }));
+    out.push(count(
+        format!("How many products have a price less than {lo}?"),
+        Filter::Lt {
+            field: "price".into(),
+            value: lo,
+        },
+    ));
+    out.push(count(
+        "How many products have a customer rating of 4.0 or higher?".into(),
+        Filter::Ge {
+            field: "rating".into(),
+            value: 4.0,
+        },
+    ));
     out.push(count(
         "How many products have a supplier lead time of more than 30 days?".into(),
-        Filter::Gt { field: "lead_time_days".into(), value: 30.0 },
+        Filter::Gt {
+            field: "lead_time_days".into(),
+            value: 30.0,
+        },
     ));
     for c in &pick_k(&countries, 2, rng) {
-        out.push(count(format!("How many products come from a supplier in {c}?"), eq("supplier_country", c)));
+        out.push(count(
+            format!("How many products come from a supplier in {c}?"),
+            eq("supplier_country", c),
+        ));
     }
     for f in FIELDS.iter().filter(|f| f.optional) {
-        out.push(count(format!("How many products have no {} (a null value)?", f.label), Filter::IsNull { field: f.name.into() }));
+        out.push(count(
+            format!("How many products have no {} (a null value)?", f.label),
+            Filter::IsNull {
+                field: f.name.into(),
+            },
+        ));
     }
     for c in &pick_k(&categories, 2, rng) {
         // A bound near the top of the category keeps the list short at any record count.
-        let mut in_cat: Vec<f64> =
-            records.iter().filter(|r| r["category"] == json!(c)).filter_map(|r| r["price"].as_f64()).collect();
+        let mut in_cat: Vec<f64> = records
+            .iter()
+            .filter(|r| r["category"] == json!(c))
+            .filter_map(|r| r["price"].as_f64())
+            .collect();
         in_cat.sort_by(|a, b| b.total_cmp(a));
-        let bound = in_cat.get(4.min(in_cat.len().saturating_sub(1))).copied().unwrap_or(0.0).floor();
+        let bound = in_cat
+            .get(4.min(in_cat.len().saturating_sub(1)))
+            .copied()
+            .unwrap_or(0.0)
+            .floor();
         out.push(draft(
             cat,
             format!("List the IDs of all products in the category \"{c}\" with a price greater than {bound}."),
@@ -231,7 +337,10 @@ fn filtering(records: &[Record], rng: &mut ChaCha8Rng) -> Vec<Draft> {
             Query::IdsWhere { filter: Filter::And { all: vec![eq("category", c), Filter::Gt { field: "price".into(), value: bound }] } },
         ));
     }
-    let warehouse = values_of(records, "warehouse_code").choose(rng).cloned().unwrap_or_default();
+    let warehouse = values_of(records, "warehouse_code")
+        .choose(rng)
+        .cloned()
+        .unwrap_or_default();
     out.push(draft(
         cat,
         format!("List the IDs of all out-of-stock products (stock quantity of 0) stored in warehouse {warehouse}."),
@@ -242,13 +351,22 @@ fn filtering(records: &[Record], rng: &mut ChaCha8Rng) -> Vec<Draft> {
             },
         },
     ));
-    out.push(count("How many products are priced in EUR?".into(), eq("currency", "EUR")));
+    out.push(count(
+        "How many products are priced in EUR?".into(),
+        eq("currency", "EUR"),
+    ));
     out.push(count(
         "How many active products have a stock quantity greater than 100?".into(),
         Filter::And {
             all: vec![
-                Filter::Eq { field: "is_active".into(), value: json!(true) },
-                Filter::Gt { field: "stock_quantity".into(), value: 100.0 },
+                Filter::Eq {
+                    field: "is_active".into(),
+                    value: json!(true),
+                },
+                Filter::Gt {
+                    field: "stock_quantity".into(),
+                    value: 100.0,
+                },
             ],
         },
     ));
@@ -258,32 +376,108 @@ fn filtering(records: &[Record], rng: &mut ChaCha8Rng) -> Vec<Draft> {
 fn aggregation(records: &[Record], rng: &mut ChaCha8Rng) -> Vec<Draft> {
     let cat = Category::Aggregation;
     let agg = |func: Func, name: &str, filter: Option<Filter>, text: String| {
-        let tolerance = if func == Func::Avg { AVG_TOLERANCE } else { EXACT_TOLERANCE };
-        draft(cat, text, Validation::Numeric { tolerance }, Query::Aggregate { func, field: name.into(), filter })
+        let tolerance = if func == Func::Avg {
+            AVG_TOLERANCE
+        } else {
+            EXACT_TOLERANCE
+        };
+        draft(
+            cat,
+            text,
+            Validation::Numeric { tolerance },
+            Query::Aggregate {
+                func,
+                field: name.into(),
+                filter,
+            },
+        )
     };
     let label = |name: &str| field(name).expect("schema field").label;
     let categories = values_of(records, "category");
     let countries = values_of(records, "supplier_country");
     let mut out = vec![
-        agg(Func::Sum, "stock_quantity", None, "What is the total stock quantity of all products?".into()),
-        agg(Func::Avg, "price", None, "What is the average price of all products?".into()),
-        agg(Func::Max, "price", None, "What is the highest price of any product?".into()),
-        agg(Func::Min, "price", None, "What is the lowest price of any product?".into()),
-        agg(Func::Avg, "rating", None, "What is the average customer rating of all products?".into()),
+        agg(
+            Func::Sum,
+            "stock_quantity",
+            None,
+            "What is the total stock quantity of all products?".into(),
+        ),
+        agg(
+            Func::Avg,
+            "price",
+            None,
+            "What is the average price of all products?".into(),
+        ),
+        agg(
+            Func::Max,
+            "price",
+            None,
+            "What is the highest price of any product?".into(),
+        ),
+        agg(
+            Func::Min,
+            "price",
+            None,
+            "What is the lowest price of any product?".into(),
+        ),
+        agg(
+            Func::Avg,
+            "rating",
+            None,
+            "What is the average customer rating of all products?".into(),
+        ),
     ];
     for c in &pick_k(&categories, 3, rng) {
-        out.push(agg(Func::Sum, "stock_quantity", Some(eq("category", c)), format!("What is the total stock quantity of products in the category \"{c}\"?")));
+        out.push(agg(
+            Func::Sum,
+            "stock_quantity",
+            Some(eq("category", c)),
+            format!("What is the total stock quantity of products in the category \"{c}\"?"),
+        ));
     }
     for c in &pick_k(&categories, 2, rng) {
-        out.push(agg(Func::Avg, "price", Some(eq("category", c)), format!("What is the average price of products in the category \"{c}\"?")));
+        out.push(agg(
+            Func::Avg,
+            "price",
+            Some(eq("category", c)),
+            format!("What is the average price of products in the category \"{c}\"?"),
+        ));
     }
-    out.push(agg(Func::Max, "lead_time_days", None, format!("What is the longest {}?", label("lead_time_days"))));
-    out.push(agg(Func::Min, "lead_time_days", None, format!("What is the shortest {}?", label("lead_time_days"))));
-    out.push(agg(Func::Avg, "lead_time_days", None, format!("What is the average {}?", label("lead_time_days"))));
+    out.push(agg(
+        Func::Max,
+        "lead_time_days",
+        None,
+        format!("What is the longest {}?", label("lead_time_days")),
+    ));
+    out.push(agg(
+        Func::Min,
+        "lead_time_days",
+        None,
+        format!("What is the shortest {}?", label("lead_time_days")),
+    ));
+    out.push(agg(
+        Func::Avg,
+        "lead_time_days",
+        None,
+        format!("What is the average {}?", label("lead_time_days")),
+    ));
     for name in ["discount_percent", "warranty_months"] {
-        out.push(agg(Func::Avg, name, None, format!("What is the average {} across products that have one (ignore nulls)?", label(name))));
+        out.push(agg(
+            Func::Avg,
+            name,
+            None,
+            format!(
+                "What is the average {} across products that have one (ignore nulls)?",
+                label(name)
+            ),
+        ));
     }
-    out.push(agg(Func::Max, "stock_quantity", None, "What is the highest stock quantity of any product?".into()));
+    out.push(agg(
+        Func::Max,
+        "stock_quantity",
+        None,
+        "What is the highest stock quantity of any product?".into(),
+    ));
     let country = countries.choose(rng).cloned().unwrap_or_default();
     out.push(agg(
         Func::Sum,
@@ -294,12 +488,30 @@ fn aggregation(records: &[Record], rng: &mut ChaCha8Rng) -> Vec<Draft> {
     out.push(agg(
         Func::Avg,
         "rating",
-        Some(Filter::Eq { field: "is_active".into(), value: json!(true) }),
+        Some(Filter::Eq {
+            field: "is_active".into(),
+            value: json!(true),
+        }),
         "What is the average customer rating of active products?".into(),
     ));
-    out.push(agg(Func::Min, "rating", None, "What is the lowest customer rating of any product?".into()));
-    out.push(agg(Func::Max, "rating", None, "What is the highest customer rating of any product?".into()));
-    out.push(agg(Func::Sum, "min_stock_threshold", None, "What is the sum of the minimum stock thresholds of all products?".into()));
+    out.push(agg(
+        Func::Min,
+        "rating",
+        None,
+        "What is the lowest customer rating of any product?".into(),
+    ));
+    out.push(agg(
+        Func::Max,
+        "rating",
+        None,
+        "What is the highest customer rating of any product?".into(),
+    ));
+    out.push(agg(
+        Func::Sum,
+        "min_stock_threshold",
+        None,
+        "What is the sum of the minimum stock thresholds of all products?".into(),
+    ));
     out
 }
 
@@ -316,7 +528,11 @@ mod tests {
                 let qs = generate(records, 5);
                 assert_eq!(qs.len(), 124, "n={n}");
                 for c in Category::ALL {
-                    assert_eq!(qs.iter().filter(|q| q.category == c).count(), c.count(), "n={n} {c}");
+                    assert_eq!(
+                        qs.iter().filter(|q| q.category == c).count(),
+                        c.count(),
+                        "n={n} {c}"
+                    );
                 }
             }
         }
@@ -327,7 +543,11 @@ mod tests {
         let d = dataset::generate(31, 9);
         let qs = generate(&d.mandatory, 9);
         for label in ["start", "middle", "end"] {
-            let hits: Vec<_> = qs.iter().filter_map(|q| q.position.as_ref()).filter(|p| p.label == label).collect();
+            let hits: Vec<_> = qs
+                .iter()
+                .filter_map(|q| q.position.as_ref())
+                .filter(|p| p.label == label)
+                .collect();
             assert!(hits.len() >= 18, "{label}: {}", hits.len());
             for p in hits {
                 let ok = match label {
@@ -344,7 +564,10 @@ mod tests {
     fn optional_variant_asks_about_nulls() {
         let d = dataset::generate(31, 42);
         let qs = generate(&d.optional, 42);
-        let null_counts: Vec<_> = qs.iter().filter(|q| q.text.contains("null value")).collect();
+        let null_counts: Vec<_> = qs
+            .iter()
+            .filter(|q| q.text.contains("null value"))
+            .collect();
         assert_eq!(null_counts.len(), 3);
         assert!(null_counts.iter().any(|q| q.expected.as_u64().unwrap() > 0));
     }

@@ -26,8 +26,12 @@ pub enum Category {
 
 impl Category {
     /// All categories in canonical order.
-    pub const ALL: [Category; 4] =
-        [Category::FieldRetrieval, Category::StructureAwareness, Category::Filtering, Category::Aggregation];
+    pub const ALL: [Category; 4] = [
+        Category::FieldRetrieval,
+        Category::StructureAwareness,
+        Category::Filtering,
+        Category::Aggregation,
+    ];
 
     /// Name used in JSONL and SQL.
     pub fn name(self) -> &'static str {

@@ -135,7 +135,9 @@ impl Filter {
     /// Whether a record matches.
     pub fn matches(&self, r: &Record) -> bool {
         match self {
-            Filter::Eq { field, value } => r.get(field).is_some_and(|v| crate::formats::same_value(v, value)),
+            Filter::Eq { field, value } => r
+                .get(field)
+                .is_some_and(|v| crate::formats::same_value(v, value)),
             Filter::Gt { field, value } => num(r, field).is_some_and(|x| x > *value),
             Filter::Lt { field, value } => num(r, field).is_some_and(|x| x < *value),
             Filter::Ge { field, value } => num(r, field).is_some_and(|x| x >= *value),
@@ -162,7 +164,12 @@ impl Query {
                 .and_then(|r| r.get(field).cloned())
                 .unwrap_or(Value::Null),
             Query::CountRecords => json!(records.len()),
-            Query::Distinct { field } => Value::Array(distinct(records, field).into_iter().map(Value::String).collect()),
+            Query::Distinct { field } => Value::Array(
+                distinct(records, field)
+                    .into_iter()
+                    .map(Value::String)
+                    .collect(),
+            ),
             Query::CountDistinct { field } => json!(distinct(records, field).len()),
             Query::IdAt { index } => records.get(*index).map(id_of).unwrap_or(Value::Null),
             Query::NextId { id } => records
@@ -171,9 +178,21 @@ impl Query {
                 .and_then(|i| records.get(i + 1))
                 .map(id_of)
                 .unwrap_or(Value::Null),
-            Query::CountWhere { filter } => json!(records.iter().filter(|r| filter.matches(r)).count()),
-            Query::IdsWhere { filter } => Value::Array(records.iter().filter(|r| filter.matches(r)).map(id_of).collect()),
-            Query::Aggregate { func, field, filter } => {
+            Query::CountWhere { filter } => {
+                json!(records.iter().filter(|r| filter.matches(r)).count())
+            }
+            Query::IdsWhere { filter } => Value::Array(
+                records
+                    .iter()
+                    .filter(|r| filter.matches(r))
+                    .map(id_of)
+                    .collect(),
+            ),
+            Query::Aggregate {
+                func,
+                field,
+                filter,
+            } => {
                 let xs: Vec<f64> = records
                     .iter()
                     .filter(|r| filter.as_ref().is_none_or(|f| f.matches(r)))
@@ -208,7 +227,11 @@ fn aggregate(func: Func, xs: &[f64]) -> Value {
         Func::Max => xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
     };
     // Integral results print as integers ("1234", not "1234.0").
-    if v.fract() == 0.0 && v.abs() < 9.0e15 { json!(v as i64) } else { json!(v) }
+    if v.fract() == 0.0 && v.abs() < 9.0e15 {
+        json!(v as i64)
+    } else {
+        json!(v)
+    }
 }
 
 #[cfg(test)]
@@ -237,37 +260,94 @@ mod tests {
     #[test]
     fn evaluates_each_query_kind() {
         let d = data();
-        let get = Query::Get { id: "P2".into(), field: "price".into() };
+        let get = Query::Get {
+            id: "P2".into(),
+            field: "price".into(),
+        };
         assert_eq!(get.evaluate(&d), json!(20.25));
-        assert_eq!(Query::Get { id: "P9".into(), field: "price".into() }.evaluate(&d), Value::Null);
+        assert_eq!(
+            Query::Get {
+                id: "P9".into(),
+                field: "price".into()
+            }
+            .evaluate(&d),
+            Value::Null
+        );
         assert_eq!(Query::CountRecords.evaluate(&d), json!(3));
-        assert_eq!(Query::Distinct { field: "category".into() }.evaluate(&d), json!(["Books", "Toys"]));
-        assert_eq!(Query::CountDistinct { field: "color".into() }.evaluate(&d), json!(2));
+        assert_eq!(
+            Query::Distinct {
+                field: "category".into()
+            }
+            .evaluate(&d),
+            json!(["Books", "Toys"])
+        );
+        assert_eq!(
+            Query::CountDistinct {
+                field: "color".into()
+            }
+            .evaluate(&d),
+            json!(2)
+        );
         assert_eq!(Query::IdAt { index: 2 }.evaluate(&d), json!("P3"));
         assert_eq!(Query::NextId { id: "P1".into() }.evaluate(&d), json!("P2"));
         assert_eq!(Query::NextId { id: "P3".into() }.evaluate(&d), Value::Null);
-        let low = Filter::LtField { field: "stock_quantity".into(), other: "min_stock_threshold".into() };
+        let low = Filter::LtField {
+            field: "stock_quantity".into(),
+            other: "min_stock_threshold".into(),
+        };
         assert_eq!(Query::CountWhere { filter: low }.evaluate(&d), json!(2));
         let toys_over_6 = Filter::And {
             all: vec![
-                Filter::Eq { field: "category".into(), value: json!("Toys") },
-                Filter::Gt { field: "price".into(), value: 6.0 },
+                Filter::Eq {
+                    field: "category".into(),
+                    value: json!("Toys"),
+                },
+                Filter::Gt {
+                    field: "price".into(),
+                    value: 6.0,
+                },
             ],
         };
-        assert_eq!(Query::IdsWhere { filter: toys_over_6 }.evaluate(&d), json!(["P1"]));
-        let nulls = Filter::IsNull { field: "color".into() };
+        assert_eq!(
+            Query::IdsWhere {
+                filter: toys_over_6
+            }
+            .evaluate(&d),
+            json!(["P1"])
+        );
+        let nulls = Filter::IsNull {
+            field: "color".into(),
+        };
         assert_eq!(Query::CountWhere { filter: nulls }.evaluate(&d), json!(1));
-        let avg = Query::Aggregate { func: Func::Avg, field: "price".into(), filter: None };
+        let avg = Query::Aggregate {
+            func: Func::Avg,
+            field: "price".into(),
+            filter: None,
+        };
         assert_eq!(avg.evaluate(&d), json!((10.5 + 20.25 + 5.0) / 3.0));
-        let sum = Query::Aggregate { func: Func::Sum, field: "stock_quantity".into(), filter: None };
+        let sum = Query::Aggregate {
+            func: Func::Sum,
+            field: "stock_quantity".into(),
+            filter: None,
+        };
         assert_eq!(sum.evaluate(&d), json!(55));
         let max = Query::Aggregate {
             func: Func::Max,
             field: "price".into(),
-            filter: Some(Filter::Eq { field: "category".into(), value: json!("Toys") }),
+            filter: Some(Filter::Eq {
+                field: "category".into(),
+                value: json!("Toys"),
+            }),
         };
         assert_eq!(max.evaluate(&d), json!(10.5));
-        let none = Query::Aggregate { func: Func::Min, field: "price".into(), filter: Some(Filter::Ge { field: "price".into(), value: 99.0 }) };
+        let none = Query::Aggregate {
+            func: Func::Min,
+            field: "price".into(),
+            filter: Some(Filter::Ge {
+                field: "price".into(),
+                value: 99.0,
+            }),
+        };
         assert_eq!(none.evaluate(&d), Value::Null);
     }
 }

@@ -3,7 +3,6 @@
 
 mod summary;
 
-pub use summary::{RankingRow, SummaryRecord, build_summary};
 use crate::dataset::{Structure, Variant};
 use crate::formats::Format;
 use crate::grading::{Metric, Summary};
@@ -16,6 +15,7 @@ use serde_json::Value;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+pub use summary::{RankingRow, SummaryRecord, build_summary};
 
 /// One line of the run log.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -161,14 +161,18 @@ impl JsonlWriter {
     /// Creates the file (and parents); fails if it already exists.
     pub fn create(path: &Path) -> Result<Self> {
         if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).with_context(|| format!("cannot create '{}'", parent.display()))?;
+            std::fs::create_dir_all(parent)
+                .with_context(|| format!("cannot create '{}'", parent.display()))?;
         }
         let file = OpenOptions::new()
             .create_new(true)
             .append(true)
             .open(path)
             .with_context(|| format!("cannot create run log '{}'", path.display()))?;
-        Ok(Self { file, path: path.to_path_buf() })
+        Ok(Self {
+            file,
+            path: path.to_path_buf(),
+        })
     }
 
     /// The file path.
@@ -180,13 +184,17 @@ impl JsonlWriter {
     pub fn append(&mut self, line: &Line) -> Result<()> {
         let mut buf = serde_json::to_vec(line)?;
         buf.push(b'\n');
-        self.file.write_all(&buf).with_context(|| format!("cannot append to '{}'", self.path.display()))?;
+        self.file
+            .write_all(&buf)
+            .with_context(|| format!("cannot append to '{}'", self.path.display()))?;
         self.file.flush()?;
         Ok(())
     }
 
     /// Syncs the file to disk.
     pub fn finish(self) -> Result<()> {
-        self.file.sync_all().with_context(|| format!("cannot sync '{}'", self.path.display()))
+        self.file
+            .sync_all()
+            .with_context(|| format!("cannot sync '{}'", self.path.display()))
     }
 }

@@ -72,7 +72,13 @@ fn mean(xs: impl Iterator<Item = f64>) -> f64 {
 }
 
 /// Builds the summary from every result of the run.
-pub fn build_summary(id: &str, timestamp: &str, suite: &str, results: &[ResultRecord], interrupted: bool) -> SummaryRecord {
+pub fn build_summary(
+    id: &str,
+    timestamp: &str,
+    suite: &str,
+    results: &[ResultRecord],
+    interrupted: bool,
+) -> SummaryRecord {
     let scored: Vec<&ResultRecord> = results.iter().filter(|r| !r.warmup).collect();
     let mut by_provider: BTreeMap<String, Vec<&ResultRecord>> = BTreeMap::new();
     for r in &scored {
@@ -93,7 +99,12 @@ pub fn build_summary(id: &str, timestamp: &str, suite: &str, results: &[ResultRe
         }
         let metric_json: Map<String, Value> = metrics
             .iter()
-            .map(|(k, (p, s, n))| (k.clone(), json!({"pass_rate": p / *n as f64, "avg_score": s / *n as f64})))
+            .map(|(k, (p, s, n))| {
+                (
+                    k.clone(),
+                    json!({"pass_rate": p / *n as f64, "avg_score": s / *n as f64}),
+                )
+            })
             .collect();
         for (k, v) in metrics {
             per_question.entry(k).or_default().insert(p.clone(), v);
@@ -115,16 +126,33 @@ pub fn build_summary(id: &str, timestamp: &str, suite: &str, results: &[ResultRe
         .into_iter()
         .map(|(q, ps)| {
             let rate = |(p, s, n): &(f64, f64, usize)| (p / *n as f64, s / *n as f64);
-            let best = ps.iter().max_by(|a, b| rate(a.1).partial_cmp(&rate(b.1)).expect("finite")).expect("non-empty");
-            let worst = ps.iter().min_by(|a, b| rate(a.1).partial_cmp(&rate(b.1)).expect("finite")).expect("non-empty");
+            let best = ps
+                .iter()
+                .max_by(|a, b| rate(a.1).partial_cmp(&rate(b.1)).expect("finite"))
+                .expect("non-empty");
+            let worst = ps
+                .iter()
+                .min_by(|a, b| rate(a.1).partial_cmp(&rate(b.1)).expect("finite"))
+                .expect("non-empty");
             let spread = rate(best.1).0 - rate(worst.1).0;
-            (q, json!({"best_provider": best.0, "worst_provider": worst.0, "spread": spread}))
+            (
+                q,
+                json!({"best_provider": best.0, "worst_provider": worst.0, "spread": spread}),
+            )
         })
         .collect();
-    let accuracy = |p: &str| provider_summaries[p]["avg_weighted_accuracy"].as_f64().unwrap_or(0.0);
+    let accuracy = |p: &str| {
+        provider_summaries[p]["avg_weighted_accuracy"]
+            .as_f64()
+            .unwrap_or(0.0)
+    };
     let names: Vec<&String> = provider_summaries.keys().collect();
-    let best = names.iter().max_by(|a, b| accuracy(a).total_cmp(&accuracy(b)));
-    let worst = names.iter().min_by(|a, b| accuracy(a).total_cmp(&accuracy(b)));
+    let best = names
+        .iter()
+        .max_by(|a, b| accuracy(a).total_cmp(&accuracy(b)));
+    let worst = names
+        .iter()
+        .min_by(|a, b| accuracy(a).total_cmp(&accuracy(b)));
     let overall = json!({
         "best_provider": best,
         "worst_provider": worst,
@@ -146,9 +174,13 @@ pub fn build_summary(id: &str, timestamp: &str, suite: &str, results: &[ResultRe
 }
 
 fn rankings(scored: &[&ResultRecord]) -> Vec<RankingRow> {
-    let mut groups: BTreeMap<(Format, Structure, Variant, String), Vec<&ResultRecord>> = BTreeMap::new();
+    let mut groups: BTreeMap<(Format, Structure, Variant, String), Vec<&ResultRecord>> =
+        BTreeMap::new();
     for r in scored {
-        groups.entry((r.format, r.structure, r.variant, key(r))).or_default().push(r);
+        groups
+            .entry((r.format, r.structure, r.variant, key(r)))
+            .or_default()
+            .push(r);
     }
     let mut rows: Vec<RankingRow> = groups
         .into_iter()
@@ -157,7 +189,11 @@ fn rankings(scored: &[&ResultRecord]) -> Vec<RankingRow> {
             let accuracy_by_category = Category::ALL
                 .iter()
                 .map(|c| {
-                    let acc = mean(ok.iter().filter_map(|r| r.summary.by_category.get(c.name())).map(|s| s.accuracy));
+                    let acc = mean(
+                        ok.iter()
+                            .filter_map(|r| r.summary.by_category.get(c.name()))
+                            .map(|s| s.accuracy),
+                    );
                     (c.name().to_string(), acc)
                 })
                 .collect();
@@ -177,7 +213,11 @@ fn rankings(scored: &[&ResultRecord]) -> Vec<RankingRow> {
             }
         })
         .collect();
-    rows.sort_by(|a, b| b.weighted_accuracy.total_cmp(&a.weighted_accuracy).then(a.data_tokens.cmp(&b.data_tokens)));
+    rows.sort_by(|a, b| {
+        b.weighted_accuracy
+            .total_cmp(&a.weighted_accuracy)
+            .then(a.data_tokens.cmp(&b.data_tokens))
+    });
     for (i, r) in rows.iter_mut().enumerate() {
         r.rank = i + 1;
     }

@@ -31,7 +31,16 @@ fn pct(x: f64) -> String {
 
 /// The ranking table `bench run` prints.
 pub fn ranking_table(rows: &[RankingRow]) -> String {
-    let mut header: Vec<String> = ["#", "format", "structure", "variant", "provider", "weighted"].map(String::from).to_vec();
+    let mut header: Vec<String> = [
+        "#",
+        "format",
+        "structure",
+        "variant",
+        "provider",
+        "weighted",
+    ]
+    .map(String::from)
+    .to_vec();
     header.extend(Category::ALL.iter().map(|c| c.name().replace('_', " ")));
     header.extend(["data tokens", "tokens/value", "runs"].map(String::from));
     let body = rows
@@ -45,9 +54,21 @@ pub fn ranking_table(rows: &[RankingRow]) -> String {
                 r.provider.clone(),
                 pct(r.weighted_accuracy),
             ];
-            row.extend(Category::ALL.iter().map(|c| pct(r.accuracy_by_category.get(c.name()).copied().unwrap_or(0.0))));
-            let runs = if r.errors > 0 { format!("{} ({} failed)", r.runs, r.errors) } else { r.runs.to_string() };
-            row.extend([r.data_tokens.to_string(), format!("{:.2}", r.tokens_per_value), runs]);
+            row.extend(
+                Category::ALL
+                    .iter()
+                    .map(|c| pct(r.accuracy_by_category.get(c.name()).copied().unwrap_or(0.0))),
+            );
+            let runs = if r.errors > 0 {
+                format!("{} ({} failed)", r.runs, r.errors)
+            } else {
+                r.runs.to_string()
+            };
+            row.extend([
+                r.data_tokens.to_string(),
+                format!("{:.2}", r.tokens_per_value),
+                runs,
+            ]);
             row
         })
         .collect();
@@ -67,9 +88,21 @@ pub struct TokenRow {
 }
 
 /// Token count of the same variant rendered in `format` (flat: CSV exists only flat).
-fn baseline(rows: &[&TokenRow], format: Format, structure: Structure, variant: Variant, t: Tokenizer) -> Option<usize> {
-    let s = if format.supports(structure) { structure } else { Structure::Flat };
-    rows.iter().find(|r| r.format == format && r.structure == s && r.variant == variant).map(|r| r.stats.tokens_of(t))
+fn baseline(
+    rows: &[&TokenRow],
+    format: Format,
+    structure: Structure,
+    variant: Variant,
+    t: Tokenizer,
+) -> Option<usize> {
+    let s = if format.supports(structure) {
+        structure
+    } else {
+        Structure::Flat
+    };
+    rows.iter()
+        .find(|r| r.format == format && r.structure == s && r.variant == variant)
+        .map(|r| r.stats.tokens_of(t))
 }
 
 /// Renders the token table: counts per tokenizer, and ratios to CSV and to JSON compact of the
@@ -84,11 +117,15 @@ pub fn tokens_table(
 ) -> Result<String> {
     let main = tokenizers[0];
     match sort {
-        TokenSort::Tokens => rows.sort_by_key(|r| (r.stats.tokens_of(main), r.format, r.structure, r.variant)),
-        TokenSort::Format => rows.sort_by_key(|r| (r.format, r.structure, r.variant)),
-        TokenSort::CharsPerToken => {
-            rows.sort_by(|a, b| b.stats.chars_per_token(main).total_cmp(&a.stats.chars_per_token(main)))
+        TokenSort::Tokens => {
+            rows.sort_by_key(|r| (r.stats.tokens_of(main), r.format, r.structure, r.variant))
         }
+        TokenSort::Format => rows.sort_by_key(|r| (r.format, r.structure, r.variant)),
+        TokenSort::CharsPerToken => rows.sort_by(|a, b| {
+            b.stats
+                .chars_per_token(main)
+                .total_cmp(&a.stats.chars_per_token(main))
+        }),
     }
     let known: Vec<&TokenRow> = rows.iter().chain(baselines).collect();
     let mut objects = Vec::new();
@@ -103,12 +140,26 @@ pub fn tokens_table(
         for t in tokenizers {
             o.insert(t.name().into(), json!(r.stats.tokens_of(*t)));
         }
-        o.insert("chars_per_token".into(), json!(round(r.stats.chars_per_token(main), 3)));
-        o.insert("tokens_per_value".into(), json!(round(r.stats.tokens_per_value(main), 3)));
-        o.insert("tokens_per_object".into(), json!(round(r.stats.tokens_per_object(main), 2)));
+        o.insert(
+            "chars_per_token".into(),
+            json!(round(r.stats.chars_per_token(main), 3)),
+        );
+        o.insert(
+            "tokens_per_value".into(),
+            json!(round(r.stats.tokens_per_value(main), 3)),
+        );
+        o.insert(
+            "tokens_per_object".into(),
+            json!(round(r.stats.tokens_per_object(main), 2)),
+        );
         let tokens = r.stats.tokens_of(main) as f64;
-        for (key, base) in [("vs_csv", Format::Csv), ("vs_json_compact", Format::JsonCompact)] {
-            let ratio = baseline(&known, base, r.structure, r.variant, main).filter(|&b| b > 0).map(|b| round(tokens / b as f64, 3));
+        for (key, base) in [
+            ("vs_csv", Format::Csv),
+            ("vs_json_compact", Format::JsonCompact),
+        ] {
+            let ratio = baseline(&known, base, r.structure, r.variant, main)
+                .filter(|&b| b > 0)
+                .map(|b| round(tokens / b as f64, 3));
             o.insert(key.into(), json!(ratio));
         }
         objects.push(Value::Object(o));
@@ -121,7 +172,11 @@ pub fn tokens_table(
                 w.write_record(first.keys())?;
             }
             for o in &objects {
-                let cells = o.as_object().expect("object").values().map(|v| if v.is_null() { String::new() } else { cell(v) });
+                let cells = o
+                    .as_object()
+                    .expect("object")
+                    .values()
+                    .map(|v| if v.is_null() { String::new() } else { cell(v) });
                 w.write_record(cells)?;
             }
             String::from_utf8(w.into_inner()?)?
@@ -139,14 +194,21 @@ pub fn tokens_table(
                         .expect("object")
                         .iter()
                         .map(|(k, v)| match (k.as_str(), v) {
-                            ("vs_csv", Value::Number(n)) => format!("{:.2}× CSV", n.as_f64().unwrap_or(0.0)),
-                            ("vs_json_compact", Value::Number(n)) => format!("{:.2}× JSON", n.as_f64().unwrap_or(0.0)),
+                            ("vs_csv", Value::Number(n)) => {
+                                format!("{:.2}× CSV", n.as_f64().unwrap_or(0.0))
+                            }
+                            ("vs_json_compact", Value::Number(n)) => {
+                                format!("{:.2}× JSON", n.as_f64().unwrap_or(0.0))
+                            }
                             _ => cell(v),
                         })
                         .collect()
                 })
                 .collect();
-            format!("{}\nratios and per-value figures use {main}\n", table(header, body, 3))
+            format!(
+                "{}\nratios and per-value figures use {main}\n",
+                table(header, body, 3)
+            )
         }
     })
 }

@@ -40,13 +40,21 @@ pub struct Context<'a> {
 }
 
 fn now_ms() -> u64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map(|d| d.as_millis() as u64).unwrap_or(0)
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
 }
 
 impl Context<'_> {
     fn provider_dir(&self, p: &dyn Provider, sub: &str) -> PathBuf {
         if self.multi_provider {
-            let safe = |s: &str| s.replace(|c: char| !c.is_ascii_alphanumeric() && c != '-' && c != '.', "_");
+            let safe = |s: &str| {
+                s.replace(
+                    |c: char| !c.is_ascii_alphanumeric() && c != '-' && c != '.',
+                    "_",
+                )
+            };
             PathBuf::from(sub).join(format!("{}_{}", safe(p.name()), safe(p.model())))
         } else {
             PathBuf::from(sub)
@@ -68,12 +76,32 @@ impl Context<'_> {
         for run in first..=runs {
             let record = self.call(p, r, questions, &messages, run).await;
             self.log.append(&Line::Result(Box::new(record.clone())))?;
-            let name = format!("answers_for_{}_{}_{}_records_{}.json", r.structure, r.variant, self.n, if run == 0 { "warmup".into() } else { run.to_string() });
+            let name = format!(
+                "answers_for_{}_{}_{}_records_{}.json",
+                r.structure,
+                r.variant,
+                self.n,
+                if run == 0 {
+                    "warmup".into()
+                } else {
+                    run.to_string()
+                }
+            );
             let raw = json!({"tag": record.sample.tag, "output": record.sample.output.content, "error": record.error});
-            self.artifacts.artifact(&self.provider_dir(p, "responses").join(r.format.name()).join(name), &raw)?;
+            self.artifacts.artifact(
+                &self
+                    .provider_dir(p, "responses")
+                    .join(r.format.name())
+                    .join(name),
+                &raw,
+            )?;
             if run > 0 {
                 self.done += 1;
-                (self.progress)(Progress { done: self.done, total: self.total, result: &record });
+                (self.progress)(Progress {
+                    done: self.done,
+                    total: self.total,
+                    result: &record,
+                });
             }
             out.push(record);
         }
@@ -82,15 +110,31 @@ impl Context<'_> {
             "provider": p.name(), "model": p.model(),
             "runs": out.iter().filter(|x| !x.warmup).map(|x| json!({"run": x.run, "summary": x.summary, "error": x.error, "metrics": x.metrics})).collect::<Vec<_>>(),
         });
-        let name = format!("{}_{}_{}_{}_validation.json", r.format, r.structure, r.variant, self.n);
-        self.artifacts.artifact(&self.provider_dir(p, "results").join(name), &validation)?;
+        let name = format!(
+            "{}_{}_{}_{}_validation.json",
+            r.format, r.structure, r.variant, self.n
+        );
+        self.artifacts
+            .artifact(&self.provider_dir(p, "results").join(name), &validation)?;
         Ok(out)
     }
 
-    async fn call(&self, p: &dyn Provider, r: &Rendering, questions: &[Question], messages: &[crate::prompt::Message], run: u32) -> ResultRecord {
+    async fn call(
+        &self,
+        p: &dyn Provider,
+        r: &Rendering,
+        questions: &[Question],
+        messages: &[crate::prompt::Message],
+        run: u32,
+    ) -> ResultRecord {
         let start_ms = now_ms();
         let started = Instant::now();
-        let response = p.complete(&Request { messages, questions }).await;
+        let response = p
+            .complete(&Request {
+                messages,
+                questions,
+            })
+            .await;
         let latency = started.elapsed().as_millis() as u64;
         let end_ms = now_ms();
         let graded_at = Instant::now();
@@ -100,15 +144,31 @@ impl Context<'_> {
                 let metrics = grade(questions, answers.as_ref());
                 (resp.output, resp.usage, None, metrics)
             }
-            Err(e) => (String::new(), Usage::default(), Some(e.to_string()), grade(questions, None)),
+            Err(e) => (
+                String::new(),
+                Usage::default(),
+                Some(e.to_string()),
+                grade(questions, None),
+            ),
         };
         let summary = summarize(&metrics);
-        let run_tag = if run == 0 { "warmup".to_string() } else { format!("run{run}") };
+        let run_tag = if run == 0 {
+            "warmup".to_string()
+        } else {
+            format!("run{run}")
+        };
         ResultRecord {
-            provider_config: ProviderConfig { provider: p.name().into(), model: p.model().into(), model_params: p.params() },
+            provider_config: ProviderConfig {
+                provider: p.name().into(),
+                model: p.model().into(),
+                model_params: p.params(),
+            },
             sample: Sample {
                 duration_ms: latency,
-                tag: format!("{}_{}_{}_{}_{run_tag}", r.format, r.structure, r.variant, self.n),
+                tag: format!(
+                    "{}_{}_{}_{}_{run_tag}",
+                    r.format, r.structure, r.variant, self.n
+                ),
                 input: messages.to_vec(),
                 output: Output { content: output },
                 model: p.model().into(),
@@ -119,7 +179,10 @@ impl Context<'_> {
             },
             metrics,
             summary,
-            timing: Timing { provider_latency_ms: latency, evaluation_time_ms: graded_at.elapsed().as_millis() as u64 },
+            timing: Timing {
+                provider_latency_ms: latency,
+                evaluation_time_ms: graded_at.elapsed().as_millis() as u64,
+            },
             format: r.format,
             structure: r.structure,
             variant: r.variant,

@@ -71,53 +71,93 @@ pub struct Outcome {
 /// Creates `root/benchmarks/<timestamp>/`, unique even for two runs in the same second.
 fn create_run_dir(root: &Path, stamp: &str) -> Result<PathBuf, UsageError> {
     let parent = root.join("benchmarks");
-    std::fs::create_dir_all(&parent)
-        .map_err(|e| UsageError::new(format!("cannot write to output root '{}': {e}", root.display())))?;
+    std::fs::create_dir_all(&parent).map_err(|e| {
+        UsageError::new(format!(
+            "cannot write to output root '{}': {e}",
+            root.display()
+        ))
+    })?;
     for i in 1.. {
-        let name = if i == 1 { stamp.to_string() } else { format!("{stamp}_{i}") };
+        let name = if i == 1 {
+            stamp.to_string()
+        } else {
+            format!("{stamp}_{i}")
+        };
         let dir = parent.join(name);
         match std::fs::create_dir(&dir) {
             Ok(()) => return Ok(dir),
             Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-            Err(e) => return Err(UsageError::new(format!("cannot write to '{}': {e}", dir.display()))),
+            Err(e) => {
+                return Err(UsageError::new(format!(
+                    "cannot write to '{}': {e}",
+                    dir.display()
+                )));
+            }
         }
     }
     unreachable!("the loop returns")
 }
 
 fn weights() -> Value {
-    Category::ALL.iter().map(|c| (c.name().to_string(), json!(c.weight()))).collect::<serde_json::Map<_, _>>().into()
+    Category::ALL
+        .iter()
+        .map(|c| (c.name().to_string(), json!(c.weight())))
+        .collect::<serde_json::Map<_, _>>()
+        .into()
 }
 
 /// Executes the plan against each provider; `progress` is told about every finished call.
-pub async fn run(plan: &Plan, providers: &[Box<dyn Provider>], progress: &dyn Fn(call::Progress)) -> Result<Outcome> {
+pub async fn run(
+    plan: &Plan,
+    providers: &[Box<dyn Provider>],
+    progress: &dyn Fn(call::Progress),
+) -> Result<Outcome> {
     let combos = plan.combinations();
     if combos.is_empty() {
-        return Err(UsageError::new("nothing to run: no format supports the chosen structures (csv is flat only)").into());
+        return Err(UsageError::new(
+            "nothing to run: no format supports the chosen structures (csv is flat only)",
+        )
+        .into());
     }
     let now = chrono::Utc::now();
-    let dir = create_run_dir(&plan.output_root, &now.format("%Y-%m-%d_%H-%M-%S").to_string())?;
-    let benchmark_id = format!("bench_{}_{:06x}", now.format("%Y%m%d_%H%M%S"), now.timestamp_subsec_micros() ^ std::process::id());
+    let dir = create_run_dir(
+        &plan.output_root,
+        &now.format("%Y-%m-%d_%H-%M-%S").to_string(),
+    )?;
+    let benchmark_id = format!(
+        "bench_{}_{:06x}",
+        now.format("%Y%m%d_%H%M%S"),
+        now.timestamp_subsec_micros() ^ std::process::id()
+    );
     let timestamp = now.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
     let mut log = JsonlWriter::create(&dir.join(format!("{SUITE}.jsonl")))?;
     let mut artifacts = Writer::create(&dir.join(SUITE))?;
 
     let ds = dataset::generate(plan.records, plan.seed);
     let n = ds.mandatory.len();
-    let questions: BTreeMap<Variant, Vec<Question>> =
-        plan.variants.iter().map(|&v| (v, questions::generate(ds.records(v), plan.seed))).collect();
+    let questions: BTreeMap<Variant, Vec<Question>> = plan
+        .variants
+        .iter()
+        .map(|&v| (v, questions::generate(ds.records(v), plan.seed)))
+        .collect();
     for (&v, qs) in &questions {
         artifacts.questions(v, n, qs)?;
     }
     let configs: Vec<ProviderConfig> = providers
         .iter()
-        .map(|p| ProviderConfig { provider: p.name().into(), model: p.model().into(), model_params: p.params() })
+        .map(|p| ProviderConfig {
+            provider: p.name().into(),
+            model: p.model().into(),
+            model_params: p.params(),
+        })
         .collect();
     log.append(&Line::Metadata(Box::new(Metadata {
         benchmark_id: benchmark_id.clone(),
         timestamp: timestamp.clone(),
         suite_name: SUITE.into(),
-        description: "Which data format does an LLM read best: same data, same questions, many formats.".into(),
+        description:
+            "Which data format does an LLM read best: same data, same questions, many formats."
+                .into(),
         tags: vec![],
         providers: configs,
         bench_version: env!("CARGO_PKG_VERSION").into(),
@@ -128,12 +168,24 @@ pub async fn run(plan: &Plan, providers: &[Box<dyn Provider>], progress: &dyn Fn
         variants: plan.variants.clone(),
         runs: plan.runs,
         weights: weights(),
-        tokenizers: plan.tokenizers.iter().map(|t| t.name().to_string()).collect(),
+        tokenizers: plan
+            .tokenizers
+            .iter()
+            .map(|t| t.name().to_string())
+            .collect(),
         dataset_hash: dataset_hash(&ds),
     })))?;
 
     let total = combos.len() * providers.len() * plan.runs as usize;
-    let mut ctx = call::Context { log: &mut log, artifacts: &mut artifacts, n, multi_provider: providers.len() > 1, done: 0, total, progress };
+    let mut ctx = call::Context {
+        log: &mut log,
+        artifacts: &mut artifacts,
+        n,
+        multi_provider: providers.len() > 1,
+        done: 0,
+        total,
+        progress,
+    };
     let mut results = Vec::new();
     for &v in &plan.variants {
         for &s in &plan.structures {
@@ -142,7 +194,10 @@ pub async fn run(plan: &Plan, providers: &[Box<dyn Provider>], progress: &dyn Fn
                 let rendering = layout::render(&doc, f, s, v, &plan.tokenizers)?;
                 ctx.artifacts.data(&rendering, n)?;
                 for p in providers {
-                    results.extend(ctx.combination(p.as_ref(), &rendering, &questions[&v], plan.runs).await?);
+                    results.extend(
+                        ctx.combination(p.as_ref(), &rendering, &questions[&v], plan.runs)
+                            .await?,
+                    );
                 }
             }
         }
@@ -151,6 +206,13 @@ pub async fn run(plan: &Plan, providers: &[Box<dyn Provider>], progress: &dyn Fn
     log.append(&Line::Summary(Box::new(summary.clone())))?;
     let jsonl = log.path().to_path_buf();
     log.finish()?;
-    artifacts.metadata(&ds, json!({"seed": plan.seed, "records": n, "runs": plan.runs, "suite": SUITE}))?;
-    Ok(Outcome { jsonl, artifacts: dir.join(SUITE), summary })
+    artifacts.metadata(
+        &ds,
+        json!({"seed": plan.seed, "records": n, "runs": plan.runs, "suite": SUITE}),
+    )?;
+    Ok(Outcome {
+        jsonl,
+        artifacts: dir.join(SUITE),
+        summary,
+    })
 }

@@ -8,8 +8,19 @@ use std::fmt;
 use tiktoken_rs::CoreBPE;
 
 /// A tokenizer bench can count with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[derive(clap::ValueEnum)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    clap::ValueEnum,
+)]
 #[serde(rename_all = "snake_case")]
 #[value(rename_all = "snake_case")]
 pub enum Tokenizer {
@@ -86,7 +97,10 @@ pub fn segments(text: &str) -> impl Iterator<Item = &str> {
             let p = i;
             i += 1;
             let cut = (b[p - 1] == b'\n' && printable(b[p]) && b[p] != b'/')
-                || (b[p] == b' ' && (b[p - 1] == b' ' || b[p - 1] == b'\n') && p + 1 < b.len() && printable(b[p + 1]));
+                || (b[p] == b' '
+                    && (b[p - 1] == b' ' || b[p - 1] == b'\n')
+                    && p + 1 < b.len()
+                    && printable(b[p + 1]));
             if cut && p > start {
                 let seg = &text[start..p];
                 start = p;
@@ -111,10 +125,18 @@ impl fmt::Display for Tokenizer {
 /// Counts `text` with each tokenizer, one thread per tokenizer.
 pub fn count_all(text: &str, tokenizers: &[Tokenizer]) -> BTreeMap<String, usize> {
     std::thread::scope(|s| {
-        let handles: Vec<_> = tokenizers.iter().map(|&t| (t, s.spawn(move || t.count(text)))).collect();
+        let handles: Vec<_> = tokenizers
+            .iter()
+            .map(|&t| (t, s.spawn(move || t.count(text))))
+            .collect();
         handles
             .into_iter()
-            .map(|(t, h)| (t.name().to_string(), h.join().expect("tokenizer thread panicked")))
+            .map(|(t, h)| {
+                (
+                    t.name().to_string(),
+                    h.join().expect("tokenizer thread panicked"),
+                )
+            })
             .collect()
     })
 }
@@ -137,7 +159,13 @@ pub struct DataStats {
 impl DataStats {
     /// Measures `text`, which renders a document with `values` leaves and `objects` records.
     pub fn measure(text: &str, values: usize, objects: usize, tokenizers: &[Tokenizer]) -> Self {
-        Self { chars: text.chars().count(), bytes: text.len(), values, objects, tokens: count_all(text, tokenizers) }
+        Self {
+            chars: text.chars().count(),
+            bytes: text.len(),
+            values,
+            objects,
+            tokens: count_all(text, tokenizers),
+        }
     }
 
     /// Tokens of one tokenizer (0 if it was not counted).
@@ -173,12 +201,16 @@ mod tests {
     #[test]
     fn segmented_count_equals_whole_count_on_tricky_text() {
         // Random text over an alphabet rich in the characters the cut rules look at.
-        let alphabet: Vec<char> = "  \n\n\r\tab Z09/,:;\"'{}[]-_.é日\u{a0}\u{2028}".chars().collect();
+        let alphabet: Vec<char> = "  \n\n\r\tab Z09/,:;\"'{}[]-_.é日\u{a0}\u{2028}"
+            .chars()
+            .collect();
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
         let mut cuts = 0;
         for _ in 0..400 {
             let len = rng.random_range(0..200);
-            let s: String = (0..len).map(|_| alphabet[rng.random_range(0..alphabet.len())]).collect();
+            let s: String = (0..len)
+                .map(|_| alphabet[rng.random_range(0..alphabet.len())])
+                .collect();
             assert_eq!(segments(&s).collect::<String>(), s);
             cuts += segments(&s).count() - 1.min(s.len());
             for t in Tokenizer::ALL {

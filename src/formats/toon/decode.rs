@@ -23,7 +23,10 @@ pub(super) fn decode(text: &str, opts: &DecodeOptions) -> Result<Value> {
     };
     let value = p.document()?;
     match p.peek()? {
-        Some(line) => Err(ToonError::new(line.no, "unexpected content after the document root")),
+        Some(line) => Err(ToonError::new(
+            line.no,
+            "unexpected content after the document root",
+        )),
         None => Ok(value),
     }
 }
@@ -47,9 +50,17 @@ struct Header {
 /// What a key line turned out to be.
 enum Head<'a> {
     /// `key: rest` (rest trimmed; empty opens a nested object).
-    Field { key: String, quoted: bool, rest: &'a str },
+    Field {
+        key: String,
+        quoted: bool,
+        rest: &'a str,
+    },
     /// `key[N]{..}: inline` — `key` is None for a bare `[N]:` header.
-    Array { key: Option<(String, bool)>, header: Header, inline: &'a str },
+    Array {
+        key: Option<(String, bool)>,
+        header: Header,
+        inline: &'a str,
+    },
 }
 
 struct Parser<'a> {
@@ -256,16 +267,17 @@ impl<'a> Parser<'a> {
         let Some(first) = self.peek()? else {
             return Ok(Value::Object(Map::new()));
         };
-        if first.content.starts_with('[') && has_unquoted_colon(first.content) {
-            if let Head::Array {
+        // A root `[N]:` header makes the document an array.
+        if first.content.starts_with('[')
+            && has_unquoted_colon(first.content)
+            && let Head::Array {
                 key: None,
                 header,
                 inline,
             } = self.head(first.content, first.no)?
-            {
-                self.advance();
-                return self.array_body(&header, inline, first.depth, first.no);
-            }
+        {
+            self.advance();
+            return self.array_body(&header, inline, first.depth, first.no);
         }
         self.advance();
         if self.peek()?.is_none() && !has_unquoted_colon(first.content) {
@@ -301,7 +313,13 @@ impl<'a> Parser<'a> {
     }
 
     /// Decodes the value a key line introduces (nested lines live below `depth`).
-    fn apply_head(&mut self, head: Head<'a>, depth: usize, no: usize, obj: &mut ObjBuilder) -> Result<()> {
+    fn apply_head(
+        &mut self,
+        head: Head<'a>,
+        depth: usize,
+        no: usize,
+        obj: &mut ObjBuilder,
+    ) -> Result<()> {
         match head {
             Head::Field { key, quoted, rest } => {
                 let value = if !rest.is_empty() {
@@ -374,7 +392,11 @@ impl<'a> Parser<'a> {
     }
 
     /// Parses `[N<delim>]{fields}:` starting at the `[`; returns the header and inline text.
-    fn header(&self, content: &'a str, open: usize) -> std::result::Result<(Header, &'a str), String> {
+    fn header(
+        &self,
+        content: &'a str,
+        open: usize,
+    ) -> std::result::Result<(Header, &'a str), String> {
         let b = content.as_bytes();
         let close = content[open..]
             .find(']')
@@ -442,7 +464,10 @@ impl<'a> Parser<'a> {
                 .map(|tok| primitive(tok, no))
                 .collect::<Result<Vec<_>>>()?;
             if self.strict && items.len() != h.len {
-                return err(no, format!("expected {} inline values, found {}", h.len, items.len()));
+                return err(
+                    no,
+                    format!("expected {} inline values, found {}", h.len, items.len()),
+                );
             }
             return Ok(Value::Array(items));
         }
@@ -452,7 +477,13 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn rows(&mut self, h: &Header, fields: &[(String, bool)], depth: usize, no: usize) -> Result<Value> {
+    fn rows(
+        &mut self,
+        h: &Header,
+        fields: &[(String, bool)],
+        depth: usize,
+        no: usize,
+    ) -> Result<Value> {
         let mut rows = Vec::with_capacity(h.len.min(4096));
         let mut first = None;
         while let Some(line) = self.peek()? {
@@ -470,7 +501,10 @@ impl<'a> Parser<'a> {
                 n += 1;
             }
             if self.strict && n != fields.len() {
-                return err(line.no, format!("expected {} values in row, found {n}", fields.len()));
+                return err(
+                    line.no,
+                    format!("expected {} values in row, found {n}", fields.len()),
+                );
             }
             rows.push(obj.finish());
         }
@@ -493,7 +527,10 @@ impl<'a> Parser<'a> {
             items.push(self.list_item(line, depth)?);
         }
         if self.strict && items.len() != len {
-            return err(no, format!("expected {len} list items, found {}", items.len()));
+            return err(
+                no,
+                format!("expected {len} list items, found {}", items.len()),
+            );
         }
         self.check_blanks(first, "list array")?;
         Ok(Value::Array(items))

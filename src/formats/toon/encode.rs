@@ -175,14 +175,22 @@ impl<'v> Encoder<'v> {
 
     fn inline_values(&mut self, arr: &[Value]) {
         for (i, v) in arr.iter().enumerate() {
-            self.out.push(if i == 0 { ' ' } else { char::from(self.delim) });
+            self.out
+                .push(if i == 0 { ' ' } else { char::from(self.delim) });
             self.primitive(v);
         }
     }
 
     /// Fields of an object at `depth`. `skip_first` serves list items, whose first
     /// field sits on the hyphen line and is not a sibling for collision checks.
-    fn fields(&mut self, map: &'v Object, depth: usize, skip_first: bool, remaining: usize, track: bool) {
+    fn fields(
+        &mut self,
+        map: &'v Object,
+        depth: usize,
+        skip_first: bool,
+        remaining: usize,
+        track: bool,
+    ) {
         for (key, value) in map.iter().skip(usize::from(skip_first)) {
             if self.fold
                 && matches!(value, Value::Object(_))
@@ -194,7 +202,14 @@ impl<'v> Encoder<'v> {
         }
     }
 
-    fn field(&mut self, key: &'v str, value: &'v Value, depth: usize, remaining: usize, track: bool) {
+    fn field(
+        &mut self,
+        key: &'v str,
+        value: &'v Value,
+        depth: usize,
+        remaining: usize,
+        track: bool,
+    ) {
         match value {
             Value::Array(arr) => self.array(Some(key), arr, depth, false),
             Value::Object(obj) => {
@@ -294,7 +309,14 @@ impl<'v> Encoder<'v> {
         })
     }
 
-    fn emit_folded(&mut self, folded: &str, leaf: &'v Value, depth: usize, remaining: usize, track: bool) {
+    fn emit_folded(
+        &mut self,
+        folded: &str,
+        leaf: &'v Value,
+        depth: usize,
+        remaining: usize,
+        track: bool,
+    ) {
         match leaf {
             Value::Object(m) if !m.is_empty() => {
                 // Depth limit reached on a non-empty object: continue nested below it.

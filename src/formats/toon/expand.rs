@@ -84,7 +84,13 @@ fn conflict(line: usize, path: &str) -> ToonError {
 }
 
 /// Inserts `value` under `key`, deep-merging objects and resolving other clashes.
-fn put(map: &mut Object, key: String, value: Value, strict: bool, line: usize) -> Result<(), ToonError> {
+fn put(
+    map: &mut Object,
+    key: String,
+    value: Value,
+    strict: bool,
+    line: usize,
+) -> Result<(), ToonError> {
     match map.entry(key) {
         Entry::Vacant(slot) => {
             slot.insert(value);

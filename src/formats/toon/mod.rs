@@ -8,6 +8,9 @@
 //!
 //! Number policy: integers that fit `i64`/`u64` are written and read exactly;
 //! everything else goes through `f64` (shortest round-trip digits, like JS).
+//! Decoding turns integral values below 2^53 into integers (`2.5e2` → 250) and
+//! keeps tokens outside `-?\d+(\.\d+)?(e[+-]?\d+)?`, with leading zeros, or
+//! beyond `f64` range as strings.
 //! Tabs in indentation are rejected in strict mode and ignored (not counted as
 //! depth) in non-strict mode.
 
@@ -15,6 +18,9 @@ mod decode;
 mod encode;
 mod expand;
 mod text;
+
+#[cfg(test)]
+mod tests;
 
 use serde_json::Value;
 

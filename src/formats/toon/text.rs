@@ -36,7 +36,9 @@ pub(super) fn is_identifier_segment(seg: &str) -> bool {
         Some(c) if c.is_ascii_alphabetic() || *c == b'_' => {}
         _ => return false,
     }
-    b[1..].iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+    b[1..]
+        .iter()
+        .all(|c| c.is_ascii_alphanumeric() || *c == b'_')
 }
 
 /// Whitespace as JavaScript's `String.prototype.trim` sees it; the reference
@@ -111,7 +113,7 @@ pub(super) fn needs_quotes(s: &str, delim: u8) -> bool {
     {
         return true;
     }
-    (first.is_ascii_digit() || first == b'-') && is_numeric_like(s)
+    first.is_ascii_digit() && is_numeric_like(s)
 }
 
 /// Appends `s` wrapped in double quotes with TOON escapes applied.
@@ -192,12 +194,60 @@ pub(super) fn write_number(out: &mut String, n: &Number) {
             // serde_json cannot hold non-finite values; -0 normalises to 0.
             out.push_str(if f == 0.0 { "0" } else { "null" });
         } else {
-            use std::fmt::Write;
-            // Rust's Display prints the shortest round-trip digits (as JS does)
-            // but in plain decimal, which is the spec's canonical form.
-            let _ = write!(out, "{f}");
+            write_f64(out, f);
         }
     }
+}
+
+/// Shortest round-trip digits in plain decimal (the spec's canonical form).
+/// Rust's `Display` and JS `String(n)` pick the same digits except on an exact
+/// tie between two shortest candidates: Rust rounds up, JS takes the even digit.
+fn write_f64(out: &mut String, f: f64) {
+    use std::fmt::Write;
+    let start = out.len();
+    let _ = write!(out, "{f}");
+    let s = &out[start..];
+    let Some(&last) = s.as_bytes().last() else {
+        return;
+    };
+    // Ties need 16+ significant digits, and only an odd last digit can differ.
+    let significant = s
+        .trim_start_matches(['-', '0', '.'])
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .count();
+    if last % 2 == 1 && significant >= 16 && is_exact_tie(f, s) {
+        out.pop();
+        out.push(char::from(last - 1));
+    }
+}
+
+/// Whether `f` lies exactly halfway between `shortest` and the candidate one unit
+/// lower in its last digit, i.e. its exact expansion is those digits then a 5.
+fn is_exact_tie(f: f64, shortest: &str) -> bool {
+    let digits: Vec<u8> = shortest
+        .trim_start_matches(['-', '0', '.'])
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .collect();
+    // 41 significant digits is exact for any value that could be a tie (<= 18 digits).
+    let exact = format!("{:.40e}", f.abs());
+    let mantissa: Vec<u8> = exact
+        .split('e')
+        .next()
+        .unwrap_or_default()
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .collect();
+    let n = digits.len();
+    let Some((last, head)) = digits.split_last() else {
+        return false;
+    };
+    mantissa.len() > n
+        && mantissa[..n - 1] == *head
+        && mantissa[n - 1] == last - 1
+        && mantissa[n] == b'5'
+        && mantissa[n + 1..].iter().all(|&d| d == b'0')
 }
 
 /// Index of the closing quote for a string opening at `open`, honouring backslash escapes.
@@ -339,12 +389,36 @@ mod tests {
     #[test]
     fn quoting_rules() {
         for s in [
-            "", " a", "a ", "\u{A0}x", "x\u{FEFF}", "true", "42", "-3", "1e5", "05", "a:b", "a,b",
-            "[x]", "a\u{1}b", "-", "- x",
+            "",
+            " a",
+            "a ",
+            "\u{A0}x",
+            "x\u{FEFF}",
+            "true",
+            "42",
+            "-3",
+            "1e5",
+            "05",
+            "a:b",
+            "a,b",
+            "[x]",
+            "a\u{1}b",
+            "-",
+            "- x",
         ] {
             assert!(needs_quotes(s, b','), "{s:?} should be quoted");
         }
-        for s in ["PROD-000001", "a b", "café", "1.", ".5", "+1", "0x1F", "a|b", "x\u{85}"] {
+        for s in [
+            "PROD-000001",
+            "a b",
+            "café",
+            "1.",
+            ".5",
+            "+1",
+            "0x1F",
+            "a|b",
+            "x\u{85}",
+        ] {
             assert!(!needs_quotes(s, b','), "{s:?} should stay bare");
         }
         assert!(needs_quotes("a|b", b'|'));

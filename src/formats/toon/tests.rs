@@ -1,0 +1,160 @@
+//! API-level tests: error reporting, option handling and round trips.
+
+use serde_json::{Value, json};
+
+use super::{DecodeOptions, Delimiter, EncodeOptions, KeyFolding, decode, encode};
+
+fn strict() -> DecodeOptions {
+    DecodeOptions::default()
+}
+
+fn lenient() -> DecodeOptions {
+    DecodeOptions {
+        strict: false,
+        ..DecodeOptions::default()
+    }
+}
+
+fn error(text: &str) -> String {
+    decode(text, &strict()).unwrap_err().to_string()
+}
+
+#[test]
+fn errors_carry_line_numbers() {
+    assert_eq!(
+        error("a: 1\nitems[3]{id}:\n  1\n  2"),
+        "line 2: expected 3 rows, found 2"
+    );
+    assert_eq!(
+        error("t[2]{a,b}:\n  1,2\n  3"),
+        "line 3: expected 2 values in row, found 1"
+    );
+    assert_eq!(
+        error("tags[2]: a,b,c"),
+        "line 1: expected 2 inline values, found 3"
+    );
+    assert_eq!(
+        error("x[1]:\n  - a\n  - b"),
+        "line 1: expected 1 list items, found 2"
+    );
+    assert_eq!(
+        error("x[2]:\n  - a\n\n  - b"),
+        "line 3: blank line inside list array"
+    );
+    assert_eq!(error("a: 1\nb: 2\na: 3"), "line 3: duplicate key \"a\"");
+    assert_eq!(
+        error("a:\n   b: 1"),
+        "line 2: indentation must be a multiple of 2 spaces, found 3"
+    );
+    assert_eq!(
+        error("a:\n\tb: 1"),
+        "line 2: tabs are not allowed in indentation"
+    );
+    assert_eq!(error("a:\n  user"), "line 2: missing colon after key");
+    assert_eq!(error("v: \"a\\qb\""), "line 1: invalid escape sequence \\q");
+    assert_eq!(error("a: 1\n    b: 2"), "line 2: unexpected indentation");
+    let conflict = decode(
+        "a.b: 1\na: 2",
+        &DecodeOptions {
+            expand_paths: true,
+            ..DecodeOptions::default()
+        },
+    );
+    assert_eq!(conflict.unwrap_err().line, 2);
+}
+
+#[test]
+fn lenient_mode_relaxes_counts_and_layout() {
+    assert_eq!(
+        decode("tags[5]: a,b", &lenient()).unwrap(),
+        json!({"tags": ["a", "b"]})
+    );
+    // Tabs are skipped but add no depth (as in the reference decoder).
+    assert_eq!(
+        decode("a:\n\tb: 1", &lenient()).unwrap(),
+        json!({"a": {}, "b": 1})
+    );
+    assert_eq!(decode("a: 1\na: 2", &lenient()).unwrap(), json!({"a": 2}));
+    assert_eq!(
+        decode("items[2] : x,y", &lenient()).unwrap(),
+        json!({"items": ["x", "y"]})
+    );
+}
+
+fn sample() -> Value {
+    json!({
+        "id": "PROD-000001",
+        "price": 19.99,
+        "tiny": 1e-7,
+        "huge": 1e21,
+        "count": -12,
+        "note": "a,b|c\td: \"q\" \\ x",
+        "blank": "",
+        "lookalikes": ["true", "42", "-1", "05", "null", " pad ", "- x", "[1]"],
+        "meta": {"supplier": {"contact": {"email": "x@y.z"}}, "empty": {}},
+        "rows": [{"a": 1, "b": "x,y"}, {"b": "z", "a": 2}],
+        "mixed": [1, {"k": [1, 2], "n": {"deep": {"er": true}}}, [3, [4]], [], {}],
+        "grid": [[1, 2], [], ["a|b"]],
+        "none": [],
+        "items": [{"users": [{"id": 1}, {"id": 2}], "status": "ok"}, {"tags": []}],
+    })
+}
+
+#[test]
+fn round_trips_with_every_delimiter_and_indent() {
+    let value = sample();
+    for delimiter in [Delimiter::Comma, Delimiter::Tab, Delimiter::Pipe] {
+        for indent in [1, 2, 4] {
+            for key_folding in [KeyFolding::Off, KeyFolding::Safe] {
+                let opts = EncodeOptions {
+                    indent,
+                    delimiter,
+                    key_folding,
+                    ..EncodeOptions::default()
+                };
+                let text = encode(&value, &opts);
+                let dec = DecodeOptions {
+                    indent,
+                    strict: true,
+                    expand_paths: key_folding == KeyFolding::Safe,
+                };
+                let back = decode(&text, &dec).unwrap_or_else(|e| panic!("{e}\n{text}"));
+                assert_eq!(
+                    back, value,
+                    "{delimiter:?} indent {indent} {key_folding:?}\n{text}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn folding_respects_flatten_depth() {
+    let value = json!({"a": {"b": {"c": {"d": 1}}}, "x": [{"p": {"q": {"r": 2}}}]});
+    let fold = |flatten_depth| {
+        let opts = EncodeOptions {
+            key_folding: KeyFolding::Safe,
+            flatten_depth,
+            ..EncodeOptions::default()
+        };
+        encode(&value, &opts)
+    };
+    assert_eq!(fold(usize::MAX), "a.b.c.d: 1\nx[1]:\n  - p:\n      q.r: 2");
+    assert_eq!(fold(3), "a.b.c:\n  d: 1\nx[1]:\n  - p:\n      q.r: 2");
+    assert_eq!(fold(1), encode(&value, &EncodeOptions::default()));
+}
+
+#[test]
+fn root_forms() {
+    let opts = EncodeOptions::default();
+    assert_eq!(encode(&json!([]), &opts), "[]");
+    assert_eq!(encode(&json!({}), &opts), "");
+    assert_eq!(encode(&json!("x y"), &opts), "x y");
+    assert_eq!(decode("[]", &strict()).unwrap(), json!([]));
+    assert_eq!(decode("", &strict()).unwrap(), json!({}));
+    assert_eq!(decode("\"[]\"", &strict()).unwrap(), json!("[]"));
+    assert_eq!(
+        decode("x[0]:\ny: []", &strict()).unwrap(),
+        json!({"x": [], "y": []})
+    );
+}
