@@ -25,6 +25,41 @@ pub enum Command {
     Run(RunArgs),
     /// Print token counts of every format × structure × variant.
     Tokens(TokensArgs),
+    /// Run SQL over the run logs (after sql/views.sql) and print the last result.
+    Query(QueryArgs),
+    /// Export results, answers and raw records as Parquet.
+    Export(ExportArgs),
+}
+
+/// `bench query`.
+#[derive(Debug, Args)]
+pub struct QueryArgs {
+    /// SQL file to run (one or more statements; the last result is printed).
+    #[arg(required_unless_present = "execute", conflicts_with = "execute")]
+    pub file: Option<PathBuf>,
+    /// SQL text to run instead of a file.
+    #[arg(short = 'e', long = "execute", value_name = "SQL")]
+    pub execute: Option<String>,
+    /// Root folder holding benchmarks/<timestamp>/*.jsonl.
+    #[arg(long, default_value = "data")]
+    pub root: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+    pub format: TableFormat,
+    /// Write the result to this file instead of stdout.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+}
+
+/// `bench export`.
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// Folder to write Parquet into (results/ and answers/ hive-partitioned, benchmarks.parquet).
+    #[arg(long, value_name = "DIR")]
+    pub parquet: PathBuf,
+    /// Root folder holding benchmarks/<timestamp>/*.jsonl.
+    #[arg(long, default_value = "data")]
+    pub root: PathBuf,
 }
 
 /// What data to render: shared by every command.
@@ -87,6 +122,8 @@ pub enum TableFormat {
     Csv,
     /// JSON array of rows.
     Json,
+    /// Markdown (GitHub) table.
+    Markdown,
 }
 
 /// Sort order of `bench tokens`.

@@ -191,7 +191,7 @@ impl Writer {
             .map(|f| json!({"name": f.name, "nested_path": f.nested.join("."), "optional": f.optional}))
             .collect();
         let nulls: usize = ds
-            .optional
+            .records(Variant::Optional)
             .iter()
             .map(|r| r.values().filter(|v| v.is_null()).count())
             .sum();
@@ -226,8 +226,8 @@ impl Writer {
 /// sha256 of both variants' records as compact JSON: identifies the data a run used.
 pub fn dataset_hash(ds: &Dataset) -> String {
     let mut h = Sha256::new();
-    for records in [&ds.mandatory, &ds.optional] {
-        h.update(serde_json::to_vec(records).expect("records serialize"));
+    for v in Variant::ALL {
+        h.update(serde_json::to_vec(&ds.records(v)).expect("records serialize"));
     }
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }

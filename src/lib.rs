@@ -1,6 +1,7 @@
 //! `bench`: renders one dataset in many formats, asks the same questions about each rendering,
 //! grades the answers deterministically, counts tokens and logs every call as JSONL.
 
+pub mod analytics;
 pub mod cli;
 pub mod commands;
 pub mod dataset;

@@ -31,6 +31,8 @@ fn main() -> ExitCode {
         Command::Generate(args) => commands::generate::execute(args),
         Command::Run(args) => commands::run::execute(args),
         Command::Tokens(args) => commands::tokens::execute(args),
+        Command::Query(args) => commands::query::execute(args),
+        Command::Export(args) => commands::export::execute(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -243,3 +243,121 @@ fn offline_run_writes_the_jsonl_contract_and_scores_100_percent() {
         assert!(art.join(rel).is_file(), "missing artifact {rel}");
     }
 }
+
+#[test]
+fn query_prints_reports_and_reports_bad_input() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("data");
+    let root_s = root.to_str().unwrap();
+    let rankings = concat!(env!("CARGO_MANIFEST_DIR"), "/sql/rankings.sql");
+
+    let out = bench()
+        .args(["query", rankings, "--root", root_s])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("no runs under") && err.contains("bench run"),
+        "{err}"
+    );
+
+    bench()
+        .args([
+            "run",
+            "--provider",
+            "reference",
+            "--runs",
+            "1",
+            "--formats",
+            "csv,yaml",
+            "--variants",
+            "mandatory",
+            "--output-root",
+            root_s,
+        ])
+        .assert()
+        .success();
+    let out = bench()
+        .args(["query", rankings, "--root", root_s, "--format", "csv"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        csv.starts_with("rank,format,structure,variant,provider"),
+        "{csv}"
+    );
+    assert_eq!(csv.lines().count(), 1 + 3, "csv flat, yaml flat and nested");
+
+    let md = bench()
+        .args([
+            "query",
+            "-e",
+            "SELECT format, count(*) AS n FROM answers GROUP BY 1 ORDER BY 1",
+            "--root",
+            root_s,
+            "--format",
+            "markdown",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(md.stdout).unwrap(),
+        "| format | n |\n| --- | --- |\n| csv | 124 |\n| yaml | 248 |\n"
+    );
+
+    let file = tmp.path().join("out.json");
+    bench()
+        .args([
+            "query",
+            "-e",
+            "SELECT 1 AS one; SELECT 2 AS two",
+            "--root",
+            root_s,
+            "--format",
+            "json",
+            "-o",
+            file.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    let json: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(
+        json,
+        serde_json::json!([{"two": 2}]),
+        "the last statement's result"
+    );
+
+    let missing = tmp.path().join("missing.sql");
+    usage_error(
+        &["query", missing.to_str().unwrap(), "--root", root_s],
+        &["missing.sql"],
+    );
+
+    let bad = tmp.path().join("bad.sql");
+    fs::write(&bad, "SELECT nope\nFROM results;").unwrap();
+    let out = bench()
+        .args(["query", bad.to_str().unwrap(), "--root", root_s])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("bad.sql") && err.contains("nope"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    let out = bench()
+        .args(["query", "-e", "SELEC 1", "--root", root_s])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .contains("-e: Parser Error")
+    );
+}

@@ -20,7 +20,7 @@ fn block_on<F: std::future::Future>(f: F) -> F::Output {
 #[test]
 fn reference_answers_from_the_prompt_text_not_the_original_records() {
     let ds = dataset::generate(31, 42);
-    let records = ds.records(Variant::Mandatory);
+    let records = &ds.mandatory;
     let qs = questions::generate(records, 42);
     let doc = ds.document(Variant::Mandatory, Structure::Flat);
     let text = Format::JsonPretty.encode(&doc).unwrap();

@@ -25,7 +25,7 @@ fn every_combination_round_trips() {
                     );
                     let records = records_from_document(&back).unwrap();
                     assert_eq!(records.len(), n as usize);
-                    for (a, b) in records.iter().zip(ds.records(v)) {
+                    for (a, b) in records.iter().zip(ds.records(v).iter()) {
                         assert!(same_value(
                             &serde_json::Value::Object(a.clone()),
                             &serde_json::Value::Object(b.clone())

@@ -17,7 +17,7 @@ pub fn execute(args: &GenerateArgs) -> Result<()> {
     let ds = dataset::generate(d.records, d.seed);
     let n = ds.mandatory.len();
     for &v in &d.variants {
-        w.questions(v, n, &questions::generate(ds.records(v), d.seed))?;
+        w.questions(v, n, &questions::generate(&ds.records(v), d.seed))?;
     }
     let mut files = 0;
     for_each_rendering(&ds, d, |r| {

@@ -1,6 +1,8 @@
 //! Command handlers: turn parsed arguments into library calls and print the results.
 
+pub mod export;
 pub mod generate;
+pub mod query;
 pub mod run;
 pub mod tokens;
 

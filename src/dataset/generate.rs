@@ -4,7 +4,7 @@ use super::{Dataset, Record, schema::FIELDS};
 use chrono::{Duration, NaiveDate, NaiveDateTime};
 use rand::{Rng, SeedableRng, seq::IndexedRandom};
 use rand_chacha::ChaCha8Rng;
-use serde_json::{Value, json};
+use serde_json::json;
 
 const ADJECTIVES: [&str; 16] = [
     "Ergonomic",
@@ -99,22 +99,23 @@ pub fn generate(n: u32, seed: u64) -> Dataset {
     let mandatory: Vec<Record> = (1..=n).map(|i| record(i, &mut rng)).collect();
     // A separate stream so the null pattern does not shift the base values.
     let mut null_rng = ChaCha8Rng::seed_from_u64(seed ^ 0x9E37_79B9_7F4A_7C15);
-    let optional = mandatory
-        .iter()
-        .map(|r| {
-            let mut r = r.clone();
-            for field in FIELDS.iter().filter(|f| f.optional) {
+    let optional_fields = FIELDS.iter().filter(|f| f.optional).count();
+    // Same draw order as materializing the variant: record by record, field by field.
+    let null_masks = (0..n)
+        .map(|_| {
+            (0..optional_fields).fold(0u8, |mask, bit| {
                 if null_rng.random_bool(NULL_PROBABILITY) {
-                    r.insert(field.name.to_string(), Value::Null);
+                    mask | (1 << bit)
+                } else {
+                    mask
                 }
-            }
-            r
+            })
         })
         .collect();
     Dataset {
         seed,
         mandatory,
-        optional,
+        null_masks,
     }
 }
 
@@ -193,6 +194,7 @@ fn timestamp(t: NaiveDateTime) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dataset::Variant;
 
     #[test]
     fn same_seed_same_records_and_other_seed_differs() {
@@ -200,7 +202,7 @@ mod tests {
         let b = generate(50, 7);
         let c = generate(50, 8);
         assert_eq!(a.mandatory, b.mandatory);
-        assert_eq!(a.optional, b.optional);
+        assert_eq!(a.records(Variant::Optional), b.records(Variant::Optional));
         assert_ne!(a.mandatory, c.mandatory);
     }
 
@@ -208,7 +210,7 @@ mod tests {
     fn optional_variant_only_nulls_optional_fields() {
         let d = generate(200, 1);
         let mut nulls = 0;
-        for (m, o) in d.mandatory.iter().zip(&d.optional) {
+        for (m, o) in d.mandatory.iter().zip(d.records(Variant::Optional).iter()) {
             for f in &FIELDS {
                 assert!(!m[f.name].is_null(), "mandatory {} null", f.name);
                 if o[f.name].is_null() {

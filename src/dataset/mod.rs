@@ -7,6 +7,7 @@ pub mod schema;
 pub use generate::generate;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::fmt;
 
 /// One product as logical field name → value (flat, in schema order).
@@ -101,34 +102,61 @@ impl fmt::Display for Structure {
     }
 }
 
-/// The generated data: base records with every field set, from which variants are derived.
+/// The generated data: base records, and which optional fields the `optional` variant nulls.
+/// The optional variant is derived on demand, so large datasets are held in memory once.
 #[derive(Debug, Clone)]
 pub struct Dataset {
     /// Seed the records were generated from.
     pub seed: u64,
     /// Records with every field set (the `mandatory` variant).
     pub mandatory: Vec<Record>,
-    /// The same records with optional fields randomly null.
-    pub optional: Vec<Record>,
+    /// Per record, bit i set = the i-th optional field (schema order) is null in `optional`.
+    null_masks: Vec<u8>,
 }
 
 impl Dataset {
+    /// Number of records.
+    pub fn len(&self) -> usize {
+        self.mandatory.len()
+    }
+
+    /// Whether there are no records.
+    pub fn is_empty(&self) -> bool {
+        self.mandatory.is_empty()
+    }
+
+    /// Record `i` of one variant.
+    fn record(&self, i: usize, variant: Variant) -> Record {
+        let mut r = self.mandatory[i].clone();
+        if variant == Variant::Optional {
+            for (bit, field) in schema::FIELDS.iter().filter(|f| f.optional).enumerate() {
+                if self.null_masks[i] & (1 << bit) != 0 {
+                    r.insert(field.name.to_string(), Value::Null);
+                }
+            }
+        }
+        r
+    }
+
     /// Records of one variant.
-    pub fn records(&self, variant: Variant) -> &[Record] {
+    pub fn records(&self, variant: Variant) -> Cow<'_, [Record]> {
         match variant {
-            Variant::Mandatory => &self.mandatory,
-            Variant::Optional => &self.optional,
+            Variant::Mandatory => Cow::Borrowed(&self.mandatory),
+            Variant::Optional => {
+                Cow::Owned((0..self.len()).map(|i| self.record(i, variant)).collect())
+            }
         }
     }
 
     /// The root document `{"products": [...]}` of one variant in one structure.
     pub fn document(&self, variant: Variant, structure: Structure) -> Value {
-        let products = self
-            .records(variant)
-            .iter()
-            .map(|r| match structure {
-                Structure::Flat => Value::Object(r.clone()),
-                Structure::Nested => nest(r),
+        let products = (0..self.len())
+            .map(|i| {
+                let r = self.record(i, variant);
+                match structure {
+                    Structure::Flat => Value::Object(r),
+                    Structure::Nested => nest(&r),
+                }
             })
             .collect();
         let mut root = Map::new();

@@ -524,8 +524,8 @@ mod tests {
     fn counts_per_category_hold_for_any_size() {
         for n in [1, 2, 3, 31, 100] {
             let d = dataset::generate(n, 5);
-            for records in [&d.mandatory, &d.optional] {
-                let qs = generate(records, 5);
+            for v in crate::dataset::Variant::ALL {
+                let qs = generate(&d.records(v), 5);
                 assert_eq!(qs.len(), 124, "n={n}");
                 for c in Category::ALL {
                     assert_eq!(
@@ -563,7 +563,7 @@ mod tests {
     #[test]
     fn optional_variant_asks_about_nulls() {
         let d = dataset::generate(31, 42);
-        let qs = generate(&d.optional, 42);
+        let qs = generate(&d.records(crate::dataset::Variant::Optional), 42);
         let null_counts: Vec<_> = qs
             .iter()
             .filter(|q| q.text.contains("null value"))

@@ -119,6 +119,8 @@ pub struct Timing {
 /// One `result` line: one provider call with its grades.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ResultRecord {
+    /// Id of the run this call belongs to (as in the metadata line).
+    pub benchmark_id: String,
     /// Provider and model.
     pub provider_config: ProviderConfig,
     /// The call.

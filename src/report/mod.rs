@@ -1,5 +1,6 @@
 //! Tables printed by the CLI: the run ranking and the token table.
 
+use crate::analytics::Table as AnalyticsTable;
 use crate::cli::{TableFormat, TokenSort};
 use crate::dataset::{Structure, Variant};
 use crate::formats::Format;
@@ -153,62 +154,97 @@ pub fn tokens_table(
             json!(round(r.stats.tokens_per_object(main), 2)),
         );
         let tokens = r.stats.tokens_of(main) as f64;
-        for (key, base) in [
-            ("vs_csv", Format::Csv),
-            ("vs_json_compact", Format::JsonCompact),
+        for (key, base, label) in [
+            ("vs_csv", Format::Csv, "CSV"),
+            ("vs_json_compact", Format::JsonCompact, "JSON"),
         ] {
             let ratio = baseline(&known, base, r.structure, r.variant, main)
                 .filter(|&b| b > 0)
-                .map(|b| round(tokens / b as f64, 3));
-            o.insert(key.into(), json!(ratio));
+                .map(|b| tokens / b as f64);
+            let shown = match (ratio, format) {
+                (Some(x), TableFormat::Table | TableFormat::Markdown) => {
+                    json!(format!("{x:.2}× {label}"))
+                }
+                (Some(x), _) => json!(round(x, 3)),
+                (None, _) => Value::Null,
+            };
+            o.insert(key.into(), shown);
         }
-        objects.push(Value::Object(o));
+        objects.push(o);
     }
+    let columns: Vec<String> = objects
+        .first()
+        .map(|o| o.keys().cloned().collect())
+        .unwrap_or_default();
+    let rows = objects
+        .into_iter()
+        .map(|o| o.into_iter().map(|(_, v)| v).collect())
+        .collect();
+    let mut text = render(&AnalyticsTable { columns, rows }, format)?;
+    if format == TableFormat::Table {
+        text.push_str(&format!(
+            "vs_csv / vs_json_compact and per-value figures use {main}\n"
+        ));
+    }
+    Ok(text)
+}
+
+/// Renders a result table as an aligned table, CSV, a JSON array of objects or Markdown.
+pub fn render(t: &AnalyticsTable, format: TableFormat) -> Result<String> {
     Ok(match format {
-        TableFormat::Json => serde_json::to_string_pretty(&objects)? + "\n",
+        TableFormat::Json => {
+            let objects: Vec<Value> = t
+                .rows
+                .iter()
+                .map(|r| Value::Object(t.columns.iter().cloned().zip(r.iter().cloned()).collect()))
+                .collect();
+            serde_json::to_string_pretty(&objects)? + "\n"
+        }
         TableFormat::Csv => {
             let mut w = csv::Writer::from_writer(Vec::new());
-            if let Some(Value::Object(first)) = objects.first() {
-                w.write_record(first.keys())?;
-            }
-            for o in &objects {
-                let cells = o
-                    .as_object()
-                    .expect("object")
-                    .values()
-                    .map(|v| if v.is_null() { String::new() } else { cell(v) });
-                w.write_record(cells)?;
+            w.write_record(&t.columns)?;
+            for r in &t.rows {
+                w.write_record(
+                    r.iter()
+                        .map(|v| if v.is_null() { String::new() } else { cell(v) }),
+                )?;
             }
             String::from_utf8(w.into_inner()?)?
         }
+        TableFormat::Markdown => {
+            let esc = |s: String| s.replace('|', "\\|").replace('\n', " ");
+            let mut out = format!(
+                "| {} |\n",
+                t.columns
+                    .iter()
+                    .map(|c| esc(c.clone()))
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            );
+            out.push_str(&format!("|{}\n", " --- |".repeat(t.columns.len())));
+            for r in &t.rows {
+                out.push_str(&format!(
+                    "| {} |\n",
+                    r.iter()
+                        .map(|v| esc(cell(v)))
+                        .collect::<Vec<_>>()
+                        .join(" | ")
+                ));
+            }
+            out
+        }
         TableFormat::Table => {
-            let header: Vec<String> = objects
+            let first_numeric = t
+                .rows
                 .first()
-                .and_then(Value::as_object)
-                .map(|o| o.keys().cloned().collect())
-                .unwrap_or_default();
-            let body = objects
+                .and_then(|r| r.iter().position(Value::is_number))
+                .unwrap_or(usize::MAX);
+            let body = t
+                .rows
                 .iter()
-                .map(|o| {
-                    o.as_object()
-                        .expect("object")
-                        .iter()
-                        .map(|(k, v)| match (k.as_str(), v) {
-                            ("vs_csv", Value::Number(n)) => {
-                                format!("{:.2}× CSV", n.as_f64().unwrap_or(0.0))
-                            }
-                            ("vs_json_compact", Value::Number(n)) => {
-                                format!("{:.2}× JSON", n.as_f64().unwrap_or(0.0))
-                            }
-                            _ => cell(v),
-                        })
-                        .collect()
-                })
+                .map(|r| r.iter().map(cell).collect())
                 .collect();
-            format!(
-                "{}\nratios and per-value figures use {main}\n",
-                table(header, body, 3)
-            )
+            format!("{}\n", table(t.columns.clone(), body, first_numeric))
         }
     })
 }

@@ -23,6 +23,8 @@ pub struct Progress<'a> {
 
 /// State shared by every call of a run.
 pub struct Context<'a> {
+    /// Id of the run.
+    pub benchmark_id: &'a str,
     /// The run log.
     pub log: &'a mut JsonlWriter,
     /// The artifacts folder.
@@ -158,6 +160,7 @@ impl Context<'_> {
             format!("run{run}")
         };
         ResultRecord {
+            benchmark_id: self.benchmark_id.to_string(),
             provider_config: ProviderConfig {
                 provider: p.name().into(),
                 model: p.model().into(),

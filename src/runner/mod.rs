@@ -138,7 +138,7 @@ pub async fn run(
     let questions: BTreeMap<Variant, Vec<Question>> = plan
         .variants
         .iter()
-        .map(|&v| (v, questions::generate(ds.records(v), plan.seed)))
+        .map(|&v| (v, questions::generate(&ds.records(v), plan.seed)))
         .collect();
     for (&v, qs) in &questions {
         artifacts.questions(v, n, qs)?;
@@ -178,6 +178,7 @@ pub async fn run(
 
     let total = combos.len() * providers.len() * plan.runs as usize;
     let mut ctx = call::Context {
+        benchmark_id: &benchmark_id,
         log: &mut log,
         artifacts: &mut artifacts,
         n,

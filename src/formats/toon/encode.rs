@@ -1,14 +1,11 @@
 //! JSON → TOON. Everything is written straight into one `String`; the layout
 //! decisions mirror the reference encoder so output is byte-identical.
 
-use serde_json::{Map, Value};
-
 use super::text::{is_identifier_segment, write_key, write_number, write_string, write_u64};
+use super::tree::{Node, Object, View};
 use super::{Delimiter, EncodeOptions, KeyFolding};
 
-type Object = Map<String, Value>;
-
-pub(super) fn encode(value: &Value, opts: &EncodeOptions) -> String {
+pub(super) fn encode<N: Node>(value: &N, opts: &EncodeOptions) -> String {
     let mut enc = Encoder {
         out: String::new(),
         indent: opts.indent,
@@ -25,31 +22,31 @@ pub(super) fn encode(value: &Value, opts: &EncodeOptions) -> String {
         scratch: String::new(),
         spaces: String::new(),
     };
-    match value {
-        Value::Object(map) => {
+    match value.view() {
+        View::Object(map) => {
             if enc.fold {
                 enc.root_dotted = map
-                    .keys()
+                    .entries()
+                    .map(|(k, _)| k)
                     .filter(|k| k.contains('.'))
-                    .map(String::as_str)
                     .collect();
             }
-            enc.fields(map, 0, false, opts.flatten_depth, true);
+            enc.fields::<N>(map, 0, false, opts.flatten_depth, true);
         }
         // v3.3 canonical form for an empty root array.
-        Value::Array(arr) if arr.is_empty() => enc.out.push_str("[]"),
-        Value::Array(arr) => enc.array(None, arr, 0, false),
-        other => enc.primitive(other),
+        View::Array([]) => enc.out.push_str("[]"),
+        View::Array(arr) => enc.array(None, arr, 0, false),
+        _ => enc.primitive(value),
     }
     enc.out
 }
 
 /// How an array is laid out, decided in a single pass over its elements.
-enum Shape<'v> {
+enum Shape<'v, N: Node> {
     /// Inline `key[N]: a,b,c`.
     Primitives,
     /// Tabular rows; the map is the first row, whose key order is the header.
-    Table(&'v Object),
+    Table(&'v N::Object),
     /// Expanded `- item` lines.
     List,
 }
@@ -70,24 +67,24 @@ struct Encoder<'v> {
     spaces: String,
 }
 
-fn is_primitive(v: &Value) -> bool {
-    !matches!(v, Value::Array(_) | Value::Object(_))
+fn is_primitive<N: Node>(v: &N) -> bool {
+    !matches!(v.view(), View::Array(_) | View::Object(_))
 }
 
-fn classify(arr: &[Value]) -> Shape<'_> {
-    let header = match arr.first() {
-        Some(Value::Object(m)) if !m.is_empty() => Some(m),
+fn classify<N: Node>(arr: &[N]) -> Shape<'_, N> {
+    let header = match arr.first().map(Node::view) {
+        Some(View::Object(m)) if !m.is_empty() => Some(m),
         _ => None,
     };
     let mut all_prim = true;
     let mut table = header.is_some();
     for v in arr {
-        match v {
-            Value::Object(m) => {
+        match v.view() {
+            View::Object(m) => {
                 all_prim = false;
-                table = table && header.is_some_and(|h| row_matches(h, m));
+                table = table && header.is_some_and(|h| row_matches::<N>(h, m));
             }
-            Value::Array(_) => return Shape::List,
+            View::Array(_) => return Shape::List,
             _ => table = false,
         }
         if !all_prim && !table {
@@ -101,12 +98,12 @@ fn classify(arr: &[Value]) -> Shape<'_> {
 }
 
 /// Same key set as the header and only primitive values.
-fn row_matches(header: &Object, row: &Object) -> bool {
+fn row_matches<N: Node>(header: &N::Object, row: &N::Object) -> bool {
     if row.len() != header.len() {
         return false;
     }
     let mut same_order = true;
-    for ((hk, _), (k, v)) in header.iter().zip(row) {
+    for ((hk, _), (k, v)) in header.entries().zip(row.entries()) {
         if hk != k {
             same_order = false;
             break;
@@ -115,7 +112,10 @@ fn row_matches(header: &Object, row: &Object) -> bool {
             return false;
         }
     }
-    same_order || header.keys().all(|k| row.get(k).is_some_and(is_primitive))
+    same_order
+        || header
+            .entries()
+            .all(|(k, _)| row.get(k).is_some_and(is_primitive))
 }
 
 impl<'v> Encoder<'v> {
@@ -136,14 +136,14 @@ impl<'v> Encoder<'v> {
         self.out.push_str("- ");
     }
 
-    fn primitive(&mut self, v: &Value) {
-        match v {
-            Value::Null => self.out.push_str("null"),
-            Value::Bool(true) => self.out.push_str("true"),
-            Value::Bool(false) => self.out.push_str("false"),
-            Value::Number(n) => write_number(&mut self.out, n),
-            Value::String(s) => write_string(&mut self.out, s, self.delim),
-            Value::Array(_) | Value::Object(_) => {}
+    fn primitive<N: Node + 'v>(&mut self, v: &N) {
+        match v.view() {
+            View::Null => self.out.push_str("null"),
+            View::Bool(true) => self.out.push_str("true"),
+            View::Bool(false) => self.out.push_str("false"),
+            View::Number(n) => write_number(&mut self.out, n),
+            View::String(s) => write_string(&mut self.out, s, self.delim),
+            View::Array(_) | View::Object(_) => {}
         }
     }
 
@@ -152,7 +152,7 @@ impl<'v> Encoder<'v> {
     }
 
     /// `key[N<delim>]{fields}:` (key and fields optional).
-    fn header(&mut self, key: Option<&str>, len: usize, fields: Option<&Object>) {
+    fn header<N: Node + 'v>(&mut self, key: Option<&str>, len: usize, fields: Option<&N::Object>) {
         if let Some(k) = key {
             write_key(&mut self.out, k);
         }
@@ -162,7 +162,7 @@ impl<'v> Encoder<'v> {
         self.out.push(']');
         if let Some(f) = fields {
             self.out.push('{');
-            for (i, k) in f.keys().enumerate() {
+            for (i, (k, _)) in f.entries().enumerate() {
                 if i > 0 {
                     self.push_delim();
                 }
@@ -173,7 +173,7 @@ impl<'v> Encoder<'v> {
         self.out.push(':');
     }
 
-    fn inline_values(&mut self, arr: &[Value]) {
+    fn inline_values<N: Node + 'v>(&mut self, arr: &[N]) {
         for (i, v) in arr.iter().enumerate() {
             self.out
                 .push(if i == 0 { ' ' } else { char::from(self.delim) });
@@ -183,17 +183,17 @@ impl<'v> Encoder<'v> {
 
     /// Fields of an object at `depth`. `skip_first` serves list items, whose first
     /// field sits on the hyphen line and is not a sibling for collision checks.
-    fn fields(
+    fn fields<N: Node + 'v>(
         &mut self,
-        map: &'v Object,
+        map: &'v N::Object,
         depth: usize,
         skip_first: bool,
         remaining: usize,
         track: bool,
     ) {
-        for (key, value) in map.iter().skip(usize::from(skip_first)) {
+        for (key, value) in map.entries().skip(usize::from(skip_first)) {
             if self.fold
-                && matches!(value, Value::Object(_))
+                && matches!(value.view(), View::Object(_))
                 && self.try_fold(map, skip_first, key, value, depth, remaining, track)
             {
                 continue;
@@ -202,31 +202,31 @@ impl<'v> Encoder<'v> {
         }
     }
 
-    fn field(
+    fn field<N: Node + 'v>(
         &mut self,
         key: &'v str,
-        value: &'v Value,
+        value: &'v N,
         depth: usize,
         remaining: usize,
         track: bool,
     ) {
-        match value {
-            Value::Array(arr) => self.array(Some(key), arr, depth, false),
-            Value::Object(obj) => {
+        match value.view() {
+            View::Array(arr) => self.array(Some(key), arr, depth, false),
+            View::Object(obj) => {
                 self.line(depth);
                 write_key(&mut self.out, key);
                 self.out.push(':');
                 if !obj.is_empty() {
                     let saved = self.enter_path(key, track);
-                    self.fields(obj, depth + 1, false, remaining, track);
+                    self.fields::<N>(obj, depth + 1, false, remaining, track);
                     self.path.truncate(saved);
                 }
             }
-            prim => {
+            _ => {
                 self.line(depth);
                 write_key(&mut self.out, key);
                 self.out.push_str(": ");
-                self.primitive(prim);
+                self.primitive(value);
             }
         }
     }
@@ -245,12 +245,12 @@ impl<'v> Encoder<'v> {
 
     /// Emits `key` folded with its chain of single-key objects, if safe.
     #[allow(clippy::too_many_arguments)]
-    fn try_fold(
+    fn try_fold<N: Node + 'v>(
         &mut self,
-        siblings: &Object,
+        siblings: &N::Object,
         skip_first: bool,
         key: &str,
-        value: &'v Value,
+        value: &'v N,
         depth: usize,
         remaining: usize,
         track: bool,
@@ -265,8 +265,8 @@ impl<'v> Encoder<'v> {
         let mut cur = value;
         let mut ok = true;
         while count < remaining {
-            let Value::Object(m) = cur else { break };
-            let Some((k, v)) = m.iter().next().filter(|_| m.len() == 1) else {
+            let View::Object(m) = cur.view() else { break };
+            let Some((k, v)) = m.entries().next().filter(|_| m.len() == 1) else {
                 break;
             };
             // Any non-identifier segment inside the depth limit vetoes the whole chain.
@@ -279,7 +279,7 @@ impl<'v> Encoder<'v> {
             cur = v;
             count += 1;
         }
-        ok = ok && count >= 2 && !self.collides(siblings, skip_first, &folded, track);
+        ok = ok && count >= 2 && !self.collides::<N>(siblings, skip_first, &folded, track);
         if ok {
             self.emit_folded(&folded, cur, depth, remaining - count, track);
         }
@@ -287,9 +287,15 @@ impl<'v> Encoder<'v> {
         ok
     }
 
-    fn collides(&self, siblings: &Object, skip_first: bool, folded: &str, track: bool) -> bool {
-        let sibling = siblings.contains_key(folded)
-            && !(skip_first && siblings.keys().next().is_some_and(|k| k == folded));
+    fn collides<N: Node + 'v>(
+        &self,
+        siblings: &N::Object,
+        skip_first: bool,
+        folded: &str,
+        track: bool,
+    ) -> bool {
+        let sibling = siblings.get(folded).is_some()
+            && !(skip_first && siblings.entries().next().is_some_and(|(k, _)| k == folded));
         if sibling {
             return true;
         }
@@ -309,42 +315,42 @@ impl<'v> Encoder<'v> {
         })
     }
 
-    fn emit_folded(
+    fn emit_folded<N: Node + 'v>(
         &mut self,
         folded: &str,
-        leaf: &'v Value,
+        leaf: &'v N,
         depth: usize,
         remaining: usize,
         track: bool,
     ) {
-        match leaf {
-            Value::Object(m) if !m.is_empty() => {
+        match leaf.view() {
+            View::Object(m) if !m.is_empty() => {
                 // Depth limit reached on a non-empty object: continue nested below it.
                 self.line(depth);
                 self.out.push_str(folded);
                 self.out.push(':');
                 let saved = self.enter_path(folded, track);
-                self.fields(m, depth + 1, false, remaining, track);
+                self.fields::<N>(m, depth + 1, false, remaining, track);
                 self.path.truncate(saved);
             }
-            Value::Object(_) => {
+            View::Object(_) => {
                 self.line(depth);
                 self.out.push_str(folded);
                 self.out.push(':');
             }
-            Value::Array(arr) => self.array(Some(folded), arr, depth, false),
-            prim => {
+            View::Array(arr) => self.array(Some(folded), arr, depth, false),
+            _ => {
                 self.line(depth);
                 self.out.push_str(folded);
                 self.out.push_str(": ");
-                self.primitive(prim);
+                self.primitive(leaf);
             }
         }
     }
 
     /// An array under `key` (None only for the root). With `dash` the header sits on a
     /// list-item hyphen line and nested lines go two levels deeper instead of one.
-    fn array(&mut self, key: Option<&str>, arr: &'v [Value], depth: usize, dash: bool) {
+    fn array<N: Node + 'v>(&mut self, key: Option<&str>, arr: &'v [N], depth: usize, dash: bool) {
         let child = depth + if dash { 2 } else { 1 };
         if dash {
             self.item_line(depth);
@@ -357,26 +363,26 @@ impl<'v> Encoder<'v> {
                     write_key(&mut self.out, k);
                     self.out.push_str(": []");
                 }
-                None => self.header(None, 0, None),
+                None => self.header::<N>(None, 0, None),
             }
             return;
         }
         match classify(arr) {
             Shape::Primitives => {
-                self.header(key, arr.len(), None);
+                self.header::<N>(key, arr.len(), None);
                 self.inline_values(arr);
             }
             Shape::Table(first) => {
-                self.header(key, arr.len(), Some(first));
+                self.header::<N>(key, arr.len(), Some(first));
                 for row in arr {
-                    if let Value::Object(m) = row {
+                    if let View::Object(m) = row.view() {
                         self.line(child);
-                        self.row(first, m);
+                        self.row::<N>(first, m);
                     }
                 }
             }
             Shape::List => {
-                self.header(key, arr.len(), None);
+                self.header::<N>(key, arr.len(), None);
                 for item in arr {
                     self.list_item(item, child);
                 }
@@ -384,9 +390,9 @@ impl<'v> Encoder<'v> {
         }
     }
 
-    fn row(&mut self, header: &Object, row: &'v Object) {
-        let mut entries = row.iter();
-        for (i, hk) in header.keys().enumerate() {
+    fn row<N: Node + 'v>(&mut self, header: &N::Object, row: &'v N::Object) {
+        let mut entries = row.entries();
+        for (i, (hk, _)) in header.entries().enumerate() {
             if i > 0 {
                 self.push_delim();
             }
@@ -401,12 +407,12 @@ impl<'v> Encoder<'v> {
         }
     }
 
-    fn list_item(&mut self, item: &'v Value, depth: usize) {
-        match item {
-            Value::Object(m) => self.list_item_object(m, depth),
-            Value::Array(arr) => {
+    fn list_item<N: Node + 'v>(&mut self, item: &'v N, depth: usize) {
+        match item.view() {
+            View::Object(m) => self.list_item_object::<N>(m, depth),
+            View::Array(arr) => {
                 self.item_line(depth);
-                self.header(None, arr.len(), None);
+                self.header::<N>(None, arr.len(), None);
                 if arr.iter().all(is_primitive) {
                     self.inline_values(arr);
                 } else {
@@ -416,40 +422,40 @@ impl<'v> Encoder<'v> {
                     }
                 }
             }
-            prim => {
+            _ => {
                 self.item_line(depth);
-                self.primitive(prim);
+                self.primitive(item);
             }
         }
     }
 
     /// First field on the hyphen line (never folded), the rest one level deeper.
     /// Folding state restarts here: no root-path tracking, full flatten depth.
-    fn list_item_object(&mut self, m: &'v Object, depth: usize) {
-        let Some((k, v)) = m.iter().next() else {
+    fn list_item_object<N: Node + 'v>(&mut self, m: &'v N::Object, depth: usize) {
+        let Some((k, v)) = m.entries().next() else {
             self.line(depth);
             self.out.push('-');
             return;
         };
-        match v {
-            Value::Array(arr) => self.array(Some(k), arr, depth, true),
-            Value::Object(o) => {
+        match v.view() {
+            View::Array(arr) => self.array(Some(k), arr, depth, true),
+            View::Object(o) => {
                 self.item_line(depth);
                 write_key(&mut self.out, k);
                 self.out.push(':');
                 if !o.is_empty() {
-                    self.fields(o, depth + 2, false, self.flatten_depth, false);
+                    self.fields::<N>(o, depth + 2, false, self.flatten_depth, false);
                 }
             }
-            prim => {
+            _ => {
                 self.item_line(depth);
                 write_key(&mut self.out, k);
                 self.out.push_str(": ");
-                self.primitive(prim);
+                self.primitive(v);
             }
         }
         if m.len() > 1 {
-            self.fields(m, depth + 1, true, self.flatten_depth, false);
+            self.fields::<N>(m, depth + 1, true, self.flatten_depth, false);
         }
     }
 }

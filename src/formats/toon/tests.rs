@@ -2,7 +2,10 @@
 
 use serde_json::{Value, json};
 
-use super::{DecodeOptions, Delimiter, EncodeOptions, KeyFolding, decode, encode};
+use super::{
+    DecodeOptions, Delimiter, EncodeOptions, Json, KeyFolding, Str, decode, encode,
+    encode_json_text,
+};
 
 fn strict() -> DecodeOptions {
     DecodeOptions::default()
@@ -157,4 +160,61 @@ fn root_forms() {
         decode("x[0]:\ny: []", &strict()).unwrap(),
         json!({"x": [], "y": []})
     );
+}
+
+/// Encodes `json` through `Value` and through the compact tree, asserting both agree.
+fn both_paths(json: &str, opts: &EncodeOptions) -> String {
+    let via_value = encode(&serde_json::from_str::<Value>(json).unwrap(), opts);
+    let via_tree = encode_json_text(json, opts).unwrap();
+    assert_eq!(via_tree, via_value, "{json}");
+    via_value
+}
+
+#[test]
+fn compact_tree_encodes_like_value() {
+    let plain = EncodeOptions::default();
+    // Past the linear-scan limit, duplicates are found through the hash index.
+    let many: Vec<String> = (0..40).map(|i| format!("\"k{i}\":{i}")).collect();
+    let docs = [
+        serde_json::to_string(&sample()).unwrap(),
+        r#"{"a":1,"b":{"c":{"d":[1,2.5,-3,1e21,1e-7,-0.0,18446744073709551615]}},"a.b":{"x":1}}"#
+            .into(),
+        r#"{"e\nf":"x\"y","\u00e9":"caf\u00e9","rows":[{"i":1,"n":"a"},{"n":"b","i":2}]}"#.into(),
+        r#"[[1,2],[{"a":1}],"s"]"#.into(),
+        "[]".into(),
+        "\"top\"".into(),
+        format!("{{{},\"k5\":\"five\",\"k39\":[]}}", many.join(",")),
+    ];
+    for doc in &docs {
+        for delimiter in [Delimiter::Comma, Delimiter::Tab, Delimiter::Pipe] {
+            for key_folding in [KeyFolding::Off, KeyFolding::Safe] {
+                let opts = EncodeOptions {
+                    delimiter,
+                    key_folding,
+                    ..EncodeOptions::default()
+                };
+                both_paths(doc, &opts);
+            }
+        }
+    }
+    // A repeated key keeps its first position and its last value, as in JSON.parse.
+    assert_eq!(both_paths(r#"{"k":1,"j":2,"k":3}"#, &plain), "k: 3\nj: 2");
+    assert!(encode_json_text("{} x", &plain).is_err());
+    assert!(encode_json_text("[1,", &plain).is_err());
+}
+
+#[test]
+fn compact_tree_borrows_unescaped_strings() {
+    let text = r#"{"plain":"v","esc\"aped":"a\nb"}"#;
+    let Json::Object(entries) = Json::parse(text).unwrap() else {
+        panic!("not an object");
+    };
+    assert!(matches!(entries[0].0, Str::Borrowed("plain")));
+    assert!(matches!(entries[0].1, Json::String(Str::Borrowed("v"))));
+    assert!(matches!(entries[1].0, Str::Owned(_)));
+    assert_eq!(entries[1].0.as_str(), "esc\"aped");
+    assert!(matches!(&entries[1].1, Json::String(s @ Str::Owned(_)) if s.as_str() == "a\nb"));
+    // The memory win depends on these staying two and three words.
+    assert_eq!(size_of::<Str>(), 16);
+    assert_eq!(size_of::<Json>(), 24);
 }

@@ -8,15 +8,19 @@
 //!    (after the generator's documented normalisation of known spec differences);
 //! 2. decoding our output gives the input back (safe mode with expand_paths, when the
 //!    input has no literal dotted keys that expansion would legitimately split);
-//! 3. decoding the reference's raw, un-normalised output gives the input back too.
+//! 3. decoding the reference's raw, un-normalised output gives the input back too;
+//! 4. encoding through the compact `Json` tree gives the same bytes as through `Value`.
 
 #[path = "../../../src/formats/toon/mod.rs"]
+#[allow(dead_code, unused_imports)] // the harness uses only part of the engine's API
 mod toon;
 
 use std::process::ExitCode;
 
 use serde_json::Value;
-use toon::{DecodeOptions, Delimiter, EncodeOptions, KeyFolding, decode, encode};
+use toon::{
+    DecodeOptions, Delimiter, EncodeOptions, Json, KeyFolding, decode, encode, encode_node,
+};
 
 fn main() -> ExitCode {
     let path = std::env::args()
@@ -57,8 +61,9 @@ fn main() -> ExitCode {
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let case: Value = serde_json::from_str(line).expect("case line is JSON");
         let id = &case["id"];
-        let input: Value =
-            serde_json::from_str(case["input"].as_str().expect("input text")).expect("input JSON");
+        let input_text = case["input"].as_str().expect("input text");
+        let input: Value = serde_json::from_str(input_text).expect("input JSON");
+        let compact = Json::parse(input_text).expect("input JSON");
         cases += 1;
         let mut problems = Vec::new();
         let ours_off = encode(&input, &off);
@@ -73,11 +78,19 @@ fn main() -> ExitCode {
             ("safe pipe", &ours_pipe, &case["pipe"]),
             ("tab indent=4", &ours_tab4, &case["tab4"]),
         ];
-        for (mode, ours, want) in modes {
+        let all_opts = [&off, &safe, &safe2, &pipe, &tab4];
+        for ((mode, ours, want), opts) in modes.into_iter().zip(all_opts) {
             if Some(ours.as_str()) != want.as_str() {
                 problems.push(format!(
                     "encode {mode} differs: {}",
                     first_line_diff(want.as_str().unwrap_or_default(), ours)
+                ));
+            }
+            let via_tree = encode_node(&compact, opts);
+            if via_tree != *ours {
+                problems.push(format!(
+                    "encode {mode} via Json differs from via Value: {}",
+                    first_line_diff(ours, &via_tree)
                 ));
             }
         }

@@ -1,0 +1,21 @@
+-- Each format against the json_compact baseline of the same provider, structure, variant and
+-- record count: Δ weighted accuracy in percentage points and the data token ratio.
+WITH per_format AS (
+    SELECT provider, model, format, structure, variant, records,
+           avg(weighted_accuracy) FILTER (WHERE error IS NULL) AS weighted_accuracy,
+           avg(data_tokens_o200k) AS data_tokens
+    FROM results
+    WHERE NOT warmup
+    GROUP BY ALL
+)
+SELECT
+    f.provider, f.model, f.format, f.structure, f.variant, f.records,
+    round(100 * f.weighted_accuracy, 2) AS weighted_accuracy_pct,
+    round(100 * (f.weighted_accuracy - b.weighted_accuracy), 2) AS delta_accuracy_pp,
+    round(f.data_tokens)::BIGINT AS data_tokens,
+    round(f.data_tokens / b.data_tokens, 3) AS token_ratio_vs_json_compact
+FROM per_format AS f
+JOIN per_format AS b
+    ON b.format = 'json_compact'
+    AND (b.provider, b.model, b.structure, b.variant, b.records) = (f.provider, f.model, f.structure, f.variant, f.records)
+ORDER BY f.provider, f.model, f.records, f.structure, f.variant, token_ratio_vs_json_compact;

@@ -1,0 +1,36 @@
+-- One ranked table: each format × structure × variant per provider/model and record count,
+-- averaged over its runs (warm-ups and failed calls excluded; failures counted).
+-- efficiency = weighted accuracy % per 1,000 data tokens (o200k_base).
+WITH per_combo AS (
+    SELECT
+        provider || '/' || model AS provider,
+        format,
+        structure,
+        variant,
+        records,
+        count(*) FILTER (WHERE error IS NULL) AS runs,
+        count(*) FILTER (WHERE error IS NOT NULL) AS errors,
+        avg(weighted_accuracy) FILTER (WHERE error IS NULL) AS weighted_accuracy,
+        avg(data_tokens_o200k) AS data_tokens,
+        avg(data_tokens_o200k / data_values) AS tokens_per_value,
+        avg(data_chars / data_tokens_o200k) AS chars_per_token
+    FROM results
+    WHERE NOT warmup
+    GROUP BY ALL
+)
+SELECT
+    rank() OVER (ORDER BY weighted_accuracy DESC NULLS LAST, data_tokens) AS rank,
+    format,
+    structure,
+    variant,
+    provider,
+    records,
+    round(100 * weighted_accuracy, 2) AS weighted_accuracy_pct,
+    round(data_tokens)::BIGINT AS data_tokens,
+    round(tokens_per_value, 2) AS tokens_per_value,
+    round(chars_per_token, 2) AS chars_per_token,
+    round(100 * weighted_accuracy / (data_tokens / 1000), 2) AS efficiency,
+    runs,
+    errors
+FROM per_combo
+ORDER BY rank, format, structure, variant, provider;

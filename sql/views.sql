@@ -1,0 +1,123 @@
+-- Staging: the only file that reads the raw JSONL run logs. Every report in sql/ builds on
+-- these three views. The root folder comes from the variable bench_root (default 'data'):
+--   duckdb -c "SET VARIABLE bench_root = 'data'; .read sql/views.sql; .read sql/rankings.sql"
+-- Corrupt or truncated lines (a crash mid-write) are skipped (ignore_errors); `bench query`
+-- also names them in a warning.
+
+-- Seed-003 view: one row per JSONL line, the payload kept as JSON.
+CREATE OR REPLACE VIEW benchmarks AS
+SELECT
+    regexp_extract(filename, '/benchmarks/([^/]+)/[^/]+\.jsonl$', 1) AS ts,
+    regexp_extract(filename, '/benchmarks/[^/]+/([^/]+)\.jsonl$', 1) AS suite,
+    type,
+    data ->> 'benchmark_id' AS benchmark_id,
+    data ->> 'timestamp' AS benchmark_timestamp,
+    data -> 'provider_config' ->> 'provider' AS provider,
+    data -> 'provider_config' ->> 'model' AS model,
+    data -> 'sample' ->> 'tag' AS sample_tag,
+    data -> 'summary' ->> 'avg_score' AS avg_score,
+    data -> 'summary' ->> 'pass_rate' AS pass_rate,
+    data
+FROM read_json(
+    coalesce(getvariable('bench_root'), 'data') || '/benchmarks/*/*.jsonl',
+    format = 'newline_delimited',
+    columns = {type: 'VARCHAR', data: 'JSON'},
+    filename = true,
+    ignore_errors = true
+);
+
+-- Result lines parsed once into typed structs (the prompt text is never materialized).
+CREATE OR REPLACE VIEW result_lines AS
+SELECT
+    regexp_extract(filename, '/benchmarks/([^/]+)/[^/]+\.jsonl$', 1) AS ts,
+    regexp_extract(filename, '/benchmarks/[^/]+/([^/]+)\.jsonl$', 1) AS suite,
+    data AS r
+FROM read_json(
+    coalesce(getvariable('bench_root'), 'data') || '/benchmarks/*/*.jsonl',
+    format = 'newline_delimited',
+    columns = {
+        type: 'VARCHAR',
+        data: 'STRUCT(
+            benchmark_id VARCHAR,
+            provider_config STRUCT(provider VARCHAR, model VARCHAR),
+            sample STRUCT(tag VARCHAR, duration_ms BIGINT, start_time_ms BIGINT),
+            metrics STRUCT(metric VARCHAR, category VARCHAR, passed INTEGER, score DOUBLE,
+                           reason VARCHAR, expected JSON, actual JSON, validation VARCHAR)[],
+            summary STRUCT(total_metrics INTEGER, passed_metrics INTEGER, pass_rate DOUBLE,
+                           weighted_accuracy DOUBLE,
+                           by_category MAP(VARCHAR, STRUCT(total INTEGER, passed INTEGER, accuracy DOUBLE))),
+            timing STRUCT(provider_latency_ms BIGINT, evaluation_time_ms BIGINT),
+            format VARCHAR, structure VARCHAR, variant VARCHAR,
+            records INTEGER, run INTEGER, warmup BOOLEAN,
+            usage STRUCT(input BIGINT, output BIGINT, reasoning BIGINT, cache_read BIGINT, cache_write BIGINT),
+            data_stats STRUCT(chars BIGINT, bytes BIGINT, "values" BIGINT, objects BIGINT, tokens MAP(VARCHAR, BIGINT)),
+            cost_usd DOUBLE,
+            error VARCHAR
+        )'
+    },
+    filename = true,
+    ignore_errors = true
+)
+WHERE type = 'result';
+
+-- One typed row per provider call.
+CREATE OR REPLACE VIEW results AS
+SELECT
+    ts,
+    suite,
+    r.benchmark_id,
+    r.provider_config.provider AS provider,
+    r.provider_config.model AS model,
+    r.format,
+    r.structure,
+    r.variant,
+    r.records,
+    r.run,
+    r.warmup,
+    r.error,
+    r.sample.tag AS sample_tag,
+    r.summary.weighted_accuracy,
+    r.summary.pass_rate,
+    r.summary.by_category['field_retrieval'].accuracy AS acc_field_retrieval,
+    r.summary.by_category['structure_awareness'].accuracy AS acc_structure_awareness,
+    r.summary.by_category['filtering'].accuracy AS acc_filtering,
+    r.summary.by_category['aggregation'].accuracy AS acc_aggregation,
+    r.usage.input AS input_tokens,
+    r.usage.output AS output_tokens,
+    r.usage.reasoning AS reasoning_tokens,
+    r.usage.cache_read AS cache_read_tokens,
+    r.usage.cache_write AS cache_write_tokens,
+    r.data_stats.tokens AS data_tokens,
+    r.data_stats.tokens['o200k_base'] AS data_tokens_o200k,
+    r.data_stats.tokens['cl100k_base'] AS data_tokens_cl100k,
+    r.data_stats.chars AS data_chars,
+    r.data_stats."values" AS data_values,
+    r.data_stats.objects AS data_objects,
+    r.timing.provider_latency_ms AS latency_ms,
+    r.cost_usd
+FROM result_lines;
+
+-- One row per question per provider call.
+CREATE OR REPLACE VIEW answers AS
+SELECT
+    ts,
+    suite,
+    r.benchmark_id,
+    r.provider_config.provider AS provider,
+    r.provider_config.model AS model,
+    r.format,
+    r.structure,
+    r.variant,
+    r.records,
+    r.run,
+    r.warmup,
+    r.error,
+    m.metric AS question_id,
+    m.category,
+    m.validation,
+    m.passed,
+    m.score,
+    m.expected,
+    m.actual,
+    m.reason
+FROM result_lines, unnest(r.metrics) AS t(m);

@@ -1,0 +1,31 @@
+-- Weighted accuracy of every call, recomputed from its individual answers (not copied from the
+-- result summaries): Σ weight · passed/total per category over the categories present, divided
+-- by their weights. Weights come from each run's metadata line. `reported` is what bench wrote.
+WITH weights AS (
+    SELECT benchmark_id, k AS category, (data -> 'weights' ->> k)::DOUBLE AS weight
+    FROM benchmarks, unnest(json_keys(data -> 'weights')) AS t(k)
+    WHERE type = 'metadata'
+),
+per_category AS (
+    SELECT benchmark_id, provider, model, format, structure, variant, records, run, category,
+           avg(passed) AS accuracy
+    FROM answers
+    WHERE NOT warmup
+    GROUP BY ALL
+),
+recomputed AS (
+    SELECT benchmark_id, provider, model, format, structure, variant, records, run,
+           sum(accuracy * weight) / sum(weight) AS weighted_accuracy
+    FROM per_category
+    JOIN weights USING (benchmark_id, category)
+    GROUP BY ALL
+)
+SELECT
+    c.benchmark_id, c.provider, c.model, c.format, c.structure, c.variant, c.records, c.run,
+    c.weighted_accuracy,
+    r.weighted_accuracy AS reported,
+    abs(c.weighted_accuracy - r.weighted_accuracy) < 1e-9 AS matches
+FROM recomputed AS c
+JOIN results AS r USING (benchmark_id, provider, model, format, structure, variant, records, run)
+WHERE NOT r.warmup
+ORDER BY c.benchmark_id, c.provider, c.model, c.format, c.structure, c.variant, c.records, c.run;

@@ -1,0 +1,121 @@
+//! Embedded DuckDB over the JSONL run logs: stages `sql/views.sql` on a root folder, runs SQL,
+//! exports Parquet. Extension auto-install and auto-load are off: JSON and Parquet are built in,
+//! and nothing is ever downloaded.
+
+mod scan;
+mod value;
+
+use anyhow::{Context, Result};
+use duckdb::{Config, Connection};
+pub use scan::{BadLine, scan_runs};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// The staging views, compiled in so `bench query` works from any directory.
+pub const VIEWS_SQL: &str = include_str!("../../sql/views.sql");
+
+/// A query result: column names and JSON-typed rows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Table {
+    /// Column names.
+    pub columns: Vec<String>,
+    /// Rows, one JSON value per column.
+    pub rows: Vec<Vec<Value>>,
+}
+
+/// An in-memory DuckDB with the views staged on one root folder.
+pub struct Analytics {
+    conn: Connection,
+    root: PathBuf,
+}
+
+/// Escapes a string for a single-quoted SQL literal.
+pub fn sql_string(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "''"))
+}
+
+impl Analytics {
+    /// Opens DuckDB and creates the views over `root/benchmarks/*/*.jsonl`. Fails when no run
+    /// log exists there; the caller decides what to do with [`scan_runs`]' bad lines.
+    pub fn open(root: &Path) -> Result<Self> {
+        let config = Config::default()
+            .enable_autoload_extension(false)
+            .context("configuring DuckDB")?;
+        let conn = Connection::open_in_memory_with_flags(config).context("opening DuckDB")?;
+        let root_text = root.to_string_lossy().trim_end_matches('/').to_string();
+        conn.execute_batch(&format!(
+            "SET VARIABLE bench_root = {};",
+            sql_string(&root_text)
+        ))?;
+        conn.execute_batch(VIEWS_SQL).context("sql/views.sql")?;
+        Ok(Self {
+            conn,
+            root: root.to_path_buf(),
+        })
+    }
+
+    /// The root folder the views read.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Runs SQL (one or more statements) and returns the result of the last one.
+    pub fn query(&self, sql: &str) -> Result<Table, duckdb::Error> {
+        let mut stmt = self.conn.prepare(sql)?;
+        let mut rows = stmt.query([])?;
+        let mut out = Vec::new();
+        let mut columns = Vec::new();
+        while let Some(row) = rows.next()? {
+            if columns.is_empty() {
+                columns = row.as_ref().column_names();
+            }
+            let n = row.as_ref().column_count();
+            let mut values = Vec::with_capacity(n);
+            for i in 0..n {
+                values.push(value::to_json(row.get::<_, duckdb::types::Value>(i)?));
+            }
+            out.push(values);
+        }
+        drop(rows);
+        if columns.is_empty() {
+            columns = stmt.column_names();
+        }
+        Ok(Table { columns, rows: out })
+    }
+
+    /// Writes `results` and `answers` as Parquet, hive-partitioned by suite and provider, and the
+    /// raw `benchmarks` rows as one Parquet file; returns the row count of each.
+    pub fn export_parquet(&self, dir: &Path) -> Result<Vec<(String, u64)>> {
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create '{}'", dir.display()))?;
+        let mut counts = Vec::new();
+        for view in ["results", "answers"] {
+            let target = dir.join(view);
+            let sql = format!(
+                "COPY (SELECT * FROM {view}) TO {} (FORMAT PARQUET, PARTITION_BY (suite, provider), OVERWRITE_OR_IGNORE)",
+                sql_string(&target.to_string_lossy())
+            );
+            self.conn
+                .execute_batch(&sql)
+                .with_context(|| format!("exporting {view}"))?;
+            counts.push((view.to_string(), self.count(view)?));
+        }
+        let target = dir.join("benchmarks.parquet");
+        let sql = format!(
+            "COPY (SELECT * REPLACE (CAST(data AS VARCHAR) AS data) FROM benchmarks) TO {} (FORMAT PARQUET)",
+            sql_string(&target.to_string_lossy())
+        );
+        self.conn
+            .execute_batch(&sql)
+            .context("exporting benchmarks")?;
+        counts.push(("benchmarks".to_string(), self.count("benchmarks")?));
+        Ok(counts)
+    }
+
+    fn count(&self, view: &str) -> Result<u64> {
+        let n: i64 = self
+            .conn
+            .query_row(&format!("SELECT count(*) FROM {view}"), [], |r| r.get(0))?;
+        Ok(n as u64)
+    }
+}

@@ -1,0 +1,55 @@
+//! `bench query`: SQL over the run logs.
+
+use crate::UsageError;
+use crate::analytics::{Analytics, scan_runs};
+use crate::cli::QueryArgs;
+use crate::report;
+use anyhow::{Result, anyhow};
+use std::path::Path;
+
+/// Stages the views on the root, warns about skipped lines, runs the SQL, prints the last result.
+pub fn execute(args: &QueryArgs) -> Result<()> {
+    let (sql, origin) = match (&args.file, &args.execute) {
+        (Some(file), _) => {
+            let sql = std::fs::read_to_string(file).map_err(|e| {
+                UsageError::new(format!("cannot read SQL file '{}': {e}", file.display()))
+            })?;
+            (sql, file.display().to_string())
+        }
+        (None, Some(sql)) => (sql.clone(), "-e".to_string()),
+        (None, None) => return Err(UsageError::new("give a SQL file or -e \"SQL\"").into()),
+    };
+    let db = open_warned(&args.root)?;
+    let table = db
+        .query(&sql)
+        .map_err(|e| anyhow!("{origin}: {}", one_line(&e.to_string())))?;
+    let text = report::render(&table, args.format)?;
+    match &args.output {
+        Some(path) => std::fs::write(path, text)
+            .map_err(|e| UsageError::new(format!("cannot write '{}': {e}", path.display())))?,
+        None => print!("{text}"),
+    }
+    Ok(())
+}
+
+/// Opens the views on `root` after printing one warning per line DuckDB will skip.
+pub fn open_warned(root: &Path) -> Result<Analytics> {
+    let (_, bad) = scan_runs(root)?;
+    for b in &bad {
+        eprintln!(
+            "warning: {}:{}: truncated or corrupt line skipped",
+            b.file.display(),
+            b.line
+        );
+    }
+    Analytics::open(root)
+}
+
+/// DuckDB messages span lines (a caret under the SQL); errors here are one line.
+fn one_line(msg: &str) -> String {
+    msg.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.chars().all(|c| c == '^'))
+        .collect::<Vec<_>>()
+        .join(" — ")
+}

@@ -1,0 +1,416 @@
+//! The DuckDB layer on a fixture run log with two providers (a perfect one and a noisy one that
+//! also fails some calls): every SQL file in sql/ returns the expected rows, SQL recomputes the
+//! Rust weighted accuracy exactly, bad lines are skipped and named, Parquet reads back.
+
+use bench::analytics::{Analytics, Table, scan_runs};
+use bench::dataset::{Structure, Variant};
+use bench::formats::Format;
+use bench::prompt::parse_data_block;
+use bench::providers::{Provider, ProviderError, Reference, Request, Response};
+use bench::runner::{self, Plan};
+use bench::tokens::Tokenizer;
+use serde_json::{Map, Value, json};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Answers like the reference, but gets every fifth question wrong (shifted per format) and
+/// fails every seventh call.
+struct Noisy {
+    calls: AtomicUsize,
+}
+
+#[async_trait::async_trait]
+impl Provider for Noisy {
+    fn name(&self) -> &str {
+        "noisy"
+    }
+    fn model(&self) -> &str {
+        "noisy-1"
+    }
+    fn params(&self) -> Value {
+        json!({"temperature": 0.7})
+    }
+    fn url(&self) -> Option<String> {
+        Some("http://127.0.0.1:9/v1".into())
+    }
+    fn caches_prompts(&self) -> bool {
+        true
+    }
+    async fn complete(&self, req: &Request<'_>) -> Result<Response, ProviderError> {
+        if self.calls.fetch_add(1, Ordering::SeqCst) % 7 == 6 {
+            return Err(ProviderError::BadPrompt("simulated failure".into()));
+        }
+        let shift = parse_data_block(&req.messages[0].content).map_or(0, |(name, _)| name.len());
+        let mut resp = Reference.complete(req).await?;
+        let mut answers: Map<String, Value> = serde_json::from_str(&resp.output).unwrap();
+        for (i, v) in answers.values_mut().enumerate() {
+            if (i + shift) % 5 == 0 {
+                *v = json!("wrong");
+            }
+        }
+        resp.output = serde_json::to_string(&answers).unwrap();
+        Ok(resp)
+    }
+}
+
+fn fixture(root: &Path) -> PathBuf {
+    let plan = Plan {
+        formats: vec![Format::Csv, Format::JsonCompact, Format::ToonKeyfold],
+        structures: vec![Structure::Flat],
+        variants: vec![Variant::Mandatory, Variant::Optional],
+        records: 10,
+        seed: 3,
+        runs: 2,
+        tokenizers: Tokenizer::ALL.to_vec(),
+        output_root: root.to_path_buf(),
+    };
+    let providers: Vec<Box<dyn Provider>> = vec![
+        Box::new(Reference),
+        Box::new(Noisy {
+            calls: AtomicUsize::new(0),
+        }),
+    ];
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    rt.block_on(runner::run(&plan, &providers, &|_| {}))
+        .unwrap()
+        .jsonl
+}
+
+fn col(t: &Table, name: &str) -> usize {
+    t.columns
+        .iter()
+        .position(|c| c == name)
+        .unwrap_or_else(|| panic!("no column {name} in {:?}", t.columns))
+}
+
+fn results_from_jsonl(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|l| l["type"] == "result")
+        .map(|l| l["data"].clone())
+        .collect()
+}
+
+fn sql_file(name: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("sql").join(name)).unwrap()
+}
+
+#[test]
+fn every_report_returns_the_expected_rows() {
+    let tmp = tempfile::tempdir().unwrap();
+    let jsonl = fixture(tmp.path());
+    let rust = results_from_jsonl(&jsonl);
+    let scored: Vec<&Value> = rust.iter().filter(|r| r["warmup"] == false).collect();
+    assert_eq!(
+        scored.len(),
+        3 * 2 * 2 * 2,
+        "3 formats × 2 variants × 2 providers × 2 runs"
+    );
+    let failed = scored.iter().filter(|r| !r["error"].is_null()).count();
+    assert!(failed > 0, "the noisy provider must fail some calls");
+    let db = Analytics::open(tmp.path()).unwrap();
+
+    let mut files: Vec<String> =
+        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("sql"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".sql") && n != "views.sql")
+            .collect();
+    files.sort();
+    for name in &files {
+        let t = db
+            .query(&sql_file(name))
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        match name.as_str() {
+            "rankings.sql" => {
+                assert_eq!(t.rows.len(), 12, "{name}");
+                let (acc, prov, runs, errors) = (
+                    col(&t, "weighted_accuracy_pct"),
+                    col(&t, "provider"),
+                    col(&t, "runs"),
+                    col(&t, "errors"),
+                );
+                assert_eq!(t.rows[0][prov], "reference/reference");
+                assert_eq!(t.rows[0][acc], 100.0);
+                let noisy: Vec<_> = t
+                    .rows
+                    .iter()
+                    .filter(|r| r[prov] == "noisy/noisy-1")
+                    .collect();
+                assert!(noisy.iter().all(|r| r[acc].as_f64().unwrap() < 100.0));
+                let total_errors: i64 = t.rows.iter().map(|r| r[errors].as_i64().unwrap()).sum();
+                let total_runs: i64 = t.rows.iter().map(|r| r[runs].as_i64().unwrap()).sum();
+                assert_eq!(total_errors as usize, failed);
+                assert_eq!(total_runs as usize + failed, scored.len());
+            }
+            "weighted_accuracy.sql" => {
+                assert_eq!(
+                    t.rows.len(),
+                    scored.len(),
+                    "{name}: one row per non-warm-up call"
+                );
+                let (wa, fmt, run, prov) = (
+                    col(&t, "weighted_accuracy"),
+                    col(&t, "format"),
+                    col(&t, "run"),
+                    col(&t, "provider"),
+                );
+                let variant = col(&t, "variant");
+                for row in &t.rows {
+                    let r = scored
+                        .iter()
+                        .find(|r| {
+                            r["format"] == row[fmt]
+                                && r["run"] == row[run]
+                                && r["variant"] == row[variant]
+                                && r["provider_config"]["provider"] == row[prov]
+                        })
+                        .expect("matching Rust result");
+                    let sql = row[wa].as_f64().unwrap();
+                    let rust = r["summary"]["weighted_accuracy"].as_f64().unwrap();
+                    assert!(
+                        (sql - rust).abs() < 1e-9,
+                        "SQL {sql} vs Rust {rust} for {row:?}"
+                    );
+                    assert_eq!(row[col(&t, "matches")], true);
+                }
+                let below = t
+                    .rows
+                    .iter()
+                    .filter(|r| r[wa].as_f64().unwrap() < 0.99)
+                    .count();
+                assert!(
+                    below >= 4,
+                    "the noisy provider scores below 1 ({below} rows)"
+                );
+            }
+            "tokens_per_value.sql" => {
+                assert_eq!(t.rows.len(), 6, "{name}: 3 formats × 2 variants");
+                let (fmt, variant) = (col(&t, "format"), col(&t, "variant"));
+                for row in &t.rows {
+                    let r = scored
+                        .iter()
+                        .find(|r| r["format"] == row[fmt] && r["variant"] == row[variant])
+                        .unwrap();
+                    for tok in ["o200k_base", "cl100k_base"] {
+                        let want = r["data_stats"]["tokens"][tok].as_f64().unwrap()
+                            / r["data_stats"]["values"].as_f64().unwrap();
+                        assert!(
+                            (row[col(&t, tok)].as_f64().unwrap() - want).abs() < 0.0006,
+                            "{tok} {row:?}"
+                        );
+                    }
+                }
+            }
+            "provider_comparison.sql" => {
+                assert_eq!(t.rows.len(), 2);
+                let errors = col(&t, "errors");
+                let noisy = t
+                    .rows
+                    .iter()
+                    .find(|r| r[col(&t, "provider")] == "noisy")
+                    .unwrap();
+                assert_eq!(noisy[errors].as_i64().unwrap() as usize, failed);
+                assert_eq!(noisy[col(&t, "calls")], 12);
+            }
+            "format_comparison.sql" => {
+                assert_eq!(t.rows.len(), 12);
+                let (fmt, ratio, delta) = (
+                    col(&t, "format"),
+                    col(&t, "token_ratio_vs_json_compact"),
+                    col(&t, "delta_accuracy_pp"),
+                );
+                for row in &t.rows {
+                    if row[fmt] == "json_compact" {
+                        assert_eq!(row[ratio], 1.0);
+                        assert_eq!(row[delta], 0.0);
+                    } else {
+                        assert!(
+                            row[ratio].as_f64().unwrap() < 1.0,
+                            "csv and toon are smaller: {row:?}"
+                        );
+                    }
+                }
+            }
+            "category_breakdown.sql" => {
+                assert_eq!(t.rows.len(), 12);
+                let reference = t
+                    .rows
+                    .iter()
+                    .filter(|r| r[col(&t, "provider")] == "reference/reference");
+                for r in reference {
+                    for c in [
+                        "field_retrieval_pct",
+                        "structure_awareness_pct",
+                        "filtering_pct",
+                        "aggregation_pct",
+                    ] {
+                        assert_eq!(r[col(&t, c)], 100.0, "{c}");
+                    }
+                }
+            }
+            other => panic!("{other} has no expectations in tests/analytics.rs: add them"),
+        }
+    }
+    assert!(files.len() >= 6, "{files:?}");
+}
+
+#[test]
+fn views_expose_the_documented_columns() {
+    let tmp = tempfile::tempdir().unwrap();
+    fixture(tmp.path());
+    let db = Analytics::open(tmp.path()).unwrap();
+    let cols = |view: &str| {
+        db.query(&format!("SELECT * FROM {view} LIMIT 1"))
+            .unwrap()
+            .columns
+    };
+    for c in [
+        "ts",
+        "suite",
+        "type",
+        "benchmark_id",
+        "benchmark_timestamp",
+        "provider",
+        "model",
+        "sample_tag",
+        "avg_score",
+        "pass_rate",
+        "data",
+    ] {
+        assert!(
+            cols("benchmarks").contains(&c.to_string()),
+            "benchmarks.{c}"
+        );
+    }
+    for c in [
+        "records",
+        "run",
+        "warmup",
+        "error",
+        "weighted_accuracy",
+        "acc_field_retrieval",
+        "input_tokens",
+        "cache_write_tokens",
+        "data_tokens_o200k",
+        "data_values",
+        "latency_ms",
+        "cost_usd",
+    ] {
+        assert!(cols("results").contains(&c.to_string()), "results.{c}");
+    }
+    for c in [
+        "question_id",
+        "category",
+        "validation",
+        "passed",
+        "score",
+        "expected",
+        "actual",
+        "reason",
+        "format",
+        "provider",
+    ] {
+        assert!(cols("answers").contains(&c.to_string()), "answers.{c}");
+    }
+    let n = db
+        .query("SELECT count(*) FROM answers WHERE NOT warmup")
+        .unwrap();
+    assert_eq!(n.rows[0][0], 24 * 124);
+    let warm = db
+        .query("SELECT count(*) FROM results WHERE warmup")
+        .unwrap();
+    assert_eq!(
+        warm.rows[0][0], 6,
+        "one warm-up per combination for the caching provider"
+    );
+}
+
+#[test]
+fn corrupt_lines_are_skipped_and_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let jsonl = fixture(tmp.path());
+    let before = Analytics::open(tmp.path())
+        .unwrap()
+        .query("SELECT count(*) FROM results")
+        .unwrap();
+    let text = std::fs::read_to_string(&jsonl).unwrap();
+    let lines = text.lines().count();
+    // A crash mid-write: half a result line, then (after a resume) more lines.
+    let half = &text.lines().nth(1).unwrap()[..500];
+    std::fs::write(
+        &jsonl,
+        format!("{text}{half}\n{{\"type\": \"result\", \"data\": nope}}\n"),
+    )
+    .unwrap();
+    let (_, bad) = scan_runs(tmp.path()).unwrap();
+    assert_eq!(
+        bad.iter().map(|b| b.line).collect::<Vec<_>>(),
+        vec![lines + 1, lines + 2]
+    );
+    assert_eq!(bad[0].file, jsonl);
+    let after = Analytics::open(tmp.path())
+        .unwrap()
+        .query("SELECT count(*) FROM results")
+        .unwrap();
+    assert_eq!(before, after);
+}
+
+#[test]
+fn no_runs_is_a_clear_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let err = scan_runs(tmp.path()).unwrap_err().to_string();
+    assert!(
+        err.contains("no runs under") && err.contains("run `bench run` first"),
+        "{err}"
+    );
+}
+
+#[test]
+fn parquet_export_reads_back_with_the_same_rows_and_values() {
+    let tmp = tempfile::tempdir().unwrap();
+    fixture(tmp.path());
+    let db = Analytics::open(tmp.path()).unwrap();
+    let out = tmp.path().join("parquet");
+    let counts = db.export_parquet(&out).unwrap();
+    assert_eq!(
+        counts.iter().map(|c| c.0.as_str()).collect::<Vec<_>>(),
+        ["results", "answers", "benchmarks"]
+    );
+    let dir = out.to_string_lossy();
+    let check = |view: &str, parquet: String, cols: &str| {
+        let a = db
+            .query(&format!("SELECT {cols} FROM {view} ORDER BY ALL"))
+            .unwrap();
+        let b = db
+            .query(&format!("SELECT {cols} FROM {parquet} ORDER BY ALL"))
+            .unwrap();
+        assert!(!a.rows.is_empty());
+        assert_eq!(a, b, "{view} round trip");
+    };
+    let hive =
+        |v: &str| format!("read_parquet('{dir}/{v}/**/*.parquet', hive_partitioning = true)");
+    check(
+        "results",
+        hive("results"),
+        "suite, provider, model, format, variant, run, warmup, error, weighted_accuracy, data_tokens_o200k, cost_usd",
+    );
+    check(
+        "answers",
+        hive("answers"),
+        "suite, provider, format, variant, run, question_id, passed, score, reason, CAST(expected AS VARCHAR)",
+    );
+    check(
+        "benchmarks",
+        format!("read_parquet('{dir}/benchmarks.parquet')"),
+        "type, benchmark_id, provider, CAST(data AS VARCHAR)",
+    );
+    assert!(
+        out.join("results/suite=formats/provider=noisy").is_dir(),
+        "hive partitions by suite and provider"
+    );
+}
