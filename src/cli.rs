@@ -49,6 +49,12 @@ pub struct QueryArgs {
     /// Write the result to this file instead of stdout.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// Staging SQL to run first instead of the sql/views.sql compiled into bench.
+    #[arg(long, value_name = "FILE")]
+    pub views: Option<PathBuf>,
+    /// Read a `bench export --parquet` folder instead of the JSONL under --root.
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["root", "views"])]
+    pub parquet: Option<PathBuf>,
 }
 
 /// `bench export`.
@@ -60,6 +66,9 @@ pub struct ExportArgs {
     /// Root folder holding benchmarks/<timestamp>/*.jsonl.
     #[arg(long, default_value = "data")]
     pub root: PathBuf,
+    /// Staging SQL to run first instead of the sql/views.sql compiled into bench.
+    #[arg(long, value_name = "FILE")]
+    pub views: Option<PathBuf>,
 }
 
 /// What data to render: shared by every command.

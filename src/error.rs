@@ -11,3 +11,12 @@ impl UsageError {
         Self(msg.into())
     }
 }
+
+/// Joins a multi-line message (DuckDB puts the SQL and a caret under it) into one line.
+pub fn one_line(msg: &str) -> String {
+    msg.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.chars().all(|c| c == '^'))
+        .collect::<Vec<_>>()
+        .join(" — ")
+}

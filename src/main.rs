@@ -1,6 +1,7 @@
 //! `bench` binary: parses the command line and dispatches; no logic lives here.
 
 use bench::cli::{Cli, Command};
+use bench::error::one_line;
 use bench::{UsageError, commands};
 use clap::Parser;
 use clap::error::ErrorKind;
@@ -37,7 +38,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", one_line(&format!("{e:#}")));
             ExitCode::from(if e.downcast_ref::<UsageError>().is_some() {
                 2
             } else {

@@ -35,9 +35,14 @@ pub fn sql_string(s: &str) -> String {
 }
 
 impl Analytics {
-    /// Opens DuckDB and creates the views over `root/benchmarks/*/*.jsonl`. Fails when no run
-    /// log exists there; the caller decides what to do with [`scan_runs`]' bad lines.
+    /// Opens DuckDB and creates the views over `root/benchmarks/*/*.jsonl` with the compiled-in
+    /// `sql/views.sql`.
     pub fn open(root: &Path) -> Result<Self> {
+        Self::open_with(root, VIEWS_SQL, "sql/views.sql")
+    }
+
+    /// Like [`Analytics::open`] with other staging SQL (`origin` names it in errors).
+    pub fn open_with(root: &Path, views_sql: &str, origin: &str) -> Result<Self> {
         let config = Config::default()
             .enable_autoload_extension(false)
             .context("configuring DuckDB")?;
@@ -47,10 +52,37 @@ impl Analytics {
             "SET VARIABLE bench_root = {};",
             sql_string(&root_text)
         ))?;
-        conn.execute_batch(VIEWS_SQL).context("sql/views.sql")?;
+        conn.execute_batch(views_sql)
+            .with_context(|| origin.to_string())?;
         Ok(Self {
             conn,
             root: root.to_path_buf(),
+        })
+    }
+
+    /// Opens DuckDB with `results`, `answers` and `benchmarks` read from a `bench export
+    /// --parquet` folder, so reports run on Parquet unchanged.
+    pub fn open_parquet(dir: &Path) -> Result<Self> {
+        let config = Config::default()
+            .enable_autoload_extension(false)
+            .context("configuring DuckDB")?;
+        let conn = Connection::open_in_memory_with_flags(config).context("opening DuckDB")?;
+        for (view, source) in [
+            ("results", "results/**/*.parquet"),
+            ("answers", "answers/**/*.parquet"),
+            ("benchmarks", "benchmarks.parquet"),
+        ] {
+            let path = dir.join(source);
+            let sql = format!(
+                "CREATE VIEW {view} AS SELECT * FROM read_parquet({}, hive_partitioning = true)",
+                sql_string(&path.to_string_lossy())
+            );
+            conn.execute_batch(&sql)
+                .with_context(|| format!("reading {}", path.display()))?;
+        }
+        Ok(Self {
+            conn,
+            root: dir.to_path_buf(),
         })
     }
 

@@ -19,10 +19,11 @@ pub fn execute(args: &QueryArgs) -> Result<()> {
         (None, Some(sql)) => (sql.clone(), "-e".to_string()),
         (None, None) => return Err(UsageError::new("give a SQL file or -e \"SQL\"").into()),
     };
-    let db = open_warned(&args.root)?;
-    let table = db
-        .query(&sql)
-        .map_err(|e| anyhow!("{origin}: {}", one_line(&e.to_string())))?;
+    let db = match &args.parquet {
+        Some(dir) => Analytics::open_parquet(dir)?,
+        None => open_warned(&args.root, args.views.as_deref())?,
+    };
+    let table = db.query(&sql).map_err(|e| anyhow!("{origin}: {e}"))?;
     let text = report::render(&table, args.format)?;
     match &args.output {
         Some(path) => std::fs::write(path, text)
@@ -32,8 +33,9 @@ pub fn execute(args: &QueryArgs) -> Result<()> {
     Ok(())
 }
 
-/// Opens the views on `root` after printing one warning per line DuckDB will skip.
-pub fn open_warned(root: &Path) -> Result<Analytics> {
+/// Opens the views (compiled-in or from `views`) on `root` after printing one warning per line
+/// DuckDB will skip.
+pub fn open_warned(root: &Path, views: Option<&Path>) -> Result<Analytics> {
     let (_, bad) = scan_runs(root)?;
     for b in &bad {
         eprintln!(
@@ -42,14 +44,13 @@ pub fn open_warned(root: &Path) -> Result<Analytics> {
             b.line
         );
     }
-    Analytics::open(root)
-}
-
-/// DuckDB messages span lines (a caret under the SQL); errors here are one line.
-fn one_line(msg: &str) -> String {
-    msg.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.chars().all(|c| c == '^'))
-        .collect::<Vec<_>>()
-        .join(" — ")
+    match views {
+        None => Analytics::open(root),
+        Some(path) => {
+            let sql = std::fs::read_to_string(path).map_err(|e| {
+                UsageError::new(format!("cannot read views file '{}': {e}", path.display()))
+            })?;
+            Analytics::open_with(root, &sql, &path.display().to_string())
+        }
+    }
 }

@@ -22,15 +22,7 @@ impl Encoder for Yaml {
     }
 
     fn decode(&self, text: &str) -> Result<Value, FormatError> {
-        serde_saphyr::from_str(text).map_err(|e| FormatError::new("yaml", one_line(&e.to_string())))
+        serde_saphyr::from_str(text)
+            .map_err(|e| FormatError::new("yaml", crate::error::one_line(&e.to_string())))
     }
-}
-
-/// serde-saphyr errors carry a multi-line source snippet; errors here are one line.
-fn one_line(s: &str) -> String {
-    s.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .collect::<Vec<_>>()
-        .join(" | ")
 }

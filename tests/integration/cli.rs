@@ -360,4 +360,103 @@ fn query_prints_reports_and_reports_bad_input() {
             .unwrap()
             .contains("-e: Parser Error")
     );
+
+    // A crash left half a line: the query still answers, and the warning names file and line.
+    let run_dir = fs::read_dir(root.join("benchmarks"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let log = run_dir.join("formats.jsonl");
+    let text = fs::read_to_string(&log).unwrap();
+    let lines = text.lines().count();
+    fs::write(
+        &log,
+        format!("{text}{{\"type\": \"result\", \"data\": {{\"prov"),
+    )
+    .unwrap();
+    let out = bench()
+        .args([
+            "query",
+            "-e",
+            "SELECT count(*) AS n FROM results",
+            "--root",
+            root_s,
+            "--format",
+            "csv",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), "n\n3\n");
+    let err = String::from_utf8(out.stderr).unwrap();
+    let want = format!(
+        "{}:{}: truncated or corrupt line skipped",
+        log.display(),
+        lines + 1
+    );
+    assert!(err.contains(&want), "{err}");
+}
+
+#[test]
+fn a_broken_views_file_is_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("data");
+    bench()
+        .args([
+            "run",
+            "--provider",
+            "reference",
+            "--runs",
+            "1",
+            "--formats",
+            "csv",
+            "--variants",
+            "optional",
+            "--output-root",
+            root.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    let views = tmp.path().join("my_views.sql");
+    fs::write(
+        &views,
+        "CREATE VIEW results AS SELECT * FROM nowhere_at_all;",
+    )
+    .unwrap();
+    let out = bench()
+        .args([
+            "query",
+            "-e",
+            "SELECT 1",
+            "--root",
+            root.to_str().unwrap(),
+            "--views",
+            views.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("my_views.sql") && err.contains("nowhere_at_all"),
+        "{err}"
+    );
+    let out = bench()
+        .args([
+            "export",
+            "--parquet",
+            tmp.path().join("pq").to_str().unwrap(),
+            "--root",
+            root.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.contains("results: 1 rows") && stdout.contains("answers: 124 rows"),
+        "{stdout}"
+    );
 }

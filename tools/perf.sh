@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Speed and memory benchmarks of issues 2 and 3 (release build; not part of CI). Prints wall time
+# and peak RSS per step. Usage: tools/perf.sh [WORKDIR=/tmp/bench-perf]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work=${1:-/tmp/bench-perf}
+rm -rf "$work" && mkdir -p "$work"
+cargo build --release -q
+bin=target/release/bench
+measure() { # label, command...
+    local label=$1; shift
+    /usr/bin/time -f "$label: %e s wall, %M KB peak RSS" "$@" > /dev/null 2> "$work/time.err" || { cat "$work/time.err"; exit 1; }
+    tail -n 1 "$work/time.err"
+}
+
+echo "== issue 2: offline suite (30 combinations × 3 runs), 3 times"
+for i in 1 2 3; do measure "bench run #$i" "$bin" run --output-root "$work/suite"; done
+echo "== issue 2: bench generate --records 100000 (30 files, both tokenizers)"
+measure "generate 100k" "$bin" generate --records 100000 --output "$work/gen100k"
+echo "== issue 2: TOON encode of 100,000 nested records, ours vs @toon-format/toon 2.1.0"
+input=$(ls "$work"/gen100k/data/json_compact/json_compact_with_mandatory_100000_nested_records.json)
+(cd tools && [ -d node_modules ] || npm install --no-audit --no-fund -s)
+node tools/toon_perf.mjs "$input"
+(cd tools/toon_diff && cargo run --release -q --bin toon_bench -- "$input" 3)
+
+echo "== issue 3: rankings.sql over JSONL and Parquet, history of 250k / 500k / 1M answers rows"
+for spec in "250k 67" "500k 135" "1m 269"; do
+    set -- $spec
+    root="$work/hist$1"
+    "$bin" run --runs "$2" --output-root "$root" > /dev/null 2>&1
+    rows=$("$bin" query -e "SELECT count(*) FROM answers" --root "$root" --format csv | tail -n 1)
+    echo "history $1: $rows answers rows, $(du -sh "$root/benchmarks" | cut -f1) of JSONL"
+    measure "  rankings.sql over JSONL" "$bin" query sql/rankings.sql --root "$root"
+    measure "  export --parquet" "$bin" export --parquet "$root/parquet" --root "$root"
+    measure "  rankings.sql over Parquet" "$bin" query sql/rankings.sql --parquet "$root/parquet"
+done
