@@ -11,15 +11,15 @@ use anyhow::Result;
 use comfy_table::{CellAlignment, Table, presets::UTF8_FULL_CONDENSED};
 use serde_json::{Map, Value, json};
 
-/// A table whose columns from `first_numeric` on are right-aligned.
-fn table(header: Vec<String>, rows: Vec<Vec<String>>, first_numeric: usize) -> Table {
+/// A table whose columns for which `numeric(i)` holds are right-aligned.
+fn table(header: Vec<String>, rows: Vec<Vec<String>>, numeric: impl Fn(usize) -> bool) -> Table {
     let mut t = Table::new();
     t.load_preset(UTF8_FULL_CONDENSED).set_header(header);
     for r in rows {
         t.add_row(r);
     }
     for (i, col) in t.column_iter_mut().enumerate() {
-        if i >= first_numeric {
+        if numeric(i) {
             col.set_cell_alignment(CellAlignment::Right);
         }
     }
@@ -73,7 +73,7 @@ pub fn ranking_table(rows: &[RankingRow]) -> String {
             row
         })
         .collect();
-    table(header, body, 5).to_string()
+    table(header, body, |i| i >= 5).to_string()
 }
 
 /// One rendering's measurements for `bench tokens`.
@@ -234,17 +234,22 @@ pub fn render(t: &AnalyticsTable, format: TableFormat) -> Result<String> {
             out
         }
         TableFormat::Table => {
-            let first_numeric = t
-                .rows
-                .first()
-                .and_then(|r| r.iter().position(Value::is_number))
-                .unwrap_or(usize::MAX);
+            // A column is numeric when its first non-null value is a number.
+            let numeric: Vec<bool> = (0..t.columns.len())
+                .map(|i| {
+                    t.rows
+                        .iter()
+                        .map(|r| &r[i])
+                        .find(|v| !v.is_null())
+                        .is_some_and(Value::is_number)
+                })
+                .collect();
             let body = t
                 .rows
                 .iter()
                 .map(|r| r.iter().map(cell).collect())
                 .collect();
-            format!("{}\n", table(t.columns.clone(), body, first_numeric))
+            format!("{}\n", table(t.columns.clone(), body, |i| numeric[i]))
         }
     })
 }
