@@ -110,11 +110,6 @@ impl Writer {
         })
     }
 
-    /// The layout root.
-    pub fn root(&self) -> &Path {
-        &self.root
-    }
-
     fn write(&mut self, rel: &Path, bytes: &[u8]) -> Result<FileEntry> {
         let path = self.root.join(rel);
         if let Some(parent) = path.parent() {

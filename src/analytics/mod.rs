@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use duckdb::{Config, Connection};
 pub use scan::{BadLine, scan_runs};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The staging views, compiled in so `bench query` works from any directory.
 pub const VIEWS_SQL: &str = include_str!("../../sql/views.sql");
@@ -26,7 +26,15 @@ pub struct Table {
 /// An in-memory DuckDB with the views staged on one root folder.
 pub struct Analytics {
     conn: Connection,
-    root: PathBuf,
+}
+
+/// An in-memory DuckDB that never installs or loads extensions on its own (JSON and Parquet are
+/// built in), so a missing one fails at once instead of downloading.
+fn connect() -> Result<Connection> {
+    let config = Config::default()
+        .enable_autoload_extension(false)
+        .context("configuring DuckDB")?;
+    Connection::open_in_memory_with_flags(config).context("opening DuckDB")
 }
 
 /// Escapes a string for a single-quoted SQL literal.
@@ -43,10 +51,7 @@ impl Analytics {
 
     /// Like [`Analytics::open`] with other staging SQL (`origin` names it in errors).
     pub fn open_with(root: &Path, views_sql: &str, origin: &str) -> Result<Self> {
-        let config = Config::default()
-            .enable_autoload_extension(false)
-            .context("configuring DuckDB")?;
-        let conn = Connection::open_in_memory_with_flags(config).context("opening DuckDB")?;
+        let conn = connect()?;
         let root_text = root.to_string_lossy().trim_end_matches('/').to_string();
         conn.execute_batch(&format!(
             "SET VARIABLE bench_root = {};",
@@ -54,19 +59,13 @@ impl Analytics {
         ))?;
         conn.execute_batch(views_sql)
             .with_context(|| origin.to_string())?;
-        Ok(Self {
-            conn,
-            root: root.to_path_buf(),
-        })
+        Ok(Self { conn })
     }
 
     /// Opens DuckDB with `results`, `answers` and `benchmarks` read from a `bench export
     /// --parquet` folder, so reports run on Parquet unchanged.
     pub fn open_parquet(dir: &Path) -> Result<Self> {
-        let config = Config::default()
-            .enable_autoload_extension(false)
-            .context("configuring DuckDB")?;
-        let conn = Connection::open_in_memory_with_flags(config).context("opening DuckDB")?;
+        let conn = connect()?;
         for (view, source) in [
             ("results", "results/**/*.parquet"),
             ("answers", "answers/**/*.parquet"),
@@ -80,15 +79,7 @@ impl Analytics {
             conn.execute_batch(&sql)
                 .with_context(|| format!("reading {}", path.display()))?;
         }
-        Ok(Self {
-            conn,
-            root: dir.to_path_buf(),
-        })
-    }
-
-    /// The root folder the views read.
-    pub fn root(&self) -> &Path {
-        &self.root
+        Ok(Self { conn })
     }
 
     /// Runs SQL (one or more statements) and returns the result of the last one.

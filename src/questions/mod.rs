@@ -127,8 +127,3 @@ pub struct Question {
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub position: Option<Position>,
 }
-
-/// Total number of questions per variant.
-pub fn total() -> usize {
-    Category::ALL.iter().map(|c| c.count()).sum()
-}
