@@ -2,10 +2,9 @@
 -- record count: Δ weighted accuracy in percentage points and the data token ratio.
 WITH per_format AS (
     SELECT provider, model, format, structure, variant, records,
-           avg(weighted_accuracy) FILTER (WHERE error IS NULL) AS weighted_accuracy,
+           avg(weighted_accuracy) FILTER (WHERE NOT failed) AS weighted_accuracy,
            avg(data_tokens_o200k) AS data_tokens
-    FROM results
-    WHERE NOT warmup
+    FROM runs
     GROUP BY ALL
 )
 SELECT

@@ -1,12 +1,12 @@
 -- Providers/models side by side over every format (warm-ups excluded; accuracy over successful
--- calls, failures counted).
+-- runs, failed calls counted).
 SELECT
     provider,
     model,
-    count(*) AS calls,
-    count(*) FILTER (WHERE error IS NOT NULL) AS errors,
-    round(100 * avg(weighted_accuracy) FILTER (WHERE error IS NULL), 2) AS weighted_accuracy_pct,
-    round(100 * avg(pass_rate) FILTER (WHERE error IS NULL), 2) AS pass_rate_pct,
+    sum(calls)::BIGINT AS calls,
+    sum(errors)::BIGINT AS errors,
+    round(100 * avg(weighted_accuracy) FILTER (WHERE NOT failed), 2) AS weighted_accuracy_pct,
+    round(100 * avg(pass_rate) FILTER (WHERE NOT failed), 2) AS pass_rate_pct,
     round(avg(latency_ms)) AS avg_latency_ms,
     sum(input_tokens)::BIGINT AS input_tokens,
     sum(output_tokens)::BIGINT AS output_tokens,
@@ -14,7 +14,6 @@ SELECT
     sum(cache_read_tokens)::BIGINT AS cache_read_tokens,
     sum(cache_write_tokens)::BIGINT AS cache_write_tokens,
     round(sum(cost_usd), 4) AS cost_usd
-FROM results
-WHERE NOT warmup
+FROM runs
 GROUP BY ALL
 ORDER BY weighted_accuracy_pct DESC NULLS LAST, provider, model;

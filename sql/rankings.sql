@@ -8,14 +8,13 @@ WITH per_combo AS (
         structure,
         variant,
         records,
-        count(*) FILTER (WHERE error IS NULL) AS runs,
-        count(*) FILTER (WHERE error IS NOT NULL) AS errors,
-        avg(weighted_accuracy) FILTER (WHERE error IS NULL) AS weighted_accuracy,
+        count(*) FILTER (WHERE NOT failed) AS runs,
+        sum(errors)::BIGINT AS errors,
+        avg(weighted_accuracy) FILTER (WHERE NOT failed) AS weighted_accuracy,
         avg(data_tokens_o200k) AS data_tokens,
         avg(data_tokens_o200k / data_values) AS tokens_per_value,
         avg(data_chars / data_tokens_o200k) AS chars_per_token
-    FROM results
-    WHERE NOT warmup
+    FROM runs
     GROUP BY ALL
 )
 SELECT

@@ -48,10 +48,10 @@ FROM read_json(
                            by_category MAP(VARCHAR, STRUCT(total INTEGER, passed INTEGER, accuracy DOUBLE))),
             timing STRUCT(provider_latency_ms BIGINT, evaluation_time_ms BIGINT),
             format VARCHAR, structure VARCHAR, variant VARCHAR,
-            records INTEGER, run INTEGER, warmup BOOLEAN,
+            records INTEGER, run INTEGER, warmup BOOLEAN, question VARCHAR,
             usage STRUCT(input BIGINT, output BIGINT, reasoning BIGINT, cache_read BIGINT, cache_write BIGINT),
             data_stats STRUCT(chars BIGINT, bytes BIGINT, "values" BIGINT, objects BIGINT, tokens MAP(VARCHAR, BIGINT)),
-            cost_usd DOUBLE,
+            cost_usd DOUBLE, cached BOOLEAN, attempts INTEGER, status INTEGER, request_id VARCHAR,
             error VARCHAR
         )'
     },
@@ -74,6 +74,7 @@ SELECT
     r.records,
     r.run,
     r.warmup,
+    r.question,
     r.error,
     r.sample.tag AS sample_tag,
     r.summary.weighted_accuracy,
@@ -94,7 +95,11 @@ SELECT
     r.data_stats."values" AS data_values,
     r.data_stats.objects AS data_objects,
     r.timing.provider_latency_ms AS latency_ms,
-    r.cost_usd
+    r.cost_usd,
+    coalesce(r.cached, false) AS cached,
+    r.attempts,
+    r.status AS http_status,
+    r.request_id
 FROM result_lines;
 
 -- One row per question per provider call.
@@ -121,3 +126,52 @@ SELECT
     m.actual,
     m.reason
 FROM result_lines, unnest(r.metrics) AS t(m);
+
+-- Derived views: built only on the three views above, so they also run on a Parquet export.
+
+-- One row per run of a rendering: the call itself in batch mode, its per-question calls merged
+-- in per-question mode. Weighted accuracy is recomputed from the answers of the run's
+-- successful calls, with the category weights of the run's own metadata line.
+CREATE OR REPLACE VIEW runs AS
+WITH weights AS (
+    SELECT benchmark_id, k AS category, (data -> 'weights' ->> k)::DOUBLE AS weight
+    FROM benchmarks, unnest(json_keys(data -> 'weights')) AS t(k)
+    WHERE type = 'metadata'
+),
+per_category AS (
+    SELECT benchmark_id, provider, model, format, structure, variant, records, run, category,
+           avg(passed) AS accuracy
+    FROM answers
+    WHERE NOT warmup AND error IS NULL
+    GROUP BY ALL
+),
+accuracy AS (
+    SELECT benchmark_id, provider, model, format, structure, variant, records, run,
+           sum(accuracy * weight) / sum(weight) AS weighted_accuracy
+    FROM per_category
+    JOIN weights USING (benchmark_id, category)
+    GROUP BY ALL
+),
+calls AS (
+    SELECT ts, suite, benchmark_id, provider, model, format, structure, variant, records, run,
+           count(*) AS calls,
+           count(*) FILTER (WHERE error IS NOT NULL) AS errors,
+           avg(pass_rate) FILTER (WHERE error IS NULL) AS pass_rate,
+           any_value(data_tokens_o200k) AS data_tokens_o200k,
+           any_value(data_chars) AS data_chars,
+           any_value(data_values) AS data_values,
+           sum(latency_ms) AS latency_ms,
+           sum(input_tokens) AS input_tokens,
+           sum(output_tokens) AS output_tokens,
+           sum(reasoning_tokens) AS reasoning_tokens,
+           sum(cache_read_tokens) AS cache_read_tokens,
+           sum(cache_write_tokens) AS cache_write_tokens,
+           sum(cost_usd) AS cost_usd
+    FROM results
+    WHERE NOT warmup
+    GROUP BY ALL
+)
+SELECT c.*, a.weighted_accuracy, c.errors = c.calls AS failed
+FROM calls AS c
+LEFT JOIN accuracy AS a
+    USING (benchmark_id, provider, model, format, structure, variant, records, run);

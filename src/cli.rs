@@ -2,6 +2,7 @@
 
 use crate::dataset::{DEFAULT_RECORDS, DEFAULT_SEED, RECORDS_RANGE, Structure, Variant};
 use crate::formats::Format;
+use crate::runner::QuestionMode;
 use crate::tokens::Tokenizer;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -29,6 +30,55 @@ pub enum Command {
     Query(QueryArgs),
     /// Export results, answers and raw records as Parquet.
     Export(ExportArgs),
+    /// Write a commented models.toml template for `bench run --config`.
+    InitConfig(InitConfigArgs),
+    /// Measure bench itself (the runner against a local mock server).
+    Perf(PerfArgs),
+}
+
+/// `bench init-config`.
+#[derive(Debug, Args)]
+pub struct InitConfigArgs {
+    /// File to write.
+    #[arg(long, short, default_value = "models.toml")]
+    pub output: PathBuf,
+    /// Overwrite an existing file.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// `bench perf`.
+#[derive(Debug, Args)]
+pub struct PerfArgs {
+    /// What to measure.
+    #[command(subcommand)]
+    pub what: PerfCommand,
+}
+
+/// `bench perf` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum PerfCommand {
+    /// Run N calls through the real runner against an in-process mock OpenAI-compatible
+    /// server; print wall time, the ideal bound and their ratio.
+    Harness(HarnessArgs),
+}
+
+/// `bench perf harness`.
+#[derive(Debug, Clone, Args)]
+pub struct HarnessArgs {
+    /// Calls to make.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    pub calls: u32,
+    /// Latency of every mock answer, milliseconds.
+    #[arg(long, default_value_t = 200)]
+    pub latency_ms: u64,
+    /// Calls in flight.
+    #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub concurrency: u32,
+    /// Requests per minute the mock allows (answers 429 with Retry-After beyond it); the
+    /// runner is given the same limit.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub rpm: Option<u32>,
 }
 
 /// `bench query`.
@@ -108,12 +158,61 @@ pub struct GenerateArgs {
 /// `bench run`.
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// Provider to ask; may repeat. Default: the offline `reference` answerer.
-    #[arg(long = "provider")]
+    /// Provider to ask, NAME:MODEL (anthropic, openai, openai-responses, gemini,
+    /// openai-compatible, ollama) or `reference`; may repeat. Default: the offline `reference`
+    /// answerer, or every model in --config.
+    #[arg(long = "provider", value_name = "NAME:MODEL")]
     pub providers: Vec<String>,
+    /// Model settings file (see `bench init-config`).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Base URL for providers that have none in the config (openai-compatible needs one).
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// Calls in flight per provider (overrides the config; default 4, ollama 1).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub concurrency: Option<u32>,
+    /// Requests per minute per provider (overrides the config).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub rpm: Option<u32>,
+    /// Tokens per minute per provider, prompt + max output (overrides the config).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub tpm: Option<u32>,
     /// Full runs per format × structure × variant.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub runs: u32,
+    /// All questions in one prompt (batch) or one prompt per question.
+    #[arg(long, value_parser = parse_question_mode, default_value = "batch")]
+    pub question_mode: QuestionMode,
+    /// Warm-up call per rendering to prime the provider's prompt cache: auto (on for
+    /// providers that cache prompts), on, off.
+    #[arg(long, value_parser = ["auto", "on", "off"], default_value = "auto")]
+    pub warmup: String,
+    /// Print the plan (calls, prompt tokens, estimated $ and time) and exit; no network.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Stop scheduling before spent + in-flight estimate passes this many USD; exit code 3.
+    #[arg(long, value_name = "USD")]
+    pub budget_usd: Option<f64>,
+    /// Neither read nor write the response cache.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// Complete an interrupted run: data/benchmarks/<timestamp> (plan and providers come
+    /// from its log).
+    #[arg(long, value_name = "DIR", conflicts_with_all = [
+        "providers", "config", "runs", "question_mode", "formats", "structures", "variants",
+        "records", "seed", "tokenizers", "dry_run"
+    ])]
+    pub resume: Option<PathBuf>,
+    /// With --resume: run failed calls again (their old lines are replaced).
+    #[arg(long, requires = "resume")]
+    pub retry_errors: bool,
+    /// Retries per call after the first attempt.
+    #[arg(long, default_value_t = 6)]
+    pub retries: usize,
+    /// First backoff step in milliseconds (doubles each retry, full jitter, max 60 s).
+    #[arg(long, default_value_t = 1000)]
+    pub retry_base_ms: u64,
     /// Root folder of the run log (written to <root>/benchmarks/<timestamp>/).
     #[arg(long, default_value = "data")]
     pub output_root: PathBuf,
@@ -208,6 +307,10 @@ fn parse_variant(s: &str) -> Result<Variant, String> {
 
 fn parse_tokenizer(s: &str) -> Result<Tokenizer, String> {
     one_of("tokenizer", s, &Tokenizer::ALL, Tokenizer::name)
+}
+
+fn parse_question_mode(s: &str) -> Result<QuestionMode, String> {
+    one_of("question mode", s, &QuestionMode::ALL, QuestionMode::name)
 }
 
 fn parse_records(s: &str) -> Result<u32, String> {

@@ -20,3 +20,13 @@ pub fn one_line(msg: &str) -> String {
         .collect::<Vec<_>>()
         .join(" — ")
 }
+
+/// A run that ended early on purpose (budget reached: 3, Ctrl-C: 130) after writing its summary.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+pub struct Stopped {
+    /// Process exit code.
+    pub code: u8,
+    /// What happened and how to continue.
+    pub message: String,
+}

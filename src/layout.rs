@@ -179,7 +179,7 @@ impl Writer {
     }
 
     /// Writes `metadata.json`: dataset characteristics, parameters and every file written.
-    pub fn metadata(mut self, ds: &Dataset, params: Value) -> Result<PathBuf> {
+    pub fn metadata(&mut self, ds: &Dataset, params: Value) -> Result<PathBuf> {
         let n = ds.mandatory.len();
         let fields: Vec<Value> = dataset::schema::FIELDS
             .iter()

@@ -9,6 +9,7 @@ pub mod error;
 pub mod formats;
 pub mod grading;
 pub mod layout;
+pub mod perf;
 pub mod prompt;
 pub mod providers;
 pub mod questions;

@@ -1,7 +1,7 @@
 //! `bench` binary: parses the command line and dispatches; no logic lives here.
 
 use bench::cli::{Cli, Command};
-use bench::error::one_line;
+use bench::error::{Stopped, one_line};
 use bench::{UsageError, commands};
 use clap::Parser;
 use clap::error::ErrorKind;
@@ -34,12 +34,16 @@ fn main() -> ExitCode {
         Command::Tokens(args) => commands::tokens::execute(args),
         Command::Query(args) => commands::query::execute(args),
         Command::Export(args) => commands::export::execute(args),
+        Command::InitConfig(args) => commands::init_config::execute(args),
+        Command::Perf(args) => commands::perf::execute(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {}", one_line(&format!("{e:#}")));
-            ExitCode::from(if e.downcast_ref::<UsageError>().is_some() {
+            ExitCode::from(if let Some(s) = e.downcast_ref::<Stopped>() {
+                s.code
+            } else if e.downcast_ref::<UsageError>().is_some() {
                 2
             } else {
                 1

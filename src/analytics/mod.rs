@@ -14,6 +14,16 @@ use std::path::Path;
 /// The staging views, compiled in so `bench query` works from any directory.
 pub const VIEWS_SQL: &str = include_str!("../../sql/views.sql");
 
+/// The line in views.sql after which views use only `benchmarks`, `results` and `answers`.
+const DERIVED_MARKER: &str = "-- Derived views:";
+
+/// The derived part of views.sql, which runs on a Parquet export too.
+fn derived_views() -> &'static str {
+    VIEWS_SQL
+        .find(DERIVED_MARKER)
+        .map_or("", |i| &VIEWS_SQL[i..])
+}
+
 /// A query result: column names and JSON-typed rows.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Table {
@@ -79,6 +89,8 @@ impl Analytics {
             conn.execute_batch(&sql)
                 .with_context(|| format!("reading {}", path.display()))?;
         }
+        conn.execute_batch(derived_views())
+            .context("sql/views.sql (derived views)")?;
         Ok(Self { conn })
     }
 

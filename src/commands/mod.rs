@@ -2,6 +2,8 @@
 
 pub mod export;
 pub mod generate;
+pub mod init_config;
+pub mod perf;
 pub mod query;
 pub mod run;
 pub mod tokens;

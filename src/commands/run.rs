@@ -1,56 +1,196 @@
-//! `bench run`: the benchmark itself.
+//! `bench run`: the benchmark itself (or its plan with `--dry-run`, or the rest of an
+//! interrupted run with `--resume`).
 
 use super::check_selection;
-use crate::cli::RunArgs;
-use crate::providers::{self, Provider};
+use crate::UsageError;
+use crate::cli::{RunArgs, TableFormat};
+use crate::error::Stopped;
+use crate::providers::config::ConfigFile;
+use crate::providers::{self, ModelConfig, process_env};
 use crate::report;
-use crate::runner::{self, Plan};
+use crate::runner::progress::Console;
+use crate::runner::resume::{self, Resumed};
+use crate::runner::{self, Cache, Model, Options, Plan, RetryPolicy, Stop, StopReason, estimate};
 use anyhow::Result;
-use indicatif::{ProgressBar, ProgressStyle};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The models to run: from `--provider` specs and `--config`, else the reference.
+fn model_configs(args: &RunArgs) -> Result<Vec<ModelConfig>> {
+    let file = match &args.config {
+        Some(path) => ConfigFile::load(path)?,
+        None => ConfigFile::default(),
+    };
+    let mut configs = file.resolve(&args.providers)?;
+    if configs.is_empty() {
+        if args.config.is_some() {
+            return Err(UsageError::new("the config has no [[models]] entries").into());
+        }
+        eprintln!(
+            "no --provider given: using the offline `reference` answerer (decodes each rendering and \
+             answers from it; a ceiling and self-check, not an LLM result)"
+        );
+        configs.push(ModelConfig::from_spec("reference")?);
+    }
+    Ok(configs)
+}
+
+/// Command-line limits override every model's config.
+fn apply_overrides(args: &RunArgs, configs: &mut [ModelConfig]) {
+    for c in configs {
+        if c.base_url.is_none() {
+            c.base_url = args.base_url.clone();
+        }
+        if let Some(n) = args.concurrency {
+            c.concurrency = Some(n as usize);
+        }
+        if args.rpm.is_some() {
+            c.rpm = args.rpm;
+        }
+        if args.tpm.is_some() {
+            c.tpm = args.tpm;
+        }
+    }
+}
+
+/// The settings each provider of a resumed log ran with.
+fn resumed_configs(r: &Resumed) -> Result<Vec<ModelConfig>> {
+    r.metadata
+        .providers
+        .iter()
+        .map(|p| match &p.settings {
+            Some(s) => serde_json::from_value(s.clone()).map_err(|e| {
+                UsageError::new(format!("run log has unreadable provider settings: {e}")).into()
+            }),
+            None => Ok(ModelConfig {
+                provider: p.provider.clone(),
+                model: p.model.clone(),
+                ..ModelConfig::default()
+            }),
+        })
+        .collect()
+}
 
 /// Runs the plan, prints the ranking and the JSONL path.
 pub fn execute(args: &RunArgs) -> Result<()> {
     let d = &args.data;
-    check_selection(&d.formats, &d.structures, &d.variants)?;
-    let specs = if args.providers.is_empty() {
-        eprintln!(
-            "no --provider given: using the offline `reference` answerer (decodes each rendering and answers \
-             from it; a ceiling and self-check, not an LLM result). Real model providers are not available yet."
-        );
-        vec!["reference".to_string()]
-    } else {
-        args.providers.clone()
+    let resumed = match &args.resume {
+        Some(dir) => {
+            let r = resume::load(dir, args.retry_errors)?;
+            for n in &r.notices {
+                eprintln!("resume: {n}");
+            }
+            eprintln!(
+                "resume: {} finished calls kept in {}",
+                r.kept.len(),
+                r.jsonl.display()
+            );
+            Some(r)
+        }
+        None => None,
     };
-    let providers: Vec<Box<dyn Provider>> = specs
-        .iter()
-        .map(|s| providers::from_spec(s))
-        .collect::<Result<_, _>>()?;
-    let plan = Plan {
-        formats: d.formats.to_vec(),
-        structures: d.structures.clone(),
-        variants: d.variants.clone(),
-        records: d.records,
-        seed: d.seed,
-        runs: args.runs,
-        tokenizers: d.tokenizers.clone(),
-        output_root: args.output_root.clone(),
+    let (plan, mut configs) = match &resumed {
+        Some(r) => (Plan::from_metadata(&r.metadata)?, resumed_configs(r)?),
+        None => {
+            check_selection(&d.formats, &d.structures, &d.variants)?;
+            let plan = Plan {
+                formats: d.formats.to_vec(),
+                structures: d.structures.clone(),
+                variants: d.variants.clone(),
+                records: d.records,
+                seed: d.seed,
+                runs: args.runs,
+                tokenizers: d.tokenizers.clone(),
+                output_root: args.output_root.clone(),
+                question_mode: args.question_mode,
+            };
+            (plan, model_configs(args)?)
+        }
     };
-    let total = plan.combinations().len() * providers.len() * plan.runs as usize;
-    let bar = ProgressBar::new(total as u64);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} {pos}/{len} calls [{elapsed_precise}] {bar:30} {msg}",
-        )
-        .expect("valid template"),
-    );
+    apply_overrides(args, &mut configs);
+    let models: Vec<Model> = configs
+        .into_iter()
+        .map(|c| {
+            Ok(Model {
+                provider: providers::build(&c, &process_env)?,
+                config: c,
+            })
+        })
+        .collect::<Result<_, UsageError>>()?;
+    let warmup = match args.warmup.as_str() {
+        "on" => Some(true),
+        "off" => Some(false),
+        _ => None,
+    };
+    if args.dry_run {
+        let e = estimate::estimate(&plan, &models, warmup)?;
+        println!("{}", report::render(&e.prompts, TableFormat::Table)?);
+        println!("{}", report::render(&e.providers, TableFormat::Table)?);
+        for n in &e.notes {
+            println!("note: {n}");
+        }
+        return Ok(());
+    }
+    for m in &models {
+        m.provider
+            .ready()
+            .map_err(|e| UsageError::new(format!("{}: {e}", m.config.spec())))?;
+    }
+    for m in &models {
+        if m.config.price().is_none() && !matches!(m.config.provider.as_str(), "reference") {
+            eprintln!(
+                "note: no price known for {}; its cost_usd will be null (set `price` in the config)",
+                m.config.spec()
+            );
+        }
+    }
+    if let Some(b) = args.budget_usd
+        && !(b.is_finite() && b >= 0.0)
+    {
+        return Err(UsageError::new(format!("--budget-usd {b} must be a non-negative number")).into());
+    }
+    let opts = Options {
+        warmup,
+        cache: if args.no_cache {
+            None
+        } else {
+            Cache::default_dir().map(Cache::new)
+        },
+        budget_usd: args.budget_usd,
+        retry: RetryPolicy {
+            max_retries: args.retries,
+            base: Duration::from_millis(args.retry_base_ms.max(1)),
+            ..RetryPolicy::default()
+        },
+    };
+    let stop = Arc::new(Stop::default());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    let outcome = runtime.block_on(runner::run(&plan, &providers, &|p| {
-        bar.set_position(p.done as u64);
-        bar.set_message(p.result.sample.tag.clone());
-    }))?;
-    bar.finish_and_clear();
+    let signal_stop = stop.clone();
+    runtime.spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            eprintln!(
+                "\ninterrupt: no new calls; waiting for calls in flight (Ctrl-C again to abort now)"
+            );
+            signal_stop.request(StopReason::Interrupted);
+            if tokio::signal::ctrl_c().await.is_ok() {
+                eprintln!(
+                    "aborted: every finished call is in the run log; `bench run --resume <its folder>` completes it"
+                );
+                std::process::exit(130);
+            }
+        }
+    });
+    let outcome = runtime.block_on(runner::run(
+        &plan,
+        models,
+        opts,
+        resumed,
+        Arc::new(Console::new()),
+        stop,
+    ))?;
+    runtime.shutdown_background();
     println!("{}", report::ranking_table(&outcome.summary.rankings));
     let errors: usize = outcome.summary.rankings.iter().map(|r| r.errors).sum();
     if errors > 0 {
@@ -58,5 +198,30 @@ pub fn execute(args: &RunArgs) -> Result<()> {
     }
     println!("run log:   {}", outcome.jsonl.display());
     println!("artifacts: {}", outcome.artifacts.display());
-    Ok(())
+    let dir = outcome
+        .jsonl
+        .parent()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    let resume_hint = format!(
+        "{} planned calls not made; `bench run --resume {dir}` completes the run",
+        outcome.missing
+    );
+    match outcome.stopped {
+        Some(StopReason::Budget(b)) => Err(Stopped {
+            code: 3,
+            message: format!("budget of ${b:.2} reached; {resume_hint}"),
+        }
+        .into()),
+        Some(StopReason::Interrupted) => Err(Stopped {
+            code: 130,
+            message: format!("interrupted; {resume_hint}"),
+        }
+        .into()),
+        None if !outcome.fatal.is_empty() => {
+            Err(anyhow::anyhow!("{}; {resume_hint}", outcome.fatal.join("; ")))
+        }
+        None if outcome.missing > 0 => Err(anyhow::anyhow!(resume_hint)),
+        None => Ok(()),
+    }
 }

@@ -1,54 +1,146 @@
-//! The `Provider` trait and one file per wire API. Only the offline `reference` provider exists
-//! so far.
+//! The `Provider` trait and one file per wire API: `anthropic`, `openai` (Chat Completions, also
+//! for every OpenAI-compatible server), `openai_responses`, `gemini`, and the offline `reference`.
+//! Adding a wire API is one file plus one line in `Wire`.
 
+mod anthropic;
+pub mod config;
+mod gemini;
+pub mod http;
+mod openai;
+mod openai_responses;
+pub mod prices;
 mod reference;
 
 use crate::UsageError;
 use crate::prompt::Message;
 use crate::questions::Question;
+pub use config::{ModelConfig, Price};
 pub use reference::Reference;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::time::Duration;
 
 /// What a provider is asked: the rendered messages; `questions` carries ids and queries for the
 /// reference answerer only (real models see just the messages).
 pub struct Request<'a> {
     /// Messages as rendered by `prompt`.
     pub messages: &'a [Message],
+    /// Bytes at the start of the first message that are the same on every call for this
+    /// rendering (the data block): providers with explicit prompt caching mark them cacheable.
+    pub cache_prefix: usize,
     /// The questions asked, in prompt order.
     pub questions: &'a [Question],
 }
 
-/// Token usage as reported by the provider (the reference provider counts locally with o200k_base).
+/// Token usage, normalized across APIs: `input` counts every prompt token (cached ones
+/// included), `output` every generated token (reasoning included); the other fields are parts
+/// of those two as the API reports them.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 pub struct Usage {
-    /// Prompt tokens.
+    /// Prompt tokens, cache reads and writes included.
     pub input: u64,
-    /// Completion tokens.
+    /// Generated tokens, reasoning included.
     pub output: u64,
-    /// Reasoning tokens (part of or besides output, as the API reports).
+    /// Reasoning tokens (part of `output`).
     pub reasoning: u64,
-    /// Prompt tokens read from the provider's cache.
+    /// Prompt tokens read from the provider's cache (part of `input`).
     pub cache_read: u64,
-    /// Prompt tokens written to the provider's cache.
+    /// Prompt tokens written to the provider's cache (part of `input`).
     pub cache_write: u64,
 }
 
 /// A provider's answer to one request.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Response {
     /// Raw text output.
     pub output: String,
     /// Token usage.
     pub usage: Usage,
+    /// HTTP status (none for the offline reference).
+    pub status: Option<u16>,
+    /// The provider's request id.
+    pub request_id: Option<String>,
 }
 
-/// A failed call.
-#[derive(Debug, thiserror::Error)]
+/// A failed call. Messages never contain a key.
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum ProviderError {
     /// The prompt could not be understood (reference provider: no data block, decode failure).
     #[error("{0}")]
     BadPrompt(String),
+    /// The API key's environment variable is not set.
+    #[error("{0} is not set")]
+    MissingKey(String),
+    /// The server answered with a non-2xx status.
+    #[error("HTTP {status}: {message}")]
+    Status {
+        /// HTTP status.
+        status: u16,
+        /// The error message from the body.
+        message: String,
+        /// The wait the server asked for.
+        retry_after: Option<Duration>,
+        /// The provider's request id.
+        request_id: Option<String>,
+    },
+    /// No complete answer within the timeout.
+    #[error("request timed out")]
+    Timeout,
+    /// Connection refused, reset or similar.
+    #[error("connection failed: {0}")]
+    Connection(String),
+    /// A 2xx answer whose body is cut off, not JSON, or not the expected shape.
+    #[error("bad response body: {message}")]
+    BadBody {
+        /// What was wrong.
+        message: String,
+    },
+}
+
+impl ProviderError {
+    /// Whether another attempt may succeed: 408, 409, 429, 5xx (529 included), timeouts,
+    /// connection faults, and cut-off or garbage bodies.
+    pub fn retryable(&self) -> bool {
+        match self {
+            Self::Status { status, .. } => matches!(status, 408 | 409 | 429 | 500..=599),
+            Self::Timeout | Self::Connection(_) | Self::BadBody { .. } => true,
+            Self::BadPrompt(_) | Self::MissingKey(_) => false,
+        }
+    }
+
+    /// Whether every later call to this provider will fail the same way (bad key, no access,
+    /// unknown model or endpoint): the runner stops scheduling it.
+    pub fn fatal(&self) -> bool {
+        matches!(
+            self,
+            Self::MissingKey(_)
+                | Self::Status {
+                    status: 401 | 403 | 404,
+                    ..
+                }
+        )
+    }
+
+    /// Whether the server said we are over a rate limit.
+    pub fn throttled(&self) -> bool {
+        matches!(self, Self::Status { status: 429, .. })
+    }
+
+    /// The wait the server asked for.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            Self::Status { retry_after, .. } => *retry_after,
+            _ => None,
+        }
+    }
+
+    /// The HTTP status, if the server answered.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            Self::Status { status, .. } => Some(*status),
+            _ => None,
+        }
+    }
 }
 
 /// One wire API bound to one model.
@@ -64,20 +156,187 @@ pub trait Provider: Send + Sync {
     fn url(&self) -> Option<String>;
     /// Whether the provider caches prompts, so a warm-up call pays off.
     fn caches_prompts(&self) -> bool;
+    /// Why a call cannot be made at all (a missing key), checked before a run starts.
+    fn ready(&self) -> Result<(), ProviderError> {
+        Ok(())
+    }
     /// Sends one request.
     async fn complete(&self, req: &Request<'_>) -> Result<Response, ProviderError>;
 }
 
-/// Provider specs `--provider` accepts.
-pub const PROVIDER_NAMES: [&str; 1] = ["reference"];
+/// The wire APIs `--provider NAME:MODEL` accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wire {
+    /// The offline reference answerer.
+    Reference,
+    /// Anthropic Messages API.
+    Anthropic,
+    /// OpenAI Chat Completions.
+    OpenAi,
+    /// OpenAI Responses API.
+    OpenAiResponses,
+    /// Google Gemini generateContent.
+    Gemini,
+    /// Any OpenAI-compatible Chat Completions server (vLLM, llama.cpp, OpenRouter, …).
+    OpenAiCompatible,
+    /// Ollama's OpenAI-compatible endpoint.
+    Ollama,
+}
 
-/// Builds a provider from a `--provider` spec.
-pub fn from_spec(spec: &str) -> Result<Box<dyn Provider>, UsageError> {
-    match spec {
-        "reference" => Ok(Box::new(Reference)),
-        other => Err(UsageError::new(format!(
-            "unknown provider '{other}' (allowed: {})",
-            PROVIDER_NAMES.join(", ")
-        ))),
+impl Wire {
+    /// Every wire API.
+    pub const ALL: [Wire; 7] = [
+        Wire::Reference,
+        Wire::Anthropic,
+        Wire::OpenAi,
+        Wire::OpenAiResponses,
+        Wire::Gemini,
+        Wire::OpenAiCompatible,
+        Wire::Ollama,
+    ];
+
+    /// Name used in `--provider` and in the run log.
+    pub fn name(self) -> &'static str {
+        match self {
+            Wire::Reference => "reference",
+            Wire::Anthropic => "anthropic",
+            Wire::OpenAi => "openai",
+            Wire::OpenAiResponses => "openai-responses",
+            Wire::Gemini => "gemini",
+            Wire::OpenAiCompatible => "openai-compatible",
+            Wire::Ollama => "ollama",
+        }
     }
+
+    /// Looks a wire API up by name.
+    pub fn from_name(name: &str) -> Option<Wire> {
+        Wire::ALL.into_iter().find(|w| w.name() == name)
+    }
+
+    /// Environment variables holding the key, first found wins.
+    pub fn key_envs(self) -> &'static [&'static str] {
+        match self {
+            Wire::Anthropic => &["ANTHROPIC_API_KEY"],
+            Wire::OpenAi | Wire::OpenAiResponses | Wire::OpenAiCompatible => &["OPENAI_API_KEY"],
+            Wire::Gemini => &["GEMINI_API_KEY", "GOOGLE_API_KEY"],
+            Wire::Reference | Wire::Ollama => &[],
+        }
+    }
+
+    /// Environment variable overriding the base URL.
+    pub fn base_url_env(self) -> Option<&'static str> {
+        match self {
+            Wire::Anthropic => Some("ANTHROPIC_BASE_URL"),
+            Wire::OpenAi | Wire::OpenAiResponses | Wire::OpenAiCompatible => {
+                Some("OPENAI_BASE_URL")
+            }
+            Wire::Gemini => Some("GEMINI_BASE_URL"),
+            Wire::Ollama => Some("OLLAMA_BASE_URL"),
+            Wire::Reference => None,
+        }
+    }
+
+    /// Base URL when neither config nor environment sets one.
+    pub fn default_base_url(self) -> Option<&'static str> {
+        match self {
+            Wire::Anthropic => Some("https://api.anthropic.com"),
+            Wire::OpenAi | Wire::OpenAiResponses => Some("https://api.openai.com/v1"),
+            Wire::Gemini => Some("https://generativelanguage.googleapis.com"),
+            Wire::Ollama => Some("http://localhost:11434/v1"),
+            Wire::OpenAiCompatible | Wire::Reference => None,
+        }
+    }
+}
+
+/// Where a provider reads its environment (tests pass a map instead of the process env).
+pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+/// The process environment, empty values treated as unset.
+pub fn process_env(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.is_empty())
+}
+
+/// Builds the provider a model config describes. Keys are looked up now but only required
+/// when a call is made (`Provider::ready`), so `--dry-run` works without them.
+pub fn build(cfg: &ModelConfig, env: Env) -> Result<Box<dyn Provider>, UsageError> {
+    let wire = cfg.wire()?;
+    if wire == Wire::Reference {
+        return Ok(Box::new(Reference));
+    }
+    let base = cfg
+        .base_url
+        .clone()
+        .or_else(|| wire.base_url_env().and_then(env))
+        .or_else(|| wire.default_base_url().map(str::to_string))
+        .ok_or_else(|| {
+            UsageError::new(format!(
+                "{}: needs a base URL (--base-url URL, OPENAI_BASE_URL, or base_url in the config)",
+                cfg.spec()
+            ))
+        })?;
+    let base = base.trim_end_matches('/').to_string();
+    let (key_env, key) = match &cfg.api_key_env {
+        Some(name) => (Some(name.clone()), env(name)),
+        None => {
+            let found = wire
+                .key_envs()
+                .iter()
+                .find_map(|n| env(n).map(|k| (n.to_string(), k)));
+            match found {
+                Some((n, k)) => (Some(n), Some(k)),
+                None => (wire.key_envs().first().map(|s| s.to_string()), None),
+            }
+        }
+    };
+    let key = key.map(http::Secret::new);
+    let built: Box<dyn Provider> = match wire {
+        Wire::Anthropic => Box::new(anthropic::Anthropic::new(cfg, &base, key, key_env)?),
+        Wire::OpenAi | Wire::OpenAiCompatible | Wire::Ollama => {
+            Box::new(openai::OpenAi::new(cfg, wire, &base, key, key_env)?)
+        }
+        Wire::OpenAiResponses => Box::new(openai_responses::OpenAiResponses::new(
+            cfg, &base, key, key_env,
+        )?),
+        Wire::Gemini => Box::new(gemini::Gemini::new(cfg, &base, key, key_env)?),
+        Wire::Reference => unreachable!("handled above"),
+    };
+    Ok(built)
+}
+
+/// Builds a provider from a bare `--provider` spec with default settings.
+pub fn from_spec(spec: &str) -> Result<Box<dyn Provider>, UsageError> {
+    build(&ModelConfig::from_spec(spec)?, &process_env)
+}
+
+/// The error for a required key that is missing.
+fn missing_key(key_env: &Option<String>) -> ProviderError {
+    ProviderError::MissingKey(key_env.clone().unwrap_or_else(|| "the API key".into()))
+}
+
+/// Text of the first message after `prefix` bytes, and the prefix itself.
+fn split_prefix(req: &Request) -> (String, String) {
+    let text: String = req
+        .messages
+        .iter()
+        .map(|m| m.content.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    let cut = req.cache_prefix.min(text.len());
+    if text.is_char_boundary(cut) {
+        (text[..cut].to_string(), text[cut..].to_string())
+    } else {
+        (String::new(), text)
+    }
+}
+
+/// A JSON number or nothing, as an Option of u64.
+fn u64_at(v: &Value, path: &[&str]) -> u64 {
+    let mut cur = v;
+    for p in path {
+        match cur.get(p) {
+            Some(next) => cur = next,
+            None => return 0,
+        }
+    }
+    cur.as_u64().unwrap_or(0)
 }

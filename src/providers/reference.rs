@@ -58,6 +58,10 @@ impl Provider for Reference {
             output: Tokenizer::O200kBase.count(&output) as u64,
             ..Usage::default()
         };
-        Ok(Response { output, usage })
+        Ok(Response {
+            output,
+            usage,
+            ..Response::default()
+        })
     }
 }

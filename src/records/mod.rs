@@ -8,6 +8,7 @@ use crate::formats::Format;
 use crate::grading::{Metric, Summary};
 use crate::prompt::Message;
 use crate::providers::Usage;
+use crate::runner::QuestionMode;
 use crate::tokens::DataStats;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
@@ -38,6 +39,9 @@ pub struct ProviderConfig {
     pub model: String,
     /// Model parameters.
     pub model_params: Value,
+    /// Full non-secret settings (metadata line only), so `--resume` can rebuild the provider.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settings: Option<Value>,
 }
 
 /// The `metadata` line.
@@ -75,6 +79,9 @@ pub struct Metadata {
     pub tokenizers: Vec<String>,
     /// sha256 of the generated records.
     pub dataset_hash: String,
+    /// Batch or per-question prompts.
+    #[serde(default)]
+    pub question_mode: QuestionMode,
 }
 
 /// `sample.output`.
@@ -143,12 +150,28 @@ pub struct ResultRecord {
     pub run: u32,
     /// Whether this was a cache warm-up (excluded from metrics).
     pub warmup: bool,
+    /// The question asked, in per-question mode.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question: Option<String>,
     /// Token usage.
     pub usage: Usage,
     /// Size and tokens of the rendered data.
     pub data_stats: DataStats,
-    /// Cost in USD (0 for the offline reference).
-    pub cost_usd: f64,
+    /// Cost in USD from usage × price (0 for the offline reference and failed calls; null
+    /// when the model has no known price).
+    pub cost_usd: Option<f64>,
+    /// Whether the response came from bench's response cache (nothing spent this time).
+    #[serde(default)]
+    pub cached: bool,
+    /// HTTP attempts made (0 for a cache hit).
+    #[serde(default)]
+    pub attempts: u32,
+    /// HTTP status of the last attempt.
+    #[serde(default)]
+    pub status: Option<u16>,
+    /// The provider's request id.
+    #[serde(default)]
+    pub request_id: Option<String>,
     /// Why the call failed, null if it did not.
     pub error: Option<String>,
 }
@@ -193,7 +216,26 @@ impl JsonlWriter {
         Ok(())
     }
 
+    /// Opens an existing log for appending (after `--resume` rewrote it).
+    pub fn append_to(path: &Path) -> Result<Self> {
+        let file = OpenOptions::new()
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot append to run log '{}'", path.display()))?;
+        Ok(Self {
+            file,
+            path: path.to_path_buf(),
+        })
+    }
+
     /// Syncs the file to disk.
+    pub fn sync(&self) -> Result<()> {
+        self.file
+            .sync_all()
+            .with_context(|| format!("cannot sync '{}'", self.path.display()))
+    }
+
+    /// Syncs the file to disk and closes it.
     pub fn finish(self) -> Result<()> {
         self.file
             .sync_all()

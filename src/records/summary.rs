@@ -60,6 +60,9 @@ pub struct SummaryRecord {
     pub rankings: Vec<RankingRow>,
     /// Whether the run stopped early.
     pub interrupted: bool,
+    /// Why it stopped early (Ctrl-C, budget, a provider failing for good).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_reason: Option<String>,
 }
 
 fn key(r: &ResultRecord) -> String {
@@ -79,7 +82,8 @@ pub fn build_summary(
     results: &[ResultRecord],
     interrupted: bool,
 ) -> SummaryRecord {
-    let scored: Vec<&ResultRecord> = results.iter().filter(|r| !r.warmup).collect();
+    let merged = merge_questions(results);
+    let scored: Vec<&ResultRecord> = merged.iter().filter(|r| !r.warmup).collect();
     let mut by_provider: BTreeMap<String, Vec<&ResultRecord>> = BTreeMap::new();
     for r in &scored {
         by_provider.entry(key(r)).or_default().push(r);
@@ -117,7 +121,7 @@ pub fn build_summary(
                 "avg_pass_rate": mean(ok.iter().map(|r| r.summary.pass_rate)),
                 "avg_weighted_accuracy": mean(ok.iter().map(|r| r.summary.weighted_accuracy)),
                 "avg_latency_ms": mean(rs.iter().map(|r| r.timing.provider_latency_ms as f64)),
-                "total_cost": rs.iter().map(|r| r.cost_usd).sum::<f64>(),
+                "total_cost": rs.iter().filter_map(|r| r.cost_usd).sum::<f64>(),
                 "metrics": metric_json,
             }),
         );
@@ -170,7 +174,39 @@ pub fn build_summary(
         overall,
         rankings: rankings(&scored),
         interrupted,
+        stop_reason: None,
     }
+}
+
+/// In per-question mode, the calls of one run (one per question) become one record whose
+/// metrics are those of its successful calls; it failed only if every call failed. Batch
+/// results pass through unchanged.
+fn merge_questions(results: &[ResultRecord]) -> Vec<ResultRecord> {
+    let mut out: Vec<ResultRecord> = Vec::new();
+    let mut runs: BTreeMap<(String, Format, Structure, Variant, usize, u32), Vec<&ResultRecord>> =
+        BTreeMap::new();
+    for r in results {
+        if r.question.is_none() {
+            out.push(r.clone());
+        } else {
+            runs.entry((key(r), r.format, r.structure, r.variant, r.records, r.run))
+                .or_default()
+                .push(r);
+        }
+    }
+    for calls in runs.into_values() {
+        let ok: Vec<&&ResultRecord> = calls.iter().filter(|r| r.error.is_none()).collect();
+        let mut m = calls[0].clone();
+        m.question = None;
+        m.metrics = ok.iter().flat_map(|r| r.metrics.iter().cloned()).collect();
+        m.summary = crate::grading::summarize(&m.metrics);
+        m.error = if ok.is_empty() { calls[0].error.clone() } else { None };
+        m.timing.provider_latency_ms = calls.iter().map(|r| r.timing.provider_latency_ms).sum();
+        m.sample.duration_ms = calls.iter().map(|r| r.sample.duration_ms).sum();
+        m.cost_usd = calls.iter().map(|r| r.cost_usd).sum();
+        out.push(m);
+    }
+    out
 }
 
 fn rankings(scored: &[&ResultRecord]) -> Vec<RankingRow> {

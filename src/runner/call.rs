@@ -1,45 +1,19 @@
-//! One combination: the provider calls for each run, graded and logged one by one.
+//! Scheduling and executing calls: a task per (combination, provider) runs the warm-up, then
+//! one task per planned sample; each call is cached, budgeted, paced, retried, graded, and
+//! appended to the log the moment it is done.
 
+use super::plan::{Combo, SampleKey, Unit};
+use super::{ProviderRun, Shared, StopReason, retry};
 use crate::grading::{grade, summarize};
-use crate::layout::{Rendering, Writer};
-use crate::prompt::{Prompt, extract_answers};
-use crate::providers::{Provider, Request, Usage};
-use crate::questions::Question;
-use crate::records::{JsonlWriter, Line, Output, ProviderConfig, ResultRecord, Sample, Timing};
-use anyhow::Result;
+use crate::prompt::extract_answers;
+use crate::providers::{ProviderError, Request, Response, Usage};
+use crate::records::{Line, Output, ProviderConfig, ResultRecord, Sample, Timing};
 use serde_json::json;
+use std::collections::HashSet;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
-
-/// A finished call, for progress display.
-pub struct Progress<'a> {
-    /// Calls finished so far.
-    pub done: usize,
-    /// Calls planned.
-    pub total: usize,
-    /// The result just written.
-    pub result: &'a ResultRecord,
-}
-
-/// State shared by every call of a run.
-pub struct Context<'a> {
-    /// Id of the run.
-    pub benchmark_id: &'a str,
-    /// The run log.
-    pub log: &'a mut JsonlWriter,
-    /// The artifacts folder.
-    pub artifacts: &'a mut Writer,
-    /// Record count.
-    pub n: usize,
-    /// Whether artifacts need a per-provider folder.
-    pub multi_provider: bool,
-    /// Calls finished.
-    pub done: usize,
-    /// Calls planned.
-    pub total: usize,
-    /// Progress sink.
-    pub progress: &'a dyn Fn(Progress),
-}
+use tokio::task::JoinSet;
 
 fn now_ms() -> u64 {
     SystemTime::now()
@@ -48,154 +22,366 @@ fn now_ms() -> u64 {
         .unwrap_or(0)
 }
 
-impl Context<'_> {
-    fn provider_dir(&self, p: &dyn Provider, sub: &str) -> PathBuf {
-        if self.multi_provider {
-            let safe = |s: &str| {
-                s.replace(
-                    |c: char| !c.is_ascii_alphanumeric() && c != '-' && c != '.',
-                    "_",
-                )
-            };
-            PathBuf::from(sub).join(format!("{}_{}", safe(p.name()), safe(p.model())))
-        } else {
-            PathBuf::from(sub)
-        }
+fn key(p: &ProviderRun, c: &Combo, n: usize, run: u32, u: &Unit) -> SampleKey {
+    SampleKey {
+        provider: p.provider.name().into(),
+        model: p.provider.model().into(),
+        format: c.rendering.format,
+        structure: c.rendering.structure,
+        variant: c.rendering.variant,
+        records: n,
+        run,
+        question: u.question.clone(),
     }
+}
 
-    /// Runs the optional warm-up and `runs` full calls for one rendering and provider.
-    pub async fn combination(
-        &mut self,
-        p: &dyn Provider,
-        r: &Rendering,
-        questions: &[Question],
-        runs: u32,
-    ) -> Result<Vec<ResultRecord>> {
-        let prompt = Prompt::render(r.format, &r.text, questions);
-        let messages = prompt.messages();
-        let mut out = Vec::new();
-        let first = if p.caches_prompts() { 0 } else { 1 };
-        for run in first..=runs {
-            let record = self.call(p, r, questions, &messages, run).await;
-            self.log.append(&Line::Result(Box::new(record.clone())))?;
-            let name = format!(
-                "answers_for_{}_{}_{}_records_{}.json",
-                r.structure,
-                r.variant,
-                self.n,
-                if run == 0 {
-                    "warmup".into()
-                } else {
-                    run.to_string()
+/// Runs every planned sample not in `done`; returns the keys of every planned sample.
+pub(super) async fn schedule(
+    shared: &Arc<Shared>,
+    providers: &[Arc<ProviderRun>],
+    combos: &[Arc<Combo>],
+    runs: u32,
+    done: &HashSet<SampleKey>,
+) -> Vec<SampleKey> {
+    let mut planned = Vec::new();
+    let mut counts = Vec::new();
+    let mut work = Vec::new();
+    for p in providers {
+        let (mut total, mut already) = (0, 0);
+        for c in combos {
+            let mut todo = Vec::new();
+            for run in 1..=runs {
+                for (i, u) in c.units.iter().enumerate() {
+                    let k = key(p, c, shared.n, run, u);
+                    total += 1;
+                    if done.contains(&k) {
+                        already += 1;
+                    } else {
+                        todo.push((run, i));
+                    }
+                    planned.push(k);
                 }
-            );
-            let raw = json!({"tag": record.sample.tag, "output": record.sample.output.content, "error": record.error});
-            self.artifacts.artifact(
-                &self
-                    .provider_dir(p, "responses")
-                    .join(r.format.name())
-                    .join(name),
-                &raw,
-            )?;
-            if run > 0 {
-                self.done += 1;
-                (self.progress)(Progress {
-                    done: self.done,
-                    total: self.total,
-                    result: &record,
-                });
             }
-            out.push(record);
+            // The warm-up only pays off if calls follow it and it has not been made already.
+            let warm = p.warmup
+                && !todo.is_empty()
+                && !done.contains(&key(p, c, shared.n, 0, &c.units[0]));
+            total += usize::from(warm);
+            if !todo.is_empty() {
+                work.push((p.clone(), c.clone(), warm, todo));
+            }
         }
-        let validation = json!({
-            "format": r.format, "structure": r.structure, "variant": r.variant, "records": self.n,
-            "provider": p.name(), "model": p.model(),
-            "runs": out.iter().filter(|x| !x.warmup).map(|x| json!({"run": x.run, "summary": x.summary, "error": x.error, "metrics": x.metrics})).collect::<Vec<_>>(),
-        });
-        let name = format!(
-            "{}_{}_{}_{}_validation.json",
-            r.format, r.structure, r.variant, self.n
-        );
-        self.artifacts
-            .artifact(&self.provider_dir(p, "results").join(name), &validation)?;
-        Ok(out)
+        counts.push((
+            format!("{}:{}", p.provider.name(), p.provider.model()),
+            total,
+            already,
+        ));
     }
-
-    async fn call(
-        &self,
-        p: &dyn Provider,
-        r: &Rendering,
-        questions: &[Question],
-        messages: &[crate::prompt::Message],
-        run: u32,
-    ) -> ResultRecord {
-        let start_ms = now_ms();
-        let started = Instant::now();
-        let response = p
-            .complete(&Request {
-                messages,
-                questions,
-            })
-            .await;
-        let latency = started.elapsed().as_millis() as u64;
-        let end_ms = now_ms();
-        let graded_at = Instant::now();
-        let (output, usage, error, metrics) = match response {
-            Ok(resp) => {
-                let answers = extract_answers(&resp.output);
-                let metrics = grade(questions, answers.as_ref());
-                (resp.output, resp.usage, None, metrics)
-            }
-            Err(e) => (
-                String::new(),
-                Usage::default(),
-                Some(e.to_string()),
-                grade(questions, None),
-            ),
-        };
-        let summary = summarize(&metrics);
-        let run_tag = if run == 0 {
-            "warmup".to_string()
-        } else {
-            format!("run{run}")
-        };
-        ResultRecord {
-            benchmark_id: self.benchmark_id.to_string(),
-            provider_config: ProviderConfig {
-                provider: p.name().into(),
-                model: p.model().into(),
-                model_params: p.params(),
-            },
-            sample: Sample {
-                duration_ms: latency,
-                tag: format!(
-                    "{}_{}_{}_{}_{run_tag}",
-                    r.format, r.structure, r.variant, self.n
-                ),
-                input: messages.to_vec(),
-                output: Output { content: output },
-                model: p.model().into(),
-                model_params: p.params(),
-                start_time_ms: start_ms,
-                end_time_ms: end_ms,
-                url: p.url(),
-            },
-            metrics,
-            summary,
-            timing: Timing {
-                provider_latency_ms: latency,
-                evaluation_time_ms: graded_at.elapsed().as_millis() as u64,
-            },
-            format: r.format,
-            structure: r.structure,
-            variant: r.variant,
-            records: self.n,
-            run,
-            warmup: run == 0,
-            usage,
-            data_stats: r.stats.clone(),
-            cost_usd: 0.0,
-            error,
+    shared.observer.start(&counts);
+    let mut tasks = JoinSet::new();
+    for (p, c, warm, todo) in work {
+        tasks.spawn(combination(shared.clone(), p, c, warm, todo));
+    }
+    while let Some(r) = tasks.join_next().await {
+        if let Err(e) = r {
+            shared.observer.notice(&format!("internal error in a call task: {e}"));
         }
+    }
+    planned
+}
+
+/// The warm-up, then every planned sample of one combination for one provider; then the
+/// combination's validation artifact.
+async fn combination(
+    shared: Arc<Shared>,
+    p: Arc<ProviderRun>,
+    c: Arc<Combo>,
+    warm: bool,
+    todo: Vec<(u32, usize)>,
+) {
+    if warm {
+        execute(shared.clone(), p.clone(), c.clone(), 0, 0).await;
+    }
+    let mut calls = JoinSet::new();
+    for (run, i) in todo {
+        calls.spawn(execute(shared.clone(), p.clone(), c.clone(), run, i));
+    }
+    while calls.join_next().await.is_some() {}
+    let r = &c.rendering;
+    let results = shared.results.lock().expect("results lock");
+    let runs: Vec<_> = results
+        .iter()
+        .filter(|x| {
+            !x.warmup
+                && x.format == r.format
+                && x.structure == r.structure
+                && x.variant == r.variant
+                && x.provider_config.provider == p.provider.name()
+                && x.provider_config.model == p.provider.model()
+        })
+        .map(|x| json!({"run": x.run, "question": x.question, "summary": x.summary, "error": x.error, "metrics": x.metrics}))
+        .collect();
+    drop(results);
+    let validation = json!({
+        "format": r.format, "structure": r.structure, "variant": r.variant, "records": shared.n,
+        "provider": p.provider.name(), "model": p.provider.model(), "runs": runs,
+    });
+    let name = format!(
+        "{}_{}_{}_{}_validation.json",
+        r.format, r.structure, r.variant, shared.n
+    );
+    let path = provider_dir(&shared, &p, "results").join(name);
+    if let Err(e) = shared
+        .artifacts
+        .lock()
+        .expect("artifacts lock")
+        .artifact(&path, &validation)
+    {
+        shared.observer.notice(&format!("warning: {e:#}"));
+    }
+}
+
+fn provider_dir(shared: &Shared, p: &ProviderRun, sub: &str) -> PathBuf {
+    if shared.multi_provider {
+        let safe = |s: &str| {
+            s.replace(
+                |c: char| !c.is_ascii_alphanumeric() && c != '-' && c != '.',
+                "_",
+            )
+        };
+        PathBuf::from(sub).join(format!(
+            "{}_{}",
+            safe(p.provider.name()),
+            safe(p.provider.model())
+        ))
+    } else {
+        PathBuf::from(sub)
+    }
+}
+
+/// One call: cache, budget, limits, retries, grading, log.
+async fn execute(shared: Arc<Shared>, p: Arc<ProviderRun>, c: Arc<Combo>, run: u32, unit: usize) {
+    let skip = |s: &Shared| s.stop.requested() || p.fatal.get().is_some();
+    if skip(&shared) {
+        return;
+    }
+    let u = &c.units[unit];
+    let cache_key = shared
+        .cache
+        .as_ref()
+        .filter(|_| p.provider.url().is_some())
+        .map(|_| super::Cache::key(p.provider.as_ref(), &u.messages, run));
+    if let (Some(cache), Some(k)) = (&shared.cache, &cache_key)
+        && let Some(resp) = cache.get(k)
+    {
+        let record = build(&shared, &p, &c, u, run, Ok(resp), (0, now_ms(), now_ms()), 0);
+        finish(&shared, &p, &c, record, true);
+        return;
+    }
+    let estimate = p.price.map_or(0.0, |price| {
+        price.cost(&Usage {
+            input: u64::from(u.tokens),
+            output: u64::from(p.max_tokens),
+            ..Usage::default()
+        })
+    });
+    let slot = p.limits.slot().await;
+    if skip(&shared) {
+        return;
+    }
+    if !shared.budget.reserve(estimate) {
+        let limit = shared.budget.limit.unwrap_or(0.0);
+        if !shared.stop.requested() {
+            shared.observer.notice(&format!(
+                "budget: stopping — spent plus in-flight would pass ${limit:.2}; finishing calls in flight"
+            ));
+        }
+        shared.stop.request(StopReason::Budget(limit));
+        return;
+    }
+    let start_ms = now_ms();
+    let started = Instant::now();
+    let req = Request {
+        messages: &u.messages,
+        cache_prefix: u.cache_prefix,
+        questions: &u.questions,
+    };
+    let tokens = u.tokens + p.max_tokens;
+    let attempted =
+        retry::send(p.provider.as_ref(), &p.limits, &req, tokens, &shared.retry).await;
+    drop(slot);
+    let latency = started.elapsed().as_millis() as u64;
+    if let Err(e) = &attempted.result
+        && e.fatal()
+        && p.fatal
+            .set(format!(
+                "{}:{}: {e} — stopped calling it",
+                p.provider.name(),
+                p.provider.model()
+            ))
+            .is_ok()
+    {
+        shared.observer.notice(p.fatal.get().expect("just set"));
+    }
+    if let (Some(cache), Some(k), Ok(resp)) = (&shared.cache, &cache_key, &attempted.result)
+        && let Err(e) = cache.put(k, resp)
+    {
+        shared.observer.notice(&format!(
+            "warning: cannot write response cache '{}': {e}",
+            cache.dir().display()
+        ));
+    }
+    let record = build(
+        &shared,
+        &p,
+        &c,
+        u,
+        run,
+        attempted.result,
+        (latency, start_ms, now_ms()),
+        attempted.attempts,
+    );
+    shared
+        .budget
+        .settle(estimate, record.cost_usd.unwrap_or(0.0));
+    finish(&shared, &p, &c, record, false);
+}
+
+/// Writes the result line and its response artifact, keeps a slim copy for the summary.
+fn finish(shared: &Shared, p: &ProviderRun, c: &Combo, record: ResultRecord, cached: bool) {
+    let r = &c.rendering;
+    if let Err(e) = shared
+        .log
+        .lock()
+        .expect("log lock")
+        .append(&Line::Result(Box::new(record.clone())))
+    {
+        shared.observer.notice(&format!("error: {e:#}"));
+        shared.stop.request(StopReason::Interrupted);
+        return;
+    }
+    let run = if record.warmup {
+        "warmup".to_string()
+    } else {
+        record.run.to_string()
+    };
+    let q = record
+        .question
+        .as_ref()
+        .map(|q| format!("_{q}"))
+        .unwrap_or_default();
+    let name = format!(
+        "answers_for_{}_{}_{}_records_{run}{q}.json",
+        r.structure, r.variant, shared.n
+    );
+    let raw = json!({"tag": record.sample.tag, "output": record.sample.output.content, "error": record.error});
+    let path = provider_dir(shared, p, "responses")
+        .join(r.format.name())
+        .join(name);
+    if let Err(e) = shared
+        .artifacts
+        .lock()
+        .expect("artifacts lock")
+        .artifact(&path, &raw)
+    {
+        shared.observer.notice(&format!("warning: {e:#}"));
+    }
+    shared.observer.finished(p.idx, &record, cached);
+    let mut slim = record;
+    slim.sample.input.clear();
+    slim.sample.output.content.clear();
+    shared.results.lock().expect("results lock").push(slim);
+}
+
+/// The result record of one call.
+#[allow(clippy::too_many_arguments)]
+fn build(
+    shared: &Shared,
+    p: &ProviderRun,
+    c: &Combo,
+    u: &Unit,
+    run: u32,
+    response: Result<Response, ProviderError>,
+    (latency, start_ms, end_ms): (u64, u64, u64),
+    attempts: u32,
+) -> ResultRecord {
+    let r = &c.rendering;
+    let graded_at = Instant::now();
+    let (resp, error) = match response {
+        Ok(resp) => (resp, None),
+        Err(e) => (
+            Response {
+                status: e.status(),
+                request_id: match &e {
+                    ProviderError::Status { request_id, .. } => request_id.clone(),
+                    _ => None,
+                },
+                ..Response::default()
+            },
+            Some(format!("{}:{}: {e}", p.provider.name(), p.provider.model())),
+        ),
+    };
+    let metrics = match &error {
+        None => grade(&u.questions, extract_answers(&resp.output).as_ref()),
+        Some(_) => grade(&u.questions, None),
+    };
+    let summary = summarize(&metrics);
+    let run_tag = if run == 0 {
+        "warmup".to_string()
+    } else {
+        format!("run{run}")
+    };
+    let q = u.question.as_ref().map(|q| format!("_{q}")).unwrap_or_default();
+    let cost_usd = if error.is_some() {
+        Some(0.0)
+    } else {
+        p.price.map(|price| price.cost(&resp.usage))
+    };
+    ResultRecord {
+        benchmark_id: shared.benchmark_id.clone(),
+        provider_config: ProviderConfig {
+            provider: p.provider.name().into(),
+            model: p.provider.model().into(),
+            model_params: p.provider.params(),
+            settings: None,
+        },
+        sample: Sample {
+            duration_ms: latency,
+            tag: format!(
+                "{}_{}_{}_{}_{run_tag}{q}",
+                r.format, r.structure, r.variant, shared.n
+            ),
+            input: u.messages.clone(),
+            output: Output {
+                content: resp.output,
+            },
+            model: p.provider.model().into(),
+            model_params: p.provider.params(),
+            start_time_ms: start_ms,
+            end_time_ms: end_ms,
+            url: p.provider.url(),
+        },
+        metrics,
+        summary,
+        timing: Timing {
+            provider_latency_ms: latency,
+            evaluation_time_ms: graded_at.elapsed().as_millis() as u64,
+        },
+        format: r.format,
+        structure: r.structure,
+        variant: r.variant,
+        records: shared.n,
+        run,
+        warmup: run == 0,
+        question: u.question.clone(),
+        usage: resp.usage,
+        data_stats: r.stats.clone(),
+        cost_usd,
+        // Only a cache hit makes no attempt.
+        cached: attempts == 0,
+        attempts,
+        status: resp.status,
+        request_id: resp.request_id,
+        error,
     }
 }

@@ -1,60 +1,102 @@
-//! Plans the (format, structure, variant, provider) matrix and executes it: renders each
-//! combination once, calls the provider for each run, grades, and appends every call to the
-//! JSONL log as soon as it is graded.
+//! Plans the (format, structure, variant, provider) matrix and executes it: every call runs as
+//! its own task under its provider's limits (concurrency, RPM, TPM), with retries, the response
+//! cache and the budget; each finished call is appended to the JSONL log at once, so an
+//! interrupted run loses nothing and can be resumed.
 
+pub mod cache;
 mod call;
+pub mod estimate;
+pub mod limits;
+pub mod plan;
+pub mod progress;
+pub mod resume;
+pub mod retry;
 
 use crate::UsageError;
-use crate::dataset::{self, Structure, Variant};
-use crate::formats::Format;
-use crate::layout::{self, Writer, dataset_hash};
-use crate::providers::Provider;
-use crate::questions::{self, Category, Question};
-use crate::records::{JsonlWriter, Line, Metadata, ProviderConfig, SummaryRecord, build_summary};
-use crate::tokens::Tokenizer;
+use crate::layout::{Writer, dataset_hash};
+use crate::providers::{ModelConfig, Price, Provider};
+use crate::questions::Category;
+use crate::records::{JsonlWriter, Line, Metadata, ProviderConfig, ResultRecord, SummaryRecord};
 use anyhow::Result;
+pub use cache::Cache;
+use limits::Limits;
+pub use plan::{Plan, QuestionMode, SampleKey};
+use progress::Observer;
+use resume::Resumed;
+pub use retry::RetryPolicy;
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Name of the default suite.
 pub const SUITE: &str = "formats";
 
-/// What to run.
-#[derive(Debug, Clone)]
-pub struct Plan {
-    /// Formats, in order.
-    pub formats: Vec<Format>,
-    /// Structures, in order.
-    pub structures: Vec<Structure>,
-    /// Variants, in order.
-    pub variants: Vec<Variant>,
-    /// Records in the dataset.
-    pub records: u32,
-    /// Dataset seed.
-    pub seed: u64,
-    /// Full runs per combination.
-    pub runs: u32,
-    /// Tokenizers to count data with.
-    pub tokenizers: Vec<Tokenizer>,
-    /// Root of `benchmarks/<timestamp>/`.
-    pub output_root: PathBuf,
+/// A provider with the settings it runs under.
+pub struct Model {
+    /// The provider.
+    pub provider: Box<dyn Provider>,
+    /// Its settings (limits, price).
+    pub config: ModelConfig,
 }
 
-impl Plan {
-    /// The (format, structure, variant) combinations, skipping what a format cannot render.
-    pub fn combinations(&self) -> Vec<(Format, Structure, Variant)> {
-        let mut out = Vec::new();
-        for &v in &self.variants {
-            for &s in &self.structures {
-                for &f in &self.formats {
-                    if f.supports(s) {
-                        out.push((f, s, v));
-                    }
-                }
-            }
+/// How to run, beyond what to run.
+#[derive(Default)]
+pub struct Options {
+    /// Warm-up call per combination: forced on or off, or (None) on for caching providers.
+    pub warmup: Option<bool>,
+    /// Response cache; None with `--no-cache`.
+    pub cache: Option<Cache>,
+    /// Stop scheduling before spending more than this.
+    pub budget_usd: Option<f64>,
+    /// Retry policy.
+    pub retry: RetryPolicy,
+}
+
+/// Why a run stopped before its plan was done.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StopReason {
+    /// Ctrl-C.
+    Interrupted,
+    /// `--budget-usd` would have been passed.
+    Budget(f64),
+}
+
+impl StopReason {
+    fn describe(&self) -> String {
+        match self {
+            StopReason::Interrupted => "interrupted (Ctrl-C)".into(),
+            StopReason::Budget(b) => format!("budget of ${b:.2} reached"),
         }
-        out
+    }
+}
+
+/// Tells a running plan to stop scheduling; in-flight calls finish.
+#[derive(Default)]
+pub struct Stop {
+    flag: AtomicBool,
+    reason: Mutex<Option<StopReason>>,
+}
+
+impl Stop {
+    /// Asks the run to stop; the first reason wins.
+    pub fn request(&self, why: StopReason) {
+        let mut r = self.reason.lock().expect("stop lock");
+        if r.is_none() {
+            *r = Some(why);
+        }
+        self.flag.store(true, Ordering::SeqCst);
+    }
+
+    /// Whether a stop was asked for.
+    pub fn requested(&self) -> bool {
+        self.flag.load(Ordering::SeqCst)
+    }
+
+    /// Why.
+    pub fn reason(&self) -> Option<StopReason> {
+        self.reason.lock().expect("stop lock").clone()
     }
 }
 
@@ -66,6 +108,65 @@ pub struct Outcome {
     pub artifacts: PathBuf,
     /// The summary line that was written.
     pub summary: SummaryRecord,
+    /// Why it stopped early, if it did.
+    pub stopped: Option<StopReason>,
+    /// Providers that failed for good (bad key, unknown model), with the message.
+    pub fatal: Vec<String>,
+    /// Planned samples with no result line.
+    pub missing: usize,
+}
+
+/// Spend so far and the estimate of calls in flight.
+pub(crate) struct Budget {
+    limit: Option<f64>,
+    state: Mutex<(f64, f64)>,
+}
+
+impl Budget {
+    /// Books `estimate` for a call about to be sent, unless that would pass the limit.
+    pub(crate) fn reserve(&self, estimate: f64) -> bool {
+        let mut s = self.state.lock().expect("budget lock");
+        if let Some(limit) = self.limit
+            && s.0 + s.1 + estimate > limit
+        {
+            return false;
+        }
+        s.1 += estimate;
+        true
+    }
+
+    /// Replaces a booked estimate with what the call cost.
+    pub(crate) fn settle(&self, estimate: f64, actual: f64) {
+        let mut s = self.state.lock().expect("budget lock");
+        s.1 = (s.1 - estimate).max(0.0);
+        s.0 += actual;
+    }
+}
+
+/// One provider's state during a run.
+pub(crate) struct ProviderRun {
+    pub(crate) idx: usize,
+    pub(crate) provider: Box<dyn Provider>,
+    pub(crate) limits: Limits,
+    pub(crate) price: Option<Price>,
+    pub(crate) max_tokens: u32,
+    pub(crate) warmup: bool,
+    pub(crate) fatal: OnceLock<String>,
+}
+
+/// What every call task shares.
+pub(crate) struct Shared {
+    pub(crate) benchmark_id: String,
+    pub(crate) n: usize,
+    pub(crate) multi_provider: bool,
+    pub(crate) log: Mutex<JsonlWriter>,
+    pub(crate) artifacts: Mutex<Writer>,
+    pub(crate) results: Mutex<Vec<ResultRecord>>,
+    pub(crate) cache: Option<Cache>,
+    pub(crate) budget: Budget,
+    pub(crate) stop: Arc<Stop>,
+    pub(crate) observer: Arc<dyn Observer>,
+    pub(crate) retry: RetryPolicy,
 }
 
 /// Creates `root/benchmarks/<timestamp>/`, unique even for two runs in the same second.
@@ -106,63 +207,28 @@ fn weights() -> Value {
         .into()
 }
 
-/// Executes the plan against each provider; `progress` is told about every finished call.
-pub async fn run(
-    plan: &Plan,
-    providers: &[Box<dyn Provider>],
-    progress: &dyn Fn(call::Progress),
-) -> Result<Outcome> {
-    let combos = plan.combinations();
-    if combos.is_empty() {
-        return Err(UsageError::new(
-            "nothing to run: no format supports the chosen structures (csv is flat only)",
-        )
-        .into());
-    }
-    let now = chrono::Utc::now();
-    let dir = create_run_dir(
-        &plan.output_root,
-        &now.format("%Y-%m-%d_%H-%M-%S").to_string(),
-    )?;
-    let benchmark_id = format!(
-        "bench_{}_{:06x}",
-        now.format("%Y%m%d_%H%M%S"),
-        now.timestamp_subsec_micros() ^ std::process::id()
-    );
-    let timestamp = now.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
-    let mut log = JsonlWriter::create(&dir.join(format!("{SUITE}.jsonl")))?;
-    let mut artifacts = Writer::create(&dir.join(SUITE))?;
-
-    let ds = dataset::generate(plan.records, plan.seed);
-    let n = ds.mandatory.len();
-    let questions: BTreeMap<Variant, Vec<Question>> = plan
-        .variants
-        .iter()
-        .map(|&v| (v, questions::generate(&ds.records(v), plan.seed)))
-        .collect();
-    for (&v, qs) in &questions {
-        artifacts.questions(v, n, qs)?;
-    }
-    let configs: Vec<ProviderConfig> = providers
-        .iter()
-        .map(|p| ProviderConfig {
-            provider: p.name().into(),
-            model: p.model().into(),
-            model_params: p.params(),
-        })
-        .collect();
-    log.append(&Line::Metadata(Box::new(Metadata {
-        benchmark_id: benchmark_id.clone(),
-        timestamp: timestamp.clone(),
+/// The metadata line of a new run.
+fn metadata(plan: &Plan, models: &[Model], id: &str, timestamp: &str, hash: String) -> Metadata {
+    Metadata {
+        benchmark_id: id.to_string(),
+        timestamp: timestamp.to_string(),
         suite_name: SUITE.into(),
         description:
             "Which data format does an LLM read best: same data, same questions, many formats."
                 .into(),
         tags: vec![],
-        providers: configs,
+        providers: models
+            .iter()
+            .map(|m| ProviderConfig {
+                provider: m.provider.name().into(),
+                model: m.provider.model().into(),
+                model_params: m.provider.params(),
+                settings: Some(serde_json::to_value(&m.config).expect("config serializes")),
+            })
+            .collect(),
         bench_version: env!("CARGO_PKG_VERSION").into(),
         seed: plan.seed,
-        records: n,
+        records: plan.records as usize,
         formats: plan.formats.clone(),
         structures: plan.structures.clone(),
         variants: plan.variants.clone(),
@@ -173,47 +239,177 @@ pub async fn run(
             .iter()
             .map(|t| t.name().to_string())
             .collect(),
-        dataset_hash: dataset_hash(&ds),
-    })))?;
+        dataset_hash: hash,
+        question_mode: plan.question_mode,
+    }
+}
 
-    let total = combos.len() * providers.len() * plan.runs as usize;
-    let mut ctx = call::Context {
-        benchmark_id: &benchmark_id,
-        log: &mut log,
-        artifacts: &mut artifacts,
-        n,
-        multi_provider: providers.len() > 1,
-        done: 0,
-        total,
-        progress,
-    };
-    let mut results = Vec::new();
-    for &v in &plan.variants {
-        for &s in &plan.structures {
-            let doc = ds.document(v, s);
-            for &f in plan.formats.iter().filter(|f| f.supports(s)) {
-                let rendering = layout::render(&doc, f, s, v, &plan.tokenizers)?;
-                ctx.artifacts.data(&rendering, n)?;
-                for p in providers {
-                    results.extend(
-                        ctx.combination(p.as_ref(), &rendering, &questions[&v], plan.runs)
-                            .await?,
-                    );
-                }
-            }
+/// Executes the plan against every model, or completes `resume`d run log.
+pub async fn run(
+    plan: &Plan,
+    models: Vec<Model>,
+    opts: Options,
+    resume: Option<Resumed>,
+    observer: Arc<dyn Observer>,
+    stop: Arc<Stop>,
+) -> Result<Outcome> {
+    if plan.combinations().is_empty() {
+        return Err(UsageError::new(
+            "nothing to run: no format supports the chosen structures (csv is flat only)",
+        )
+        .into());
+    }
+    for m in &models {
+        if let Err(e) = m.provider.ready() {
+            return Err(UsageError::new(format!(
+                "{}:{}: {e}",
+                m.provider.name(),
+                m.provider.model()
+            ))
+            .into());
         }
     }
-    let summary = build_summary(&benchmark_id, &timestamp, SUITE, &results, false);
+    let matrix = plan::build(plan)?;
+    let (dir, log, meta, kept) = match resume {
+        Some(r) => {
+            let dir = r.jsonl.parent().expect("log has a folder").to_path_buf();
+            let log = JsonlWriter::append_to(&r.jsonl)?;
+            (dir, log, r.metadata, r.kept)
+        }
+        None => {
+            let now = chrono::Utc::now();
+            let dir = create_run_dir(
+                &plan.output_root,
+                &now.format("%Y-%m-%d_%H-%M-%S").to_string(),
+            )?;
+            let id = format!(
+                "bench_{}_{:06x}",
+                now.format("%Y%m%d_%H%M%S"),
+                now.timestamp_subsec_micros() ^ std::process::id()
+            );
+            let ts = now.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+            let meta = metadata(plan, &models, &id, &ts, dataset_hash(&matrix.dataset));
+            let mut log = JsonlWriter::create(&dir.join(format!("{SUITE}.jsonl")))?;
+            log.append(&Line::Metadata(Box::new(meta.clone())))?;
+            (dir, log, meta, Vec::new())
+        }
+    };
+    let n = matrix.dataset.mandatory.len();
+    let mut artifacts = Writer::create(&dir.join(SUITE))?;
+    for (&v, qs) in &matrix.questions {
+        artifacts.questions(v, n, qs)?;
+    }
+    for c in &matrix.combos {
+        artifacts.data(&c.rendering, n)?;
+    }
+    let done: HashSet<SampleKey> = kept.iter().map(SampleKey::of).collect();
+    let largest = matrix
+        .combos
+        .iter()
+        .flat_map(|c| &c.units)
+        .map(|u| u.tokens)
+        .max()
+        .unwrap_or(0);
+    let mut runs = Vec::new();
+    for (idx, m) in models.into_iter().enumerate() {
+        let max_tokens = m.config.max_tokens();
+        let limits = Limits::new(
+            m.config.concurrency(),
+            m.config.rpm,
+            m.config.tpm,
+            largest + max_tokens,
+        )
+        .map_err(|e| UsageError::new(format!("{}: {e}", m.config.spec())))?;
+        let warmup = opts.warmup.unwrap_or(m.provider.caches_prompts());
+        runs.push(Arc::new(ProviderRun {
+            idx,
+            price: m.config.price(),
+            max_tokens,
+            warmup,
+            limits,
+            provider: m.provider,
+            fatal: OnceLock::new(),
+        }));
+    }
+    let shared = Arc::new(Shared {
+        benchmark_id: meta.benchmark_id.clone(),
+        n,
+        multi_provider: runs.len() > 1,
+        log: Mutex::new(log),
+        artifacts: Mutex::new(artifacts),
+        results: Mutex::new(kept),
+        cache: opts.cache,
+        budget: Budget {
+            limit: opts.budget_usd,
+            state: Mutex::new((0.0, 0.0)),
+        },
+        stop,
+        observer,
+        retry: opts.retry,
+    });
+    let combos: Vec<Arc<plan::Combo>> = matrix.combos.into_iter().map(Arc::new).collect();
+    let planned = call::schedule(&shared, &runs, &combos, plan.runs, &done).await;
+
+    let results = std::mem::take(&mut *shared.results.lock().expect("results lock"));
+    let have: HashSet<SampleKey> = results.iter().map(SampleKey::of).collect();
+    let missing = planned.iter().filter(|k| !have.contains(k)).count();
+    let stopped = shared.stop.reason();
+    let fatal: Vec<String> = runs.iter().filter_map(|r| r.fatal.get().cloned()).collect();
+    let mut summary = crate::records::build_summary(
+        &meta.benchmark_id,
+        &meta.timestamp,
+        SUITE,
+        &results,
+        missing > 0,
+    );
+    summary.stop_reason = stopped
+        .as_ref()
+        .map(StopReason::describe)
+        .or_else(|| fatal.first().cloned())
+        .or_else(|| (missing > 0).then(|| format!("{missing} planned calls not made")));
+    shared.observer.finish();
+    let mut log = shared.log.lock().expect("log lock");
     log.append(&Line::Summary(Box::new(summary.clone())))?;
+    log.sync()?;
     let jsonl = log.path().to_path_buf();
-    log.finish()?;
-    artifacts.metadata(
-        &ds,
-        json!({"seed": plan.seed, "records": n, "runs": plan.runs, "suite": SUITE}),
+    drop(log);
+    shared.artifacts.lock().expect("artifacts lock").metadata(
+        &matrix.dataset,
+        json!({"seed": plan.seed, "records": n, "runs": plan.runs, "suite": SUITE,
+               "question_mode": plan.question_mode.name()}),
     )?;
     Ok(Outcome {
         jsonl,
         artifacts: dir.join(SUITE),
         summary,
+        stopped,
+        fatal,
+        missing,
     })
+}
+
+/// Runs `plan` one call at a time per provider, without cache or progress output: the simple
+/// entry point for library users and tests.
+pub async fn sequential(plan: &Plan, providers: Vec<Box<dyn Provider>>) -> Result<Outcome> {
+    let models = providers
+        .into_iter()
+        .map(|p| Model {
+            config: ModelConfig {
+                provider: p.name().into(),
+                model: p.model().into(),
+                concurrency: Some(1),
+                ..ModelConfig::default()
+            },
+            provider: p,
+        })
+        .collect();
+    run(
+        plan,
+        models,
+        Options::default(),
+        None,
+        Arc::new(progress::Silent),
+        Arc::new(Stop::default()),
+    )
+    .await
 }

@@ -7,7 +7,7 @@ use bench::dataset::{Structure, Variant};
 use bench::formats::Format;
 use bench::prompt::parse_data_block;
 use bench::providers::{Provider, ProviderError, Reference, Request, Response};
-use bench::runner::{self, Plan};
+use bench::runner::{Plan, QuestionMode, sequential};
 use bench::tokens::Tokenizer;
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
@@ -63,6 +63,7 @@ fn fixture(root: &Path) -> PathBuf {
         runs: 2,
         tokenizers: Tokenizer::ALL.to_vec(),
         output_root: root.to_path_buf(),
+        question_mode: QuestionMode::Batch,
     };
     let providers: Vec<Box<dyn Provider>> = vec![
         Box::new(Reference),
@@ -73,7 +74,7 @@ fn fixture(root: &Path) -> PathBuf {
     let rt = tokio::runtime::Builder::new_current_thread()
         .build()
         .unwrap();
-    rt.block_on(runner::run(&plan, &providers, &|_| {}))
+    rt.block_on(sequential(&plan, providers))
         .unwrap()
         .jsonl
 }

@@ -3,7 +3,10 @@
 mod analytics;
 mod cli;
 mod pipeline;
+mod providers;
 mod roundtrip;
+mod run_cli;
+mod runs;
 mod tokens;
 mod toon_fixtures;
 mod toon_golden;

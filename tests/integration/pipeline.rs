@@ -6,7 +6,7 @@ use bench::formats::Format;
 use bench::prompt::Prompt;
 use bench::providers::{Provider, ProviderError, Reference, Request, Response, Usage};
 use bench::questions;
-use bench::runner::{self, Plan};
+use bench::runner::{Plan, QuestionMode, sequential};
 use bench::tokens::Tokenizer;
 use serde_json::{Value, json};
 
@@ -31,6 +31,7 @@ fn reference_answers_from_the_prompt_text_not_the_original_records() {
     let prompt = Prompt::render(Format::JsonPretty, &tampered, &qs);
     let resp = block_on(Reference.complete(&Request {
         messages: &prompt.messages(),
+        cache_prefix: 0,
         questions: &qs,
     }))
     .unwrap();
@@ -54,6 +55,7 @@ fn reference_reports_an_undecodable_data_block() {
     let prompt = Prompt::render(Format::Yaml, "products: [unclosed", &qs);
     let err = block_on(Reference.complete(&Request {
         messages: &prompt.messages(),
+        cache_prefix: 0,
         questions: &qs,
     }))
     .unwrap_err();
@@ -88,6 +90,7 @@ impl Provider for Chatty {
                 output: 7,
                 ..Usage::default()
             },
+            ..Response::default()
         })
     }
 }
@@ -104,9 +107,10 @@ fn unparseable_output_fails_every_question_and_is_kept() {
         runs: 2,
         tokenizers: vec![Tokenizer::O200kBase],
         output_root: tmp.path().to_path_buf(),
+        question_mode: QuestionMode::Batch,
     };
     let providers: Vec<Box<dyn Provider>> = vec![Box::new(Chatty)];
-    let outcome = block_on(runner::run(&plan, &providers, &|_| {})).unwrap();
+    let outcome = block_on(sequential(&plan, providers)).unwrap();
     let text = std::fs::read_to_string(&outcome.jsonl).unwrap();
     let results: Vec<Value> = text
         .lines()

@@ -1,0 +1,324 @@
+//! What every wire API shares: one POST of a JSON body, classification of the outcome into
+//! retryable / fatal errors, the wait a server asks for, and redaction of secrets.
+
+use super::ProviderError;
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use serde_json::Value;
+use std::time::Duration;
+
+/// An API key; never printed, never serialized.
+#[derive(Clone)]
+pub struct Secret(String);
+
+impl Secret {
+    /// Wraps a key.
+    pub fn new(key: String) -> Self {
+        Self(key)
+    }
+
+    /// The key itself, for a request header only.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("[redacted]")
+    }
+}
+
+/// A URL as it may be recorded: without query string or user info, which can carry keys.
+pub fn public_url(url: &str) -> String {
+    match reqwest::Url::parse(url) {
+        Ok(mut u) => {
+            u.set_query(None);
+            let _ = u.set_username("");
+            let _ = u.set_password(None);
+            u.to_string()
+        }
+        Err(_) => url.split(['?', '#']).next().unwrap_or_default().to_string(),
+    }
+}
+
+/// One endpoint of one provider: the URL, the headers (auth included, marked sensitive) and
+/// the key, so that anything it returns can be scrubbed of it.
+#[derive(Clone)]
+pub struct Endpoint {
+    client: reqwest::Client,
+    url: String,
+    headers: HeaderMap,
+    secret: Option<Secret>,
+}
+
+/// What a successful POST returned besides the body.
+pub struct Reply {
+    /// Parsed JSON body.
+    pub body: Value,
+    /// HTTP status.
+    pub status: u16,
+    /// The provider's request id, if it sent one.
+    pub request_id: Option<String>,
+}
+
+/// Header names providers use for their request id.
+const REQUEST_ID_HEADERS: [&str; 3] = ["request-id", "x-request-id", "x-goog-request-id"];
+
+impl Endpoint {
+    /// An endpoint at `url` with `timeout` per request.
+    pub fn new(url: String, timeout: Duration) -> Result<Self, ProviderError> {
+        let client = reqwest::Client::builder()
+            .timeout(timeout)
+            .connect_timeout(timeout.min(Duration::from_secs(30)))
+            .user_agent(concat!("bench/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(|e| ProviderError::Connection(format!("cannot build HTTP client: {e}")))?;
+        Ok(Self {
+            client,
+            url,
+            headers: HeaderMap::new(),
+            secret: None,
+        })
+    }
+
+    /// Adds a plain header.
+    pub fn header(mut self, name: &'static str, value: &str) -> Self {
+        if let Ok(v) = HeaderValue::from_str(value) {
+            self.headers.insert(HeaderName::from_static(name), v);
+        }
+        self
+    }
+
+    /// Adds the auth header `name: prefix+key`, marked sensitive so no debug output shows it.
+    pub fn auth(mut self, name: &'static str, prefix: &str, key: Option<Secret>) -> Self {
+        if let Some(k) = &key
+            && let Ok(mut v) = HeaderValue::from_str(&format!("{prefix}{}", k.expose()))
+        {
+            v.set_sensitive(true);
+            self.headers.insert(HeaderName::from_static(name), v);
+        }
+        self.secret = key;
+        self
+    }
+
+    /// The URL as recorded in results.
+    pub fn public_url(&self) -> String {
+        public_url(&self.url)
+    }
+
+    /// Removes the key from any text that leaves this module.
+    fn scrub(&self, text: &str) -> String {
+        match &self.secret {
+            Some(s) if !s.expose().is_empty() => text.replace(s.expose(), "[redacted]"),
+            _ => text.to_string(),
+        }
+    }
+
+    /// POSTs `body` and classifies the outcome.
+    pub async fn post(&self, body: &Value) -> Result<Reply, ProviderError> {
+        let resp = self
+            .client
+            .post(&self.url)
+            .headers(self.headers.clone())
+            .json(body)
+            .send()
+            .await
+            .map_err(|e| self.transport_error(e))?;
+        let status = resp.status().as_u16();
+        let headers = resp.headers().clone();
+        let request_id = REQUEST_ID_HEADERS
+            .iter()
+            .find_map(|h| headers.get(*h)?.to_str().ok().map(str::to_string));
+        let text = resp.text().await.map_err(|e| self.transport_error(e))?;
+        if !(200..300).contains(&status) {
+            return Err(ProviderError::Status {
+                status,
+                message: self.scrub(&error_message(&text)),
+                retry_after: retry_after(&headers),
+                request_id,
+            });
+        }
+        let body = serde_json::from_str(&text).map_err(|e| ProviderError::BadBody {
+            message: self.scrub(&format!(
+                "response body is not valid JSON ({e}); it starts with {:?}",
+                snippet(&text, 80)
+            )),
+        })?;
+        Ok(Reply {
+            body,
+            status,
+            request_id,
+        })
+    }
+
+    fn transport_error(&self, e: reqwest::Error) -> ProviderError {
+        if e.is_timeout() {
+            return ProviderError::Timeout;
+        }
+        let body = e.is_body() || e.is_decode();
+        // Display without the URL (it may carry a key), then the causes, which name the fault.
+        let e = e.without_url();
+        let mut msg = e.to_string();
+        let mut source = std::error::Error::source(&e);
+        while let Some(s) = source {
+            msg.push_str(": ");
+            msg.push_str(&s.to_string());
+            source = s.source();
+        }
+        let message = self.scrub(&msg);
+        if body {
+            ProviderError::BadBody {
+                message: format!("response body cut off: {message}"),
+            }
+        } else {
+            ProviderError::Connection(message)
+        }
+    }
+}
+
+/// At most `n` characters of `text`.
+pub fn snippet(text: &str, n: usize) -> String {
+    let mut s: String = text.chars().take(n).collect();
+    if s.len() < text.len() {
+        s.push('…');
+    }
+    s
+}
+
+/// The message of an error body in any of the providers' shapes, else the body's start.
+fn error_message(text: &str) -> String {
+    let parsed: Option<Value> = serde_json::from_str(text).ok();
+    let from_json = parsed.as_ref().and_then(|v| {
+        let e = v.get("error").unwrap_or(v);
+        e.get("message")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .or_else(|| e.as_str().map(str::to_string))
+    });
+    from_json.unwrap_or_else(|| snippet(text.trim(), 200))
+}
+
+/// How long the server asks us to wait: `retry-after-ms`, `Retry-After` (seconds or an HTTP
+/// date), else the latest of the rate-limit reset headers (Anthropic: RFC 3339 times; OpenAI:
+/// durations such as `6m0s` or `20ms`).
+pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+    let get = |name: &str| headers.get(name)?.to_str().ok().map(str::trim);
+    if let Some(ms) = get("retry-after-ms").and_then(|v| v.parse::<f64>().ok()) {
+        return Some(Duration::from_secs_f64(ms.max(0.0) / 1000.0));
+    }
+    if let Some(v) = get("retry-after") {
+        if let Ok(s) = v.parse::<f64>() {
+            return Some(Duration::from_secs_f64(s.max(0.0)));
+        }
+        if let Ok(t) = chrono::DateTime::parse_from_rfc2822(v) {
+            return Some(until(t.with_timezone(&chrono::Utc)));
+        }
+    }
+    let mut latest: Option<Duration> = None;
+    for (name, value) in headers {
+        let name = name.as_str();
+        let Ok(v) = value.to_str() else { continue };
+        let wait = if name.starts_with("anthropic-ratelimit-") && name.ends_with("-reset") {
+            chrono::DateTime::parse_from_rfc3339(v.trim())
+                .ok()
+                .map(|t| until(t.with_timezone(&chrono::Utc)))
+        } else if name.starts_with("x-ratelimit-reset") {
+            parse_go_duration(v.trim())
+        } else {
+            None
+        };
+        if let Some(w) = wait {
+            latest = Some(latest.map_or(w, |l| l.max(w)));
+        }
+    }
+    latest
+}
+
+fn until(t: chrono::DateTime<chrono::Utc>) -> Duration {
+    (t - chrono::Utc::now()).to_std().unwrap_or(Duration::ZERO)
+}
+
+/// Parses durations like `1s`, `6m0s`, `20ms`, `1h2m3.5s`.
+fn parse_go_duration(s: &str) -> Option<Duration> {
+    let mut total = 0.0;
+    let mut rest = s;
+    if rest.is_empty() {
+        return None;
+    }
+    while !rest.is_empty() {
+        let num_end = rest.find(|c: char| !(c.is_ascii_digit() || c == '.'))?;
+        let n: f64 = rest[..num_end].parse().ok()?;
+        rest = &rest[num_end..];
+        let unit_end = rest
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(rest.len());
+        total += n * match &rest[..unit_end] {
+            "h" => 3600.0,
+            "m" => 60.0,
+            "s" => 1.0,
+            "ms" => 0.001,
+            "us" | "µs" => 0.000_001,
+            "ns" => 0.000_000_001,
+            _ => return None,
+        };
+        rest = &rest[unit_end..];
+    }
+    Some(Duration::from_secs_f64(total))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.insert(HeaderName::from_static(k), HeaderValue::from_str(v).unwrap());
+        }
+        h
+    }
+
+    #[test]
+    fn retry_after_forms() {
+        let ms = |h| retry_after(&h).map(|d: Duration| d.as_millis());
+        assert_eq!(ms(headers(&[("retry-after-ms", "250")])), Some(250));
+        assert_eq!(
+            ms(headers(&[("retry-after", "2"), ("retry-after-ms", "1500")])),
+            Some(1500)
+        );
+        assert_eq!(ms(headers(&[("retry-after", "3")])), Some(3000));
+        assert_eq!(
+            ms(headers(&[
+                ("x-ratelimit-reset-requests", "1s"),
+                ("x-ratelimit-reset-tokens", "6m0s")
+            ])),
+            Some(360_000)
+        );
+        assert_eq!(ms(headers(&[("x-ratelimit-reset-tokens", "20ms")])), Some(20));
+        let soon = (chrono::Utc::now() + chrono::Duration::seconds(30)).to_rfc3339();
+        let d = retry_after(&headers(&[("anthropic-ratelimit-requests-reset", &soon)])).unwrap();
+        assert!((28..=30).contains(&d.as_secs()), "{d:?}");
+        let date = (chrono::Utc::now() + chrono::Duration::seconds(60)).to_rfc2822();
+        let d = retry_after(&headers(&[("retry-after", &date)])).unwrap();
+        assert!((58..=60).contains(&d.as_secs()), "{d:?}");
+        assert_eq!(ms(headers(&[])), None);
+    }
+
+    #[test]
+    fn urls_lose_keys() {
+        assert_eq!(
+            public_url("https://u:p@gw.example/v1beta/models/m:generateContent?key=SECRET"),
+            "https://gw.example/v1beta/models/m:generateContent"
+        );
+    }
+
+    #[test]
+    fn error_messages_from_each_shape() {
+        assert_eq!(
+            error_message(r#"{"type":"error","error":{"type":"x","message":"bad key"}}"#),
+            "bad key"
+        );
+        assert_eq!(error_message(r#"{"error":"nope"}"#), "nope");
+        assert_eq!(error_message("<html>502</html>"), "<html>502</html>");
+    }
+}

@@ -1,0 +1,171 @@
+//! `bench run --dry-run`: the plan without any network — calls per provider, exact prompt
+//! tokens per call (local o200k_base count), estimated cost and wall time under the limits.
+
+use super::plan::{self, Plan};
+use super::Model;
+use crate::analytics::Table;
+use crate::providers::Usage;
+use crate::tokens::Tokenizer;
+use anyhow::Result;
+use serde_json::{Map, Value, json};
+
+/// Assumed time to first token, seconds, for the wall-time estimate.
+const ASSUMED_FIRST_TOKEN_S: f64 = 1.0;
+/// Assumed generation speed, tokens per second, for the wall-time estimate.
+const ASSUMED_TOKENS_PER_S: f64 = 80.0;
+
+/// The dry-run tables.
+pub struct Estimate {
+    /// One row per rendering: prompt tokens per call.
+    pub prompts: Table,
+    /// One row per provider: calls, tokens, dollars, time.
+    pub providers: Table,
+    /// How the estimates were made.
+    pub notes: Vec<String>,
+}
+
+/// Estimates `plan` for `models`; `warmup` as in `Options::warmup`.
+pub fn estimate(plan: &Plan, models: &[Model], warmup: Option<bool>) -> Result<Estimate> {
+    let matrix = plan::build(plan)?;
+    let mut prompt_rows = Vec::new();
+    // Per call: (prompt tokens, data-block tokens, expected-answer tokens).
+    let mut calls: Vec<(u64, u64, u64, bool)> = Vec::new();
+    for c in &matrix.combos {
+        let r = &c.rendering;
+        let (mut lo, mut hi) = (u64::MAX, 0);
+        for (i, u) in c.units.iter().enumerate() {
+            let prompt = u64::from(u.tokens);
+            let data = Tokenizer::O200kBase.count(&u.messages[0].content[..u.cache_prefix]) as u64;
+            let answers: Map<String, Value> = u
+                .questions
+                .iter()
+                .map(|q| (q.id.clone(), q.expected.clone()))
+                .collect();
+            let out = Tokenizer::O200kBase.count(&Value::Object(answers).to_string()) as u64;
+            calls.push((prompt, data, out, i == 0));
+            lo = lo.min(prompt);
+            hi = hi.max(prompt);
+        }
+        let per_call = if lo == hi {
+            json!(lo)
+        } else {
+            json!(format!("{lo}–{hi}"))
+        };
+        prompt_rows.push(vec![
+            json!(r.format.name()),
+            json!(r.structure.name()),
+            json!(r.variant.name()),
+            json!(c.units.len() as u64 * u64::from(plan.runs)),
+            per_call,
+            json!(r.stats.tokens.get("o200k_base").copied().unwrap_or(0)),
+        ]);
+    }
+    let mut provider_rows = Vec::new();
+    for m in models {
+        let p = &m.provider;
+        let warm = warmup.unwrap_or(p.caches_prompts());
+        let price = m.config.price();
+        let max_out = u64::from(m.config.max_tokens());
+        let (mut n, mut input, mut output, mut cost, mut cost_max) = (0u64, 0u64, 0u64, 0.0, 0.0);
+        for &(prompt, data, out, first) in &calls {
+            // A warm-up per rendering writes the data block to the cache; runs read it.
+            let warm_calls = u64::from(warm && first);
+            let runs = u64::from(plan.runs);
+            n += runs + warm_calls;
+            input += prompt * (runs + warm_calls);
+            output += out * (runs + warm_calls);
+            if let Some(price) = price {
+                let (read, write) = if warm { (data, data) } else { (0, 0) };
+                let run_usage = |o| Usage {
+                    input: prompt,
+                    output: o,
+                    cache_read: read,
+                    ..Usage::default()
+                };
+                let warm_usage = |o| Usage {
+                    input: prompt,
+                    output: o,
+                    cache_write: write,
+                    ..Usage::default()
+                };
+                cost += runs as f64 * price.cost(&run_usage(out))
+                    + warm_calls as f64 * price.cost(&warm_usage(out));
+                cost_max += runs as f64 * price.cost(&run_usage(max_out))
+                    + warm_calls as f64 * price.cost(&warm_usage(max_out));
+            }
+        }
+        let avg_in = input as f64 / n.max(1) as f64;
+        let avg_out = output as f64 / n.max(1) as f64;
+        let latency = ASSUMED_FIRST_TOKEN_S + avg_out / ASSUMED_TOKENS_PER_S;
+        let mut per_s = m.config.concurrency() as f64 / latency;
+        if let Some(rpm) = m.config.rpm {
+            per_s = per_s.min(f64::from(rpm) / 60.0);
+        }
+        if let Some(tpm) = m.config.tpm {
+            per_s = per_s.min(f64::from(tpm) / 60.0 / (avg_in + max_out as f64));
+        }
+        let limits = format!(
+            "c={} rpm={} tpm={}",
+            m.config.concurrency(),
+            m.config.rpm.map_or("-".into(), |x| x.to_string()),
+            m.config.tpm.map_or("-".into(), |x| x.to_string())
+        );
+        provider_rows.push(vec![
+            json!(format!("{}:{}", p.name(), p.model())),
+            json!(n),
+            json!(input),
+            json!(output),
+            price.map_or(Value::Null, |_| json!(format!("{cost:.4}"))),
+            price.map_or(Value::Null, |_| json!(format!("{cost_max:.4}"))),
+            json!(limits),
+            json!(human_duration(n as f64 / per_s)),
+        ]);
+    }
+    let cols = |c: &[&str]| c.iter().map(|s| s.to_string()).collect();
+    Ok(Estimate {
+        prompts: Table {
+            columns: cols(&[
+                "format",
+                "structure",
+                "variant",
+                "calls_per_provider",
+                "prompt_tokens_per_call",
+                "data_tokens",
+            ]),
+            rows: prompt_rows,
+        },
+        providers: Table {
+            columns: cols(&[
+                "provider",
+                "calls",
+                "input_tokens",
+                "est_output_tokens",
+                "est_usd",
+                "max_usd",
+                "limits",
+                "est_wall_time",
+            ]),
+            rows: provider_rows,
+        },
+        notes: vec![
+            "prompt tokens: exact local o200k_base counts (Claude and Gemini tokenize differently; their bills use their own counts)".into(),
+            "est output: the answer key's size in tokens; max_usd assumes every call uses max_tokens".into(),
+            format!(
+                "wall time assumes {ASSUMED_FIRST_TOKEN_S} s to first token and {ASSUMED_TOKENS_PER_S} tokens/s, under each provider's concurrency, rpm and tpm"
+            ),
+            "no price known (null): set `price` in the config (see `bench init-config`)".into(),
+        ],
+    })
+}
+
+fn human_duration(s: f64) -> String {
+    if !s.is_finite() {
+        return "-".into();
+    }
+    let s = s.round() as u64;
+    match s {
+        0..60 => format!("{s}s"),
+        60..3600 => format!("{}m{:02}s", s / 60, s % 60),
+        _ => format!("{}h{:02}m", s / 3600, (s % 3600) / 60),
+    }
+}

@@ -1,0 +1,221 @@
+//! The run matrix: which renderings, which prompts per rendering (one batch prompt, or one per
+//! question), and the key that names one sample so a resumed run can skip it.
+
+use crate::dataset::{self, Dataset, Structure, Variant};
+use crate::formats::Format;
+use crate::layout::{self, Rendering};
+use crate::prompt::{Message, Prompt};
+use crate::questions::{self, Question};
+use crate::records::{Metadata, ResultRecord};
+use crate::tokens::Tokenizer;
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// How questions are put to the model.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum QuestionMode {
+    /// All questions in one prompt with an answer template.
+    #[default]
+    Batch,
+    /// One prompt per question.
+    PerQuestion,
+}
+
+impl QuestionMode {
+    /// Both modes.
+    pub const ALL: [QuestionMode; 2] = [QuestionMode::Batch, QuestionMode::PerQuestion];
+
+    /// Name used on the command line and in the run log.
+    pub fn name(self) -> &'static str {
+        match self {
+            QuestionMode::Batch => "batch",
+            QuestionMode::PerQuestion => "per-question",
+        }
+    }
+}
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// Formats, in order.
+    pub formats: Vec<Format>,
+    /// Structures, in order.
+    pub structures: Vec<Structure>,
+    /// Variants, in order.
+    pub variants: Vec<Variant>,
+    /// Records in the dataset.
+    pub records: u32,
+    /// Dataset seed.
+    pub seed: u64,
+    /// Full runs per combination.
+    pub runs: u32,
+    /// Tokenizers to count data with.
+    pub tokenizers: Vec<Tokenizer>,
+    /// Root of `benchmarks/<timestamp>/`.
+    pub output_root: PathBuf,
+    /// Batch or per-question prompts.
+    pub question_mode: QuestionMode,
+}
+
+impl Plan {
+    /// The (format, structure, variant) combinations, skipping what a format cannot render.
+    pub fn combinations(&self) -> Vec<(Format, Structure, Variant)> {
+        let mut out = Vec::new();
+        for &v in &self.variants {
+            for &s in &self.structures {
+                for &f in &self.formats {
+                    if f.supports(s) {
+                        out.push((f, s, v));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The plan a run log's metadata describes.
+    pub fn from_metadata(m: &Metadata) -> Result<Self> {
+        let tokenizers = m
+            .tokenizers
+            .iter()
+            .map(|t| {
+                Tokenizer::ALL
+                    .into_iter()
+                    .find(|x| x.name() == t)
+                    .ok_or_else(|| anyhow::anyhow!("run log names unknown tokenizer '{t}'"))
+            })
+            .collect::<Result<_>>()?;
+        Ok(Self {
+            formats: m.formats.clone(),
+            structures: m.structures.clone(),
+            variants: m.variants.clone(),
+            records: m.records as u32,
+            seed: m.seed,
+            runs: m.runs,
+            tokenizers,
+            output_root: PathBuf::new(),
+            question_mode: m.question_mode,
+        })
+    }
+}
+
+/// One prompt: the messages and what they ask.
+pub struct Unit {
+    /// Messages sent.
+    pub messages: Vec<Message>,
+    /// Bytes of the data block at the start of the first message.
+    pub cache_prefix: usize,
+    /// Questions asked.
+    pub questions: Vec<Question>,
+    /// The question id in per-question mode.
+    pub question: Option<String>,
+    /// Prompt tokens, o200k_base (the local estimate for pacing and cost).
+    pub tokens: u32,
+}
+
+/// One rendering and its prompts.
+pub struct Combo {
+    /// The rendered data.
+    pub rendering: Rendering,
+    /// Its prompts: one in batch mode, one per question otherwise.
+    pub units: Vec<Unit>,
+}
+
+/// The dataset, questions per variant and every combination's prompts.
+pub struct Matrix {
+    /// The dataset.
+    pub dataset: Dataset,
+    /// Questions per variant.
+    pub questions: BTreeMap<Variant, Vec<Question>>,
+    /// Every combination, in plan order.
+    pub combos: Vec<Combo>,
+}
+
+/// Renders every combination and its prompts.
+pub fn build(plan: &Plan) -> Result<Matrix> {
+    let dataset = dataset::generate(plan.records, plan.seed);
+    let questions: BTreeMap<Variant, Vec<Question>> = plan
+        .variants
+        .iter()
+        .map(|&v| (v, questions::generate(&dataset.records(v), plan.seed)))
+        .collect();
+    let mut combos = Vec::new();
+    for &v in &plan.variants {
+        for &s in &plan.structures {
+            let doc = dataset.document(v, s);
+            for &f in plan.formats.iter().filter(|f| f.supports(s)) {
+                let rendering = layout::render(&doc, f, s, v, &plan.tokenizers)?;
+                let qs = &questions[&v];
+                let units = match plan.question_mode {
+                    QuestionMode::Batch => vec![unit(&rendering, qs.clone(), None)],
+                    QuestionMode::PerQuestion => qs
+                        .iter()
+                        .map(|q| unit(&rendering, vec![q.clone()], Some(q.id.clone())))
+                        .collect(),
+                };
+                combos.push(Combo { rendering, units });
+            }
+        }
+    }
+    Ok(Matrix {
+        dataset,
+        questions,
+        combos,
+    })
+}
+
+fn unit(r: &Rendering, questions: Vec<Question>, question: Option<String>) -> Unit {
+    let prompt = Prompt::render(r.format, &r.text, &questions);
+    let messages = prompt.messages();
+    let tokens = messages
+        .iter()
+        .map(|m| Tokenizer::O200kBase.count(&m.content))
+        .sum::<usize>() as u32;
+    Unit {
+        messages,
+        cache_prefix: prompt.data_block.len(),
+        questions,
+        question,
+        tokens,
+    }
+}
+
+/// Names one sample: who was asked what, which run.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SampleKey {
+    /// Provider name.
+    pub provider: String,
+    /// Model id.
+    pub model: String,
+    /// Format.
+    pub format: Format,
+    /// Structure.
+    pub structure: Structure,
+    /// Variant.
+    pub variant: Variant,
+    /// Record count.
+    pub records: usize,
+    /// Run (0 = warm-up).
+    pub run: u32,
+    /// Question id in per-question mode.
+    pub question: Option<String>,
+}
+
+impl SampleKey {
+    /// The key of a result line.
+    pub fn of(r: &ResultRecord) -> Self {
+        Self {
+            provider: r.provider_config.provider.clone(),
+            model: r.provider_config.model.clone(),
+            format: r.format,
+            structure: r.structure,
+            variant: r.variant,
+            records: r.records,
+            run: r.run,
+            question: r.question.clone(),
+        }
+    }
+}

@@ -1,0 +1,84 @@
+//! One call with retries: exponential backoff with full jitter (`backon`), the server's own
+//! wait when it names one, and no retry for errors another attempt cannot fix.
+
+use super::limits::Limits;
+use crate::providers::{Provider, ProviderError, Request, Response};
+use backon::{ExponentialBuilder, Retryable};
+use rand::Rng;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+
+/// How persistent to be.
+#[derive(Debug, Clone, Copy)]
+pub struct RetryPolicy {
+    /// Retries after the first attempt.
+    pub max_retries: usize,
+    /// First backoff step (before jitter).
+    pub base: Duration,
+    /// Largest backoff step.
+    pub max_delay: Duration,
+    /// Longest server-named wait we accept; a longer one (a daily quota) fails the call.
+    pub max_wait: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        Self {
+            max_retries: 6,
+            base: Duration::from_secs(1),
+            max_delay: Duration::from_secs(60),
+            max_wait: Duration::from_secs(300),
+        }
+    }
+}
+
+/// What the attempts came to.
+pub struct Attempted {
+    /// The last outcome.
+    pub result: Result<Response, ProviderError>,
+    /// Attempts made.
+    pub attempts: u32,
+}
+
+/// Sends `req`, retrying as the policy allows; every attempt is paced by `limits`.
+pub async fn send(
+    p: &dyn Provider,
+    limits: &Limits,
+    req: &Request<'_>,
+    tokens: u32,
+    policy: &RetryPolicy,
+) -> Attempted {
+    let attempts = AtomicU32::new(0);
+    let backoff = ExponentialBuilder::default()
+        .with_min_delay(policy.base)
+        .with_max_delay(policy.max_delay)
+        .with_max_times(policy.max_retries);
+    let result = (|| async {
+        attempts.fetch_add(1, Ordering::Relaxed);
+        limits.pace(tokens).await;
+        let r = p.complete(req).await;
+        match &r {
+            Ok(_) => limits.succeeded(),
+            Err(e) if e.throttled() => limits.throttled(e.retry_after()),
+            Err(_) => {}
+        }
+        r
+    })
+    .retry(backoff)
+    .sleep(tokio::time::sleep)
+    .when(ProviderError::retryable)
+    .adjust(|e, next| {
+        let step = next?;
+        match e.retry_after() {
+            Some(wait) if wait <= policy.max_wait => Some(wait),
+            Some(_) => None,
+            // Full jitter: uniform in [0, step].
+            None => Some(step.mul_f64(rand::rng().random::<f64>())),
+        }
+    })
+    .await;
+    Attempted {
+        result,
+        attempts: attempts.load(Ordering::Relaxed),
+    }
+}

@@ -1,0 +1,208 @@
+//! `bench run` as a user runs it: resume after a cut log, dry run without keys, init-config,
+//! missing keys.
+
+use assert_cmd::Command;
+use bench::records::Line;
+use bench::runner::SampleKey;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+const KEY_ENVS: [&str; 5] = [
+    "ANTHROPIC_API_KEY",
+    "OPENAI_API_KEY",
+    "GEMINI_API_KEY",
+    "GOOGLE_API_KEY",
+    "OPENAI_BASE_URL",
+];
+
+fn bench(cache: &Path) -> Command {
+    let mut c = Command::cargo_bin("bench").unwrap();
+    for k in KEY_ENVS {
+        c.env_remove(k);
+    }
+    c.env("BENCH_CACHE_DIR", cache);
+    c
+}
+
+fn run_dir(root: &Path) -> PathBuf {
+    let mut dirs: Vec<_> = std::fs::read_dir(root.join("benchmarks"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    dirs.sort();
+    dirs.pop().unwrap()
+}
+
+fn parse(jsonl: &Path) -> Vec<Line> {
+    std::fs::read_to_string(jsonl)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l:.80}")))
+        .collect()
+}
+
+#[test]
+fn resume_completes_a_log_cut_mid_line_without_duplicates() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("data");
+    let cache = tmp.path().join("cache");
+    bench(&cache)
+        .args(["run", "--formats", "csv,json_compact,yaml", "--structures", "flat"])
+        .args(["--runs", "3", "--output-root"])
+        .arg(&root)
+        .assert()
+        .success();
+    let dir = run_dir(&root);
+    let jsonl = dir.join("formats.jsonl");
+    let full = std::fs::read_to_string(&jsonl).unwrap();
+    let lines: Vec<&str> = full.lines().collect();
+    assert_eq!(lines.len(), 1 + 18 + 1, "metadata, 2×3×3 results, summary");
+    // Keep metadata and 10 results, then half of the 11th, as if killed mid-write.
+    let mut cut = lines[..11].join("\n");
+    cut.push('\n');
+    cut.push_str(&lines[11][..lines[11].len() / 2]);
+    std::fs::write(&jsonl, cut).unwrap();
+
+    let out = bench(&cache)
+        .args(["run", "--resume"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("cut mid-write"), "{stderr}");
+    assert!(stderr.contains("10 finished calls kept"), "{stderr}");
+
+    let lines = parse(&jsonl);
+    assert!(matches!(lines.first(), Some(Line::Metadata(_))));
+    let mut keys = HashSet::new();
+    for l in &lines[1..lines.len() - 1] {
+        match l {
+            Line::Result(r) => assert!(keys.insert(SampleKey::of(r)), "duplicate {:?}", r.sample.tag),
+            _ => panic!("only results between metadata and summary"),
+        }
+    }
+    assert_eq!(keys.len(), 18);
+    match lines.last() {
+        Some(Line::Summary(s)) => {
+            assert_eq!(s.total_samples, 18);
+            assert!(!s.interrupted);
+            assert!(s.rankings.iter().all(|r| r.runs == 3 && r.weighted_accuracy == 1.0));
+        }
+        other => panic!("summary expected last, got {other:?}"),
+    }
+
+    // Resuming a complete run makes no call and changes no result.
+    bench(&cache)
+        .args(["run", "--resume"])
+        .arg(&dir)
+        .assert()
+        .success();
+    assert_eq!(parse(&jsonl).len(), 20);
+}
+
+#[test]
+fn dry_run_plans_real_providers_without_network_or_keys() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = bench(tmp.path())
+        .args(["run", "--dry-run", "--provider", "anthropic:claude-sonnet-4-5"])
+        .args(["--provider", "openai:gpt-4.1-mini", "--rpm", "60", "--concurrency", "100"])
+        .arg("--output-root")
+        .arg(tmp.path().join("data"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for needle in [
+        "anthropic:claude-sonnet-4-5",
+        "openai:gpt-4.1-mini",
+        "prompt_tokens_per_call",
+        "est_usd",
+        "est_wall_time",
+        "rpm=60",
+    ] {
+        assert!(stdout.contains(needle), "{needle} missing:\n{stdout}");
+    }
+    // 30 renderings × (3 runs + 1 warm-up) = 120 calls; at 60 rpm that is 2 minutes.
+    assert!(stdout.contains(" 120 "), "{stdout}");
+    assert!(stdout.contains("2m00s"), "{stdout}");
+    assert!(!tmp.path().join("data").exists(), "a dry run writes nothing");
+}
+
+#[test]
+fn init_config_writes_a_template_the_run_accepts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("models.toml");
+    bench(tmp.path())
+        .args(["init-config", "-o"])
+        .arg(&path)
+        .assert()
+        .success();
+    let again = bench(tmp.path())
+        .args(["init-config", "-o"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(again.status.code(), Some(2));
+    let out = bench(tmp.path())
+        .args(["run", "--dry-run", "--config"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    for spec in [
+        "anthropic:claude-sonnet-4-5",
+        "openai:gpt-4.1-mini",
+        "openai-responses:gpt-5-mini",
+        "gemini:gemini-2.5-flash",
+        "ollama:llama3.1:8b",
+    ] {
+        assert!(stdout.contains(spec), "{spec}:\n{stdout}");
+    }
+    std::fs::write(&path, "[[models]]\nprovider = \"nope\"\nmodel = \"x\"\n").unwrap();
+    let bad = bench(tmp.path())
+        .args(["run", "--dry-run", "--config"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown provider 'nope'"));
+}
+
+#[test]
+fn missing_keys_and_bad_combinations_are_one_line_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (args, needle) in [
+        (
+            vec!["run", "--provider", "anthropic:claude-x"],
+            "anthropic:claude-x: ANTHROPIC_API_KEY is not set",
+        ),
+        (
+            vec!["run", "--provider", "gemini:gemini-x"],
+            "GEMINI_API_KEY is not set",
+        ),
+        (
+            vec!["run", "--provider", "openai-compatible:m"],
+            "needs a base URL",
+        ),
+        (vec!["run", "--provider", "claude"], "needs a model"),
+        (vec!["run", "--provider", "foo:bar"], "unknown provider 'foo'"),
+    ] {
+        let out = bench(tmp.path())
+            .args(&args)
+            .arg("--output-root")
+            .arg(tmp.path())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+    let out = bench(tmp.path())
+        .args(["run", "--resume", "x", "--formats", "csv"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
