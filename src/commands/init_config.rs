@@ -14,9 +14,8 @@ pub fn execute(args: &InitConfigArgs) -> Result<()> {
         ))
         .into());
     }
-    std::fs::write(&args.output, template()).map_err(|e| {
-        UsageError::new(format!("cannot write '{}': {e}", args.output.display()))
-    })?;
+    std::fs::write(&args.output, template())
+        .map_err(|e| UsageError::new(format!("cannot write '{}': {e}", args.output.display())))?;
     println!(
         "wrote {} — edit it, then: bench run --config {} --dry-run",
         args.output.display(),

@@ -147,7 +147,9 @@ pub fn execute(args: &RunArgs) -> Result<()> {
     if let Some(b) = args.budget_usd
         && !(b.is_finite() && b >= 0.0)
     {
-        return Err(UsageError::new(format!("--budget-usd {b} must be a non-negative number")).into());
+        return Err(
+            UsageError::new(format!("--budget-usd {b} must be a non-negative number")).into(),
+        );
     }
     let opts = Options {
         warmup,
@@ -218,9 +220,10 @@ pub fn execute(args: &RunArgs) -> Result<()> {
             message: format!("interrupted; {resume_hint}"),
         }
         .into()),
-        None if !outcome.fatal.is_empty() => {
-            Err(anyhow::anyhow!("{}; {resume_hint}", outcome.fatal.join("; ")))
-        }
+        None if !outcome.fatal.is_empty() => Err(anyhow::anyhow!(
+            "{}; {resume_hint}",
+            outcome.fatal.join("; ")
+        )),
         None if outcome.missing > 0 => Err(anyhow::anyhow!(resume_hint)),
         None => Ok(()),
     }

@@ -66,7 +66,9 @@ impl Drop for MockServer {
 impl MockServer {
     /// Binds a free port and serves.
     pub async fn start(cfg: MockConfig) -> std::io::Result<Self> {
-        let burst = cfg.rpm.map_or(0.0, |r| (f64::from(r) / 60.0).max(1.0).floor());
+        let burst = cfg
+            .rpm
+            .map_or(0.0, |r| (f64::from(r) / 60.0).max(1.0).floor());
         let shared = Arc::new(Shared {
             cfg,
             bucket: Mutex::new((burst, Instant::now())),

@@ -47,7 +47,9 @@ impl Anthropic {
         let (data, rest) = split_prefix(req);
         let mut content = Vec::new();
         if !data.is_empty() {
-            content.push(json!({"type": "text", "text": data, "cache_control": {"type": "ephemeral"}}));
+            content.push(
+                json!({"type": "text", "text": data, "cache_control": {"type": "ephemeral"}}),
+            );
         }
         content.push(json!({"type": "text", "text": rest}));
         let mut body = json!({

@@ -2,9 +2,7 @@
 //! key sent as the `x-goog-api-key` header, never in the URL.
 
 use super::http::{Endpoint, Secret};
-use super::{
-    ModelConfig, Provider, ProviderError, Request, Response, Usage, missing_key, u64_at,
-};
+use super::{ModelConfig, Provider, ProviderError, Request, Response, Usage, missing_key, u64_at};
 use crate::UsageError;
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -44,7 +42,11 @@ impl Gemini {
             .messages
             .iter()
             .map(|m| {
-                let role = if m.role == "assistant" { "model" } else { "user" };
+                let role = if m.role == "assistant" {
+                    "model"
+                } else {
+                    "user"
+                };
                 json!({"role": role, "parts": [{"text": m.content}]})
             })
             .collect();

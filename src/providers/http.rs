@@ -273,7 +273,10 @@ mod tests {
     fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
         let mut h = HeaderMap::new();
         for (k, v) in pairs {
-            h.insert(HeaderName::from_static(k), HeaderValue::from_str(v).unwrap());
+            h.insert(
+                HeaderName::from_static(k),
+                HeaderValue::from_str(v).unwrap(),
+            );
         }
         h
     }
@@ -294,7 +297,10 @@ mod tests {
             ])),
             Some(360_000)
         );
-        assert_eq!(ms(headers(&[("x-ratelimit-reset-tokens", "20ms")])), Some(20));
+        assert_eq!(
+            ms(headers(&[("x-ratelimit-reset-tokens", "20ms")])),
+            Some(20)
+        );
         let soon = (chrono::Utc::now() + chrono::Duration::seconds(30)).to_rfc3339();
         let d = retry_after(&headers(&[("anthropic-ratelimit-requests-reset", &soon)])).unwrap();
         assert!((28..=30).contains(&d.as_secs()), "{d:?}");

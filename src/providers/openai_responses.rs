@@ -1,9 +1,7 @@
 //! OpenAI Responses API (`POST {base}/responses`), with reasoning effort.
 
 use super::http::{Endpoint, Secret};
-use super::{
-    ModelConfig, Provider, ProviderError, Request, Response, Usage, missing_key, u64_at,
-};
+use super::{ModelConfig, Provider, ProviderError, Request, Response, Usage, missing_key, u64_at};
 use crate::UsageError;
 use serde_json::{Value, json};
 use std::time::Duration;

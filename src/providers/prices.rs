@@ -78,13 +78,25 @@ mod tests {
 
     #[test]
     fn longest_prefix_wins_and_families_stay_apart() {
-        assert_eq!(lookup("openai", "gpt-4o-mini-2024-07-18").unwrap().prefix, "gpt-4o-mini");
-        assert_eq!(lookup("openai", "gpt-4o-2024-08-06").unwrap().prefix, "gpt-4o");
         assert_eq!(
-            lookup("anthropic", "claude-sonnet-4-5-20250929").unwrap().price.input,
+            lookup("openai", "gpt-4o-mini-2024-07-18").unwrap().prefix,
+            "gpt-4o-mini"
+        );
+        assert_eq!(
+            lookup("openai", "gpt-4o-2024-08-06").unwrap().prefix,
+            "gpt-4o"
+        );
+        assert_eq!(
+            lookup("anthropic", "claude-sonnet-4-5-20250929")
+                .unwrap()
+                .price
+                .input,
             3.0
         );
-        assert_eq!(lookup("anthropic", "claude-opus-4-5").unwrap().price.input, 5.0);
+        assert_eq!(
+            lookup("anthropic", "claude-opus-4-5").unwrap().price.input,
+            5.0
+        );
         assert!(lookup("openai-compatible", "gpt-4o").is_none());
         assert!(lookup("gemini", "gpt-4o").is_none());
     }

@@ -178,13 +178,15 @@ pub fn build_summary(
     }
 }
 
+/// provider/model, format, structure, variant, records, run.
+type RunKey = (String, Format, Structure, Variant, usize, u32);
+
 /// In per-question mode, the calls of one run (one per question) become one record whose
 /// metrics are those of its successful calls; it failed only if every call failed. Batch
 /// results pass through unchanged.
 fn merge_questions(results: &[ResultRecord]) -> Vec<ResultRecord> {
     let mut out: Vec<ResultRecord> = Vec::new();
-    let mut runs: BTreeMap<(String, Format, Structure, Variant, usize, u32), Vec<&ResultRecord>> =
-        BTreeMap::new();
+    let mut runs: BTreeMap<RunKey, Vec<&ResultRecord>> = BTreeMap::new();
     for r in results {
         if r.question.is_none() {
             out.push(r.clone());
@@ -200,7 +202,11 @@ fn merge_questions(results: &[ResultRecord]) -> Vec<ResultRecord> {
         m.question = None;
         m.metrics = ok.iter().flat_map(|r| r.metrics.iter().cloned()).collect();
         m.summary = crate::grading::summarize(&m.metrics);
-        m.error = if ok.is_empty() { calls[0].error.clone() } else { None };
+        m.error = if ok.is_empty() {
+            calls[0].error.clone()
+        } else {
+            None
+        };
         m.timing.provider_latency_ms = calls.iter().map(|r| r.timing.provider_latency_ms).sum();
         m.sample.duration_ms = calls.iter().map(|r| r.sample.duration_ms).sum();
         m.cost_usd = calls.iter().map(|r| r.cost_usd).sum();

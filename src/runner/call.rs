@@ -84,7 +84,9 @@ pub(super) async fn schedule(
     }
     while let Some(r) = tasks.join_next().await {
         if let Err(e) = r {
-            shared.observer.notice(&format!("internal error in a call task: {e}"));
+            shared
+                .observer
+                .notice(&format!("internal error in a call task: {e}"));
         }
     }
     planned
@@ -174,7 +176,16 @@ async fn execute(shared: Arc<Shared>, p: Arc<ProviderRun>, c: Arc<Combo>, run: u
     if let (Some(cache), Some(k)) = (&shared.cache, &cache_key)
         && let Some(resp) = cache.get(k)
     {
-        let record = build(&shared, &p, &c, u, run, Ok(resp), (0, now_ms(), now_ms()), 0);
+        let record = build(
+            &shared,
+            &p,
+            &c,
+            u,
+            run,
+            Ok(resp),
+            (0, now_ms(), now_ms()),
+            0,
+        );
         finish(&shared, &p, &c, record, true);
         return;
     }
@@ -207,8 +218,7 @@ async fn execute(shared: Arc<Shared>, p: Arc<ProviderRun>, c: Arc<Combo>, run: u
         questions: &u.questions,
     };
     let tokens = u.tokens + p.max_tokens;
-    let attempted =
-        retry::send(p.provider.as_ref(), &p.limits, &req, tokens, &shared.retry).await;
+    let attempted = retry::send(p.provider.as_ref(), &p.limits, &req, tokens, &shared.retry).await;
     drop(slot);
     let latency = started.elapsed().as_millis() as u64;
     if let Err(e) = &attempted.result
@@ -331,7 +341,11 @@ fn build(
     } else {
         format!("run{run}")
     };
-    let q = u.question.as_ref().map(|q| format!("_{q}")).unwrap_or_default();
+    let q = u
+        .question
+        .as_ref()
+        .map(|q| format!("_{q}"))
+        .unwrap_or_default();
     let cost_usd = if error.is_some() {
         Some(0.0)
     } else {

@@ -1,8 +1,8 @@
 //! `bench run --dry-run`: the plan without any network — calls per provider, exact prompt
 //! tokens per call (local o200k_base count), estimated cost and wall time under the limits.
 
-use super::plan::{self, Plan};
 use super::Model;
+use super::plan::{self, Plan};
 use crate::analytics::Table;
 use crate::providers::Usage;
 use crate::tokens::Tokenizer;

@@ -234,6 +234,10 @@ mod tests {
         l.throttled(Some(Duration::from_millis(150)));
         let t = Instant::now();
         l.pace(1).await;
-        assert!(t.elapsed() >= Duration::from_millis(140), "{:?}", t.elapsed());
+        assert!(
+            t.elapsed() >= Duration::from_millis(140),
+            "{:?}",
+            t.elapsed()
+        );
     }
 }

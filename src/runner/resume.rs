@@ -85,7 +85,9 @@ pub fn load(dir: &Path, retry_errors: bool) -> Result<Resumed> {
         ))
     })?;
     if retried > 0 {
-        notices.push(format!("{retried} failed calls will run again (--retry-errors)"));
+        notices.push(format!(
+            "{retried} failed calls will run again (--retry-errors)"
+        ));
     }
     rewrite(&jsonl, &metadata, &kept)?;
     Ok(Resumed {

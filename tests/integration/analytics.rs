@@ -74,9 +74,7 @@ fn fixture(root: &Path) -> PathBuf {
     let rt = tokio::runtime::Builder::new_current_thread()
         .build()
         .unwrap();
-    rt.block_on(sequential(&plan, providers))
-        .unwrap()
-        .jsonl
+    rt.block_on(sequential(&plan, providers)).unwrap().jsonl
 }
 
 fn col(t: &Table, name: &str) -> usize {

@@ -152,7 +152,13 @@ fn fast() -> RetryPolicy {
 }
 
 /// One call with retries; returns the outcome, the attempts and the time taken.
-async fn call(p: &dyn Provider) -> (Result<bench::providers::Response, ProviderError>, u32, Duration) {
+async fn call(
+    p: &dyn Provider,
+) -> (
+    Result<bench::providers::Response, ProviderError>,
+    u32,
+    Duration,
+) {
     let messages = vec![Message {
         role: "user".into(),
         content: "DATA BLOCK\nQUESTIONS".into(),
@@ -200,7 +206,11 @@ async fn success_parses_text_usage_and_request_id() {
         let p = provider(&api, &server);
         let (r, attempts, _) = call(p.as_ref()).await;
         let r = r.unwrap_or_else(|e| panic!("{}: {e}", api.spec));
-        assert_eq!(r.output, "{\"q001\": 1}", "{}: thinking text left out", api.spec);
+        assert_eq!(
+            r.output, "{\"q001\": 1}",
+            "{}: thinking text left out",
+            api.spec
+        );
         assert_eq!(r.usage, api.usage, "{}", api.spec);
         assert_eq!(r.status, Some(200));
         assert_eq!(r.request_id.as_deref(), Some("req-42"), "{}", api.spec);
@@ -234,7 +244,10 @@ async fn request_bodies_carry_what_each_api_needs() {
     let p = provider(&apis[3], &server);
     call(p.as_ref()).await.0.unwrap();
     let req = &server.received_requests().await.unwrap()[0];
-    assert!(req.url.query().is_none(), "gemini key goes in a header, not the URL");
+    assert!(
+        req.url.query().is_none(),
+        "gemini key goes in a header, not the URL"
+    );
 }
 
 #[tokio::test]
@@ -252,7 +265,11 @@ async fn throttled_call_waits_as_told_then_succeeds() {
         let (r, attempts, took) = call(provider(&api, &server).as_ref()).await;
         assert!(r.is_ok(), "{}: {r:?}", api.spec);
         assert_eq!(attempts, 2);
-        assert!(took >= Duration::from_millis(950), "{}: waited only {took:?}", api.spec);
+        assert!(
+            took >= Duration::from_millis(950),
+            "{}: waited only {took:?}",
+            api.spec
+        );
     }
 }
 
@@ -328,7 +345,10 @@ async fn client_errors_fail_fast_without_retry() {
             assert_eq!(e.fatal(), status != 400);
             let msg = e.to_string();
             assert!(msg.contains(&format!("HTTP {status}")), "{msg}");
-            assert!(!msg.contains(FAKE_KEY), "key echoed by the server is scrubbed: {msg}");
+            assert!(
+                !msg.contains(FAKE_KEY),
+                "key echoed by the server is scrubbed: {msg}"
+            );
         }
     }
 }

@@ -47,7 +47,13 @@ fn resume_completes_a_log_cut_mid_line_without_duplicates() {
     let root = tmp.path().join("data");
     let cache = tmp.path().join("cache");
     bench(&cache)
-        .args(["run", "--formats", "csv,json_compact,yaml", "--structures", "flat"])
+        .args([
+            "run",
+            "--formats",
+            "csv,json_compact,yaml",
+            "--structures",
+            "flat",
+        ])
         .args(["--runs", "3", "--output-root"])
         .arg(&root)
         .assert()
@@ -78,7 +84,11 @@ fn resume_completes_a_log_cut_mid_line_without_duplicates() {
     let mut keys = HashSet::new();
     for l in &lines[1..lines.len() - 1] {
         match l {
-            Line::Result(r) => assert!(keys.insert(SampleKey::of(r)), "duplicate {:?}", r.sample.tag),
+            Line::Result(r) => assert!(
+                keys.insert(SampleKey::of(r)),
+                "duplicate {:?}",
+                r.sample.tag
+            ),
             _ => panic!("only results between metadata and summary"),
         }
     }
@@ -87,7 +97,11 @@ fn resume_completes_a_log_cut_mid_line_without_duplicates() {
         Some(Line::Summary(s)) => {
             assert_eq!(s.total_samples, 18);
             assert!(!s.interrupted);
-            assert!(s.rankings.iter().all(|r| r.runs == 3 && r.weighted_accuracy == 1.0));
+            assert!(
+                s.rankings
+                    .iter()
+                    .all(|r| r.runs == 3 && r.weighted_accuracy == 1.0)
+            );
         }
         other => panic!("summary expected last, got {other:?}"),
     }
@@ -105,14 +119,30 @@ fn resume_completes_a_log_cut_mid_line_without_duplicates() {
 fn dry_run_plans_real_providers_without_network_or_keys() {
     let tmp = tempfile::tempdir().unwrap();
     let out = bench(tmp.path())
-        .args(["run", "--dry-run", "--provider", "anthropic:claude-sonnet-4-5"])
-        .args(["--provider", "openai:gpt-4.1-mini", "--rpm", "60", "--concurrency", "100"])
+        .args([
+            "run",
+            "--dry-run",
+            "--provider",
+            "anthropic:claude-sonnet-4-5",
+        ])
+        .args([
+            "--provider",
+            "openai:gpt-4.1-mini",
+            "--rpm",
+            "60",
+            "--concurrency",
+            "100",
+        ])
         .arg("--output-root")
         .arg(tmp.path().join("data"))
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     for needle in [
         "anthropic:claude-sonnet-4-5",
         "openai:gpt-4.1-mini",
@@ -126,7 +156,10 @@ fn dry_run_plans_real_providers_without_network_or_keys() {
     // 30 renderings × (3 runs + 1 warm-up) = 120 calls; at 60 rpm that is 2 minutes.
     assert!(stdout.contains(" 120 "), "{stdout}");
     assert!(stdout.contains("2m00s"), "{stdout}");
-    assert!(!tmp.path().join("data").exists(), "a dry run writes nothing");
+    assert!(
+        !tmp.path().join("data").exists(),
+        "a dry run writes nothing"
+    );
 }
 
 #[test]
@@ -150,7 +183,11 @@ fn init_config_writes_a_template_the_run_accepts() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     for spec in [
         "anthropic:claude-sonnet-4-5",
         "openai:gpt-4.1-mini",
@@ -187,7 +224,10 @@ fn missing_keys_and_bad_combinations_are_one_line_errors() {
             "needs a base URL",
         ),
         (vec!["run", "--provider", "claude"], "needs a model"),
-        (vec!["run", "--provider", "foo:bar"], "unknown provider 'foo'"),
+        (
+            vec!["run", "--provider", "foo:bar"],
+            "unknown provider 'foo'",
+        ),
     ] {
         let out = bench(tmp.path())
             .args(&args)
@@ -205,4 +245,44 @@ fn missing_keys_and_bad_combinations_are_one_line_errors() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn per_question_mode_asks_one_question_per_call_and_ranks_by_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("data");
+    bench(tmp.path())
+        .args(["run", "--question-mode", "per-question", "--formats", "toon_default"])
+        .args(["--structures", "nested", "--variants", "optional", "--runs", "2"])
+        .args(["--records", "8", "--output-root"])
+        .arg(&root)
+        .assert()
+        .success();
+    let lines = parse(&run_dir(&root).join("formats.jsonl"));
+    let results: Vec<_> = lines
+        .iter()
+        .filter_map(|l| match l {
+            Line::Result(r) => Some(r),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(results.len(), 2 * 124, "one call per question per run");
+    assert!(results.iter().all(|r| r.metrics.len() == 1 && r.question.is_some()));
+    match lines.last() {
+        Some(Line::Summary(s)) => {
+            assert_eq!(s.rankings.len(), 1);
+            assert_eq!(s.rankings[0].runs, 2, "the calls of a run count as one run");
+            assert_eq!(s.rankings[0].weighted_accuracy, 1.0);
+        }
+        other => panic!("{other:?}"),
+    }
+    let out = bench(tmp.path())
+        .args(["query", "sql/rankings.sql", "--format", "csv", "--root"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    let csv = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let row = csv.lines().nth(1).unwrap();
+    assert!(row.contains(",100.0,") && row.ends_with(",2,0"), "{row}");
 }

@@ -158,9 +158,15 @@ async fn injected_faults_lose_and_duplicate_nothing_and_no_file_holds_the_key() 
             _ => None,
         })
         .sum();
-    assert!(retried > 20, "faults were injected and retried ({retried} retries)");
+    assert!(
+        retried > 20,
+        "faults were injected and retried ({retried} retries)"
+    );
     for s in &servers {
-        assert!(s.received_requests().await.unwrap().len() > 22, "faults cost extra requests");
+        assert!(
+            s.received_requests().await.unwrap().len() > 22,
+            "faults cost extra requests"
+        );
     }
 
     // The same plan again is served from the cache: no request reaches the servers.
@@ -189,11 +195,19 @@ async fn injected_faults_lose_and_duplicate_nothing_and_no_file_holds_the_key() 
         .iter()
         .filter(|l| matches!(l, Line::Result(r) if r.cached))
         .count();
-    let errors_first = outcome.summary.rankings.iter().map(|r| r.errors).sum::<usize>();
+    let errors_first = outcome
+        .summary
+        .rankings
+        .iter()
+        .map(|r| r.errors)
+        .sum::<usize>();
     assert_eq!(cached, 88 - errors_first, "every success is a cache hit");
     let after = futures_len(&servers).await;
     let new_requests: usize = after.iter().zip(&before).map(|(a, b)| a - b).sum();
-    assert!(new_requests <= errors_first * 13, "only failed calls go out again");
+    assert!(
+        new_requests <= errors_first * 13,
+        "only failed calls go out again"
+    );
 
     for f in files(tmp.path()) {
         let bytes = std::fs::read(&f).unwrap();
@@ -235,7 +249,12 @@ async fn unauthorized_stops_the_provider_after_one_call() {
             ..Options::default()
         };
         let outcome = run(&plan(tmp.path(), 3), vec![model], opts).await;
-        assert_eq!(server.received_requests().await.unwrap().len(), 1, "{}", api.spec);
+        assert_eq!(
+            server.received_requests().await.unwrap().len(),
+            1,
+            "{}",
+            api.spec
+        );
         let (name, model) = api.spec.split_once(':').unwrap();
         let msg = outcome.fatal.join(" ");
         for needle in [name, model, "HTTP 401", "invalid x-api-key"] {
@@ -296,7 +315,11 @@ async fn budget_stops_scheduling_and_marks_the_summary() {
         })
         .collect();
     let spent: f64 = results.iter().filter_map(|r| r.cost_usd).sum();
-    assert!(!results.is_empty() && spent <= 1.0, "spent {spent} over {} calls", results.len());
+    assert!(
+        !results.is_empty() && spent <= 1.0,
+        "spent {spent} over {} calls",
+        results.len()
+    );
     assert!(results.len() < 20);
     assert!(outcome.summary.interrupted);
     assert!(outcome.summary.stop_reason.unwrap().contains("budget"));
