@@ -252,8 +252,21 @@ fn per_question_mode_asks_one_question_per_call_and_ranks_by_run() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("data");
     bench(tmp.path())
-        .args(["run", "--question-mode", "per-question", "--formats", "toon_default"])
-        .args(["--structures", "nested", "--variants", "optional", "--runs", "2"])
+        .args([
+            "run",
+            "--question-mode",
+            "per-question",
+            "--formats",
+            "toon_default",
+        ])
+        .args([
+            "--structures",
+            "nested",
+            "--variants",
+            "optional",
+            "--runs",
+            "2",
+        ])
         .args(["--records", "8", "--output-root"])
         .arg(&root)
         .assert()
@@ -267,7 +280,11 @@ fn per_question_mode_asks_one_question_per_call_and_ranks_by_run() {
         })
         .collect();
     assert_eq!(results.len(), 2 * 124, "one call per question per run");
-    assert!(results.iter().all(|r| r.metrics.len() == 1 && r.question.is_some()));
+    assert!(
+        results
+            .iter()
+            .all(|r| r.metrics.len() == 1 && r.question.is_some())
+    );
     match lines.last() {
         Some(Line::Summary(s)) => {
             assert_eq!(s.rankings.len(), 1);
@@ -282,7 +299,152 @@ fn per_question_mode_asks_one_question_per_call_and_ranks_by_run() {
         .output()
         .unwrap();
     let csv = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let row = csv.lines().nth(1).unwrap();
     assert!(row.contains(",100.0,") && row.ends_with(",2,0"), "{row}");
+}
+
+/// A chat server answering `{}` after `delay`, with realistic usage.
+async fn slow_chat_server(delay_ms: u64) -> wiremock::MockServer {
+    let server = wiremock::MockServer::start().await;
+    wiremock::Mock::given(wiremock::matchers::method("POST"))
+        .respond_with(
+            wiremock::ResponseTemplate::new(200)
+                .set_body_json(serde_json::json!({
+                    "choices": [{"message": {"role": "assistant", "content": "{}"}}],
+                    "usage": {"prompt_tokens": 5000, "completion_tokens": 100}
+                }))
+                .set_delay(std::time::Duration::from_millis(delay_ms)),
+        )
+        .mount(&server)
+        .await;
+    server
+}
+
+fn write_config(path: &Path, base_url: &str, price: f64) {
+    std::fs::write(
+        path,
+        format!(
+            "[[models]]\nprovider = \"openai-compatible\"\nmodel = \"mock\"\nbase_url = \"{base_url}\"\n\
+             concurrency = 1\nmax_tokens = 100\nprice = {{ input = {price}, output = {price} }}\n"
+        ),
+    )
+    .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn budget_exits_3_and_ctrl_c_leaves_a_resumable_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let server = slow_chat_server(150).await;
+    let config = tmp.path().join("models.toml");
+    // ~5,100 tokens per call at $60 per 1M: about $0.31 per call; $1 allows three.
+    write_config(&config, &format!("{}/v1", server.uri()), 60.0);
+    let root = tmp.path().join("data");
+    let base = |b: &mut Command| {
+        b.args([
+            "run",
+            "--formats",
+            "csv",
+            "--structures",
+            "flat",
+            "--variants",
+            "mandatory",
+        ])
+        .arg("--config")
+        .arg(&config)
+        .arg("--output-root")
+        .arg(&root)
+        .arg("--no-cache");
+    };
+    let mut cmd = bench(tmp.path());
+    base(&mut cmd);
+    let out = cmd
+        .args(["--runs", "10", "--budget-usd", "1"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("budget of $1.00 reached") && err.contains("--resume"),
+        "{err}"
+    );
+    let dir = run_dir(&root);
+    let lines = parse(&dir.join("formats.jsonl"));
+    let n = lines
+        .iter()
+        .filter(|l| matches!(l, Line::Result(_)))
+        .count();
+    assert!((1..10).contains(&n), "{n} calls under the budget");
+    assert!(matches!(lines.last(), Some(Line::Summary(s)) if s.interrupted));
+
+    // Ctrl-C mid-run: in-flight calls finish, the summary is marked, exit 130.
+    std::fs::remove_dir_all(&root).unwrap();
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("bench"));
+    cmd.env("BENCH_CACHE_DIR", tmp.path())
+        .args([
+            "run",
+            "--formats",
+            "csv",
+            "--structures",
+            "flat",
+            "--variants",
+            "mandatory",
+        ])
+        .arg("--config")
+        .arg(&config)
+        .arg("--output-root")
+        .arg(&root)
+        .args(["--no-cache", "--runs", "30"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    let child = cmd.spawn().unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupt"), "{err}");
+    let dir = run_dir(&root);
+    let lines = parse(&dir.join("formats.jsonl"));
+    let done = lines
+        .iter()
+        .filter(|l| matches!(l, Line::Result(_)))
+        .count();
+    assert!((1..30).contains(&done), "{done}");
+    match lines.last() {
+        Some(Line::Summary(s)) => {
+            assert!(s.interrupted);
+            assert!(s.stop_reason.as_deref().unwrap().contains("Ctrl-C"));
+        }
+        other => panic!("{other:?}"),
+    }
+    // Resume finishes exactly the rest.
+    let out = bench(tmp.path())
+        .args(["run", "--no-cache", "--resume"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = parse(&dir.join("formats.jsonl"));
+    let keys: HashSet<SampleKey> = lines
+        .iter()
+        .filter_map(|l| match l {
+            Line::Result(r) => Some(SampleKey::of(r)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(keys.len(), 30);
+    assert_eq!(lines.len(), 32, "metadata, 30 results, summary");
 }
