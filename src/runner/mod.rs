@@ -207,6 +207,17 @@ fn weights() -> Value {
         .into()
 }
 
+/// A model's settings as recorded: the base URL without query string or user info, which can
+/// carry keys (so a resumed run needs the key from the environment again).
+fn recorded_settings(c: &ModelConfig) -> Value {
+    let mut c = c.clone();
+    c.base_url = c
+        .base_url
+        .as_deref()
+        .map(crate::providers::http::public_url);
+    serde_json::to_value(&c).expect("config serializes")
+}
+
 /// The metadata line of a new run.
 fn metadata(plan: &Plan, models: &[Model], id: &str, timestamp: &str, hash: String) -> Metadata {
     Metadata {
@@ -223,7 +234,7 @@ fn metadata(plan: &Plan, models: &[Model], id: &str, timestamp: &str, hash: Stri
                 provider: m.provider.name().into(),
                 model: m.provider.model().into(),
                 model_params: m.provider.params(),
-                settings: Some(serde_json::to_value(&m.config).expect("config serializes")),
+                settings: Some(recorded_settings(&m.config)),
             })
             .collect(),
         bench_version: env!("CARGO_PKG_VERSION").into(),

@@ -113,6 +113,47 @@ fn resume_completes_a_log_cut_mid_line_without_duplicates() {
         .assert()
         .success();
     assert_eq!(parse(&jsonl).len(), 20);
+
+    // A failed call is kept on resume, and run again (replaced) with --retry-errors.
+    let text = std::fs::read_to_string(&jsonl).unwrap();
+    let mut lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    lines[3]["data"]["error"] = "reference:reference: HTTP 503: simulated".into();
+    let failed_tag = lines[3]["data"]["sample"]["tag"].clone();
+    let text: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    std::fs::write(&jsonl, text).unwrap();
+    bench(&cache)
+        .args(["run", "--resume"])
+        .arg(&dir)
+        .assert()
+        .success();
+    let errors = |lines: &[Line]| {
+        lines
+            .iter()
+            .filter(|l| matches!(l, Line::Result(r) if r.error.is_some()))
+            .count()
+    };
+    assert_eq!(errors(&parse(&jsonl)), 1, "kept without --retry-errors");
+    let out = bench(&cache)
+        .args(["run", "--retry-errors", "--resume"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1 failed calls will run again"));
+    let lines = parse(&jsonl);
+    assert_eq!(errors(&lines), 0);
+    assert_eq!(
+        lines.len(),
+        20,
+        "the failed line was replaced, not duplicated"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| matches!(l, Line::Result(r) if r.sample.tag == failed_tag))
+    );
 }
 
 #[test]
