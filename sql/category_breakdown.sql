@@ -5,6 +5,7 @@ SELECT
     format,
     structure,
     variant,
+    primer,
     records,
     round(100 * avg(passed) FILTER (WHERE category = 'field_retrieval'), 2) AS field_retrieval_pct,
     round(100 * avg(passed) FILTER (WHERE category = 'structure_awareness'), 2) AS structure_awareness_pct,

@@ -42,13 +42,14 @@ FROM read_json(
             provider_config STRUCT(provider VARCHAR, model VARCHAR),
             sample STRUCT(tag VARCHAR, duration_ms BIGINT, start_time_ms BIGINT),
             metrics STRUCT(metric VARCHAR, category VARCHAR, passed INTEGER, score DOUBLE,
-                           reason VARCHAR, expected JSON, actual JSON, validation VARCHAR)[],
+                           reason VARCHAR, expected JSON, actual JSON, validation VARCHAR,
+                           position STRUCT(label VARCHAR, "index" INTEGER))[],
             summary STRUCT(total_metrics INTEGER, passed_metrics INTEGER, pass_rate DOUBLE,
                            weighted_accuracy DOUBLE,
                            by_category MAP(VARCHAR, STRUCT(total INTEGER, passed INTEGER, accuracy DOUBLE))),
             timing STRUCT(provider_latency_ms BIGINT, evaluation_time_ms BIGINT),
             format VARCHAR, structure VARCHAR, variant VARCHAR,
-            records INTEGER, run INTEGER, warmup BOOLEAN, question VARCHAR,
+            records INTEGER, run INTEGER, warmup BOOLEAN, question VARCHAR, primer BOOLEAN,
             usage STRUCT(input BIGINT, output BIGINT, reasoning BIGINT, cache_read BIGINT, cache_write BIGINT),
             data_stats STRUCT(chars BIGINT, bytes BIGINT, "values" BIGINT, objects BIGINT, tokens MAP(VARCHAR, BIGINT)),
             cost_usd DOUBLE, cached BOOLEAN, attempts INTEGER, status INTEGER, request_id VARCHAR,
@@ -74,6 +75,7 @@ SELECT
     r.records,
     r.run,
     r.warmup,
+    coalesce(r.primer, false) AS primer,
     r.question,
     r.error,
     r.sample.tag AS sample_tag,
@@ -116,10 +118,13 @@ SELECT
     r.records,
     r.run,
     r.warmup,
+    coalesce(r.primer, false) AS primer,
     r.error,
     m.metric AS question_id,
     m.category,
     m.validation,
+    m.position.label AS position,
+    m.position."index" AS position_index,
     m.passed,
     m.score,
     m.expected,
@@ -131,7 +136,8 @@ FROM result_lines, unnest(r.metrics) AS t(m);
 
 -- One row per run of a rendering: the call itself in batch mode, its per-question calls merged
 -- in per-question mode. Weighted accuracy is recomputed from the answers of the run's
--- successful calls, with the category weights of the run's own metadata line.
+-- successful calls, with the category weights of the run's own metadata line; a run with any
+-- failed call is `failed`, and reports leave it out of their averages.
 CREATE OR REPLACE VIEW runs AS
 WITH weights AS (
     SELECT benchmark_id, k AS category, (data -> 'weights' ->> k)::DOUBLE AS weight
@@ -139,22 +145,22 @@ WITH weights AS (
     WHERE type = 'metadata'
 ),
 per_category AS (
-    SELECT benchmark_id, provider, model, format, structure, variant, records, run, category,
-           avg(passed) AS accuracy
+    SELECT benchmark_id, provider, model, format, structure, variant, records, primer, run,
+           category, avg(passed) AS accuracy
     FROM answers
     WHERE NOT warmup AND error IS NULL
     GROUP BY ALL
 ),
 accuracy AS (
-    SELECT benchmark_id, provider, model, format, structure, variant, records, run,
+    SELECT benchmark_id, provider, model, format, structure, variant, records, primer, run,
            sum(accuracy * weight) / sum(weight) AS weighted_accuracy
     FROM per_category
     JOIN weights USING (benchmark_id, category)
     GROUP BY ALL
 ),
 calls AS (
-    SELECT ts, suite, benchmark_id, provider, model, format, structure, variant, records, run,
-           count(*) AS calls,
+    SELECT ts, suite, benchmark_id, provider, model, format, structure, variant, records, primer,
+           run, count(*) AS calls,
            count(*) FILTER (WHERE error IS NOT NULL) AS errors,
            avg(pass_rate) FILTER (WHERE error IS NULL) AS pass_rate,
            any_value(data_tokens_o200k) AS data_tokens_o200k,
@@ -171,7 +177,7 @@ calls AS (
     WHERE NOT warmup
     GROUP BY ALL
 )
-SELECT c.*, a.weighted_accuracy, c.errors = c.calls AS failed
+SELECT c.*, a.weighted_accuracy, c.errors > 0 AS failed
 FROM calls AS c
 LEFT JOIN accuracy AS a
-    USING (benchmark_id, provider, model, format, structure, variant, records, run);
+    USING (benchmark_id, provider, model, format, structure, variant, records, primer, run);

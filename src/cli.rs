@@ -133,9 +133,9 @@ pub struct DataArgs {
     /// Variants, comma-separated.
     #[arg(long, value_delimiter = ',', value_parser = parse_variant, default_values = ["mandatory", "optional"])]
     pub variants: Vec<Variant>,
-    /// Records in the dataset (1 to 100000).
-    #[arg(long, default_value_t = DEFAULT_RECORDS, value_parser = parse_records)]
-    pub records: u32,
+    /// Records in the dataset (1 to 100000); a comma list sweeps sizes in one run (31,100,300,1000).
+    #[arg(long, value_delimiter = ',', value_parser = parse_records, default_values_t = [DEFAULT_RECORDS])]
+    pub records: Vec<u32>,
     /// Seed of the dataset and question generators.
     #[arg(long, default_value_t = DEFAULT_SEED)]
     pub seed: u64,
@@ -169,6 +169,10 @@ pub struct RunArgs {
     /// Base URL for providers that have none in the config (openai-compatible needs one).
     #[arg(long, value_name = "URL")]
     pub base_url: Option<String>,
+    /// Environment variable holding the key, for providers without `api_key_env` in the config
+    /// (openai-compatible servers get no key otherwise, unless OPENAI_BASE_URL names them).
+    #[arg(long, value_name = "NAME")]
+    pub api_key_env: Option<String>,
     /// Calls in flight per provider (overrides the config; default 4, ollama 1).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub concurrency: Option<u32>,
@@ -181,6 +185,10 @@ pub struct RunArgs {
     /// Full runs per format × structure × variant.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub runs: u32,
+    /// Prepend a one-line description of the format to the data block: off, on, or both (an
+    /// ablation: every rendering with and without).
+    #[arg(long, value_parser = ["off", "on", "both"], default_value = "off")]
+    pub primer: String,
     /// All questions in one prompt (batch) or one prompt per question.
     #[arg(long, value_parser = parse_question_mode, default_value = "batch")]
     pub question_mode: QuestionMode,
@@ -200,7 +208,7 @@ pub struct RunArgs {
     /// Complete an interrupted run: data/benchmarks/<timestamp> (plan and providers come
     /// from its log).
     #[arg(long, value_name = "DIR", conflicts_with_all = [
-        "providers", "config", "runs", "question_mode", "formats", "structures", "variants",
+        "providers", "config", "runs", "question_mode", "primer", "formats", "structures", "variants",
         "records", "seed", "tokenizers", "dry_run"
     ])]
     pub resume: Option<PathBuf>,
@@ -285,11 +293,11 @@ impl std::ops::Deref for Formats {
 fn parse_formats(s: &str) -> Result<Formats, String> {
     match s {
         "all" => Ok(Formats(Format::ALL.to_vec())),
-        "default" => Ok(Formats(Format::DEFAULT.to_vec())),
+        "default" => Ok(Formats(Format::defaults())),
         list => list
             .split(',')
             .map(|item| {
-                one_of("format", item.trim(), &Format::ALL, Format::name)
+                one_of("format", item.trim(), Format::ALL, Format::name)
                     .map_err(|e| e.replace(")", ", all)"))
             })
             .collect::<Result<Vec<_>, _>>()

@@ -14,25 +14,31 @@ pub fn execute(args: &GenerateArgs) -> Result<()> {
     let d = &args.data;
     check_selection(&d.formats, &d.structures, &d.variants)?;
     let mut w = Writer::create(&args.output).map_err(|e| UsageError::new(format!("{e:#}")))?;
-    let ds = dataset::generate(d.records, d.seed);
-    let n = ds.mandatory.len();
-    for &v in &d.variants {
-        w.questions(v, n, &questions::generate(&ds.records(v), d.seed))?;
-    }
     let mut files = 0;
-    for_each_rendering(&ds, d, |r| {
-        files += 1;
-        w.data(&r, n)
-    })?;
+    let mut question_sets = 0;
+    let mut largest = None;
+    for &records in &d.records {
+        let ds = dataset::generate(records, d.seed);
+        let n = ds.mandatory.len();
+        for &v in &d.variants {
+            w.questions(v, n, &questions::generate(&ds.records(v), d.seed))?;
+            question_sets += 1;
+        }
+        for_each_rendering(&ds, d, |r| {
+            files += 1;
+            w.data(&r, n)
+        })?;
+        largest = Some(ds);
+    }
+    let ds = largest.expect("at least one size");
     let params = json!({
-        "records": n, "seed": d.seed,
+        "records": d.records, "seed": d.seed,
         "formats": d.formats.0, "structures": d.structures, "variants": d.variants,
         "tokenizers": d.tokenizers.iter().map(|t| t.name()).collect::<Vec<_>>(),
     });
     let meta = w.metadata(&ds, params)?;
     println!(
-        "wrote {files} data files, {} question sets and {}",
-        d.variants.len(),
+        "wrote {files} data files, {question_sets} question sets and {}",
         meta.display()
     );
     Ok(())

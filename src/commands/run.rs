@@ -35,11 +35,40 @@ fn model_configs(args: &RunArgs) -> Result<Vec<ModelConfig>> {
     Ok(configs)
 }
 
+/// `items` without repeats, in first-seen order.
+fn unique<T: PartialEq + Clone>(items: &[T]) -> Vec<T> {
+    let mut out: Vec<T> = Vec::new();
+    for x in items {
+        if !out.contains(x) {
+            out.push(x.clone());
+        }
+    }
+    out
+}
+
+/// The same model twice would log every sample twice under one key.
+fn check_unique(configs: &[ModelConfig]) -> Result<()> {
+    for (i, c) in configs.iter().enumerate() {
+        if configs[..i].iter().any(|d| d.spec() == c.spec()) {
+            return Err(UsageError::new(format!(
+                "{} is listed twice; give each model once (two settings of one model need two runs)",
+                c.spec()
+            ))
+            .into());
+        }
+    }
+    Ok(())
+}
+
 /// Command-line limits override every model's config.
 fn apply_overrides(args: &RunArgs, configs: &mut [ModelConfig]) {
     for c in configs {
-        if c.base_url.is_none() {
-            c.base_url = args.base_url.clone();
+        // On --resume the recorded URL has no query string; --base-url may restore one.
+        if c.base_url.is_none() || (args.resume.is_some() && args.base_url.is_some()) {
+            c.base_url = args.base_url.clone().or(c.base_url.take());
+        }
+        if c.api_key_env.is_none() {
+            c.api_key_env = args.api_key_env.clone();
         }
         if let Some(n) = args.concurrency {
             c.concurrency = Some(n as usize);
@@ -94,20 +123,26 @@ pub fn execute(args: &RunArgs) -> Result<()> {
         None => {
             check_selection(&d.formats, &d.structures, &d.variants)?;
             let plan = Plan {
-                formats: d.formats.to_vec(),
-                structures: d.structures.clone(),
-                variants: d.variants.clone(),
-                records: d.records,
+                formats: unique(&d.formats),
+                structures: unique(&d.structures),
+                variants: unique(&d.variants),
+                records: unique(&d.records),
                 seed: d.seed,
                 runs: args.runs,
                 tokenizers: d.tokenizers.clone(),
                 output_root: args.output_root.clone(),
                 question_mode: args.question_mode,
+                primers: match args.primer.as_str() {
+                    "on" => vec![true],
+                    "both" => vec![false, true],
+                    _ => vec![false],
+                },
             };
             (plan, model_configs(args)?)
         }
     };
     apply_overrides(args, &mut configs);
+    check_unique(&configs)?;
     let models: Vec<Model> = configs
         .into_iter()
         .map(|c| {

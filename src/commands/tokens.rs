@@ -12,7 +12,22 @@ use anyhow::Result;
 pub fn execute(args: &TokensArgs) -> Result<()> {
     let d = &args.data;
     check_selection(&d.formats, &d.structures, &d.variants)?;
-    let ds = dataset::generate(d.records, d.seed);
+    for (i, &records) in d.records.iter().enumerate() {
+        if d.records.len() > 1 {
+            if i > 0 {
+                println!();
+            }
+            println!("{records} records:");
+        }
+        table(args, records)?;
+    }
+    Ok(())
+}
+
+/// The token table of one dataset size.
+fn table(args: &TokensArgs, records: u32) -> Result<()> {
+    let d = &args.data;
+    let ds = dataset::generate(records, d.seed);
     let mut rows = Vec::new();
     for_each_rendering(&ds, d, |r| {
         rows.push(TokenRow {

@@ -13,6 +13,8 @@ pub static CSV: FormatSpec = FormatSpec {
     extension: "csv",
     fence: "csv",
     flat_only: true,
+    extra: false,
+    primer: "CSV: the first line names the columns, each further line is one product; an empty cell means null.",
     encoder: &Csv,
 };
 

@@ -16,6 +16,8 @@ pub static JSON_COMPACT: FormatSpec = FormatSpec {
     extension: "json",
     fence: "json",
     flat_only: false,
+    extra: false,
+    primer: "JSON: an object whose \"products\" array holds one object per product; null means no value.",
     encoder: &Json {
         name: "json_compact",
         pretty: false,
@@ -29,6 +31,8 @@ pub static JSON_PRETTY: FormatSpec = FormatSpec {
     extension: "json",
     fence: "json",
     flat_only: false,
+    extra: false,
+    primer: "JSON: an object whose \"products\" array holds one object per product; null means no value.",
     encoder: &Json {
         name: "json_pretty",
         pretty: true,

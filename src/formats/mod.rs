@@ -4,6 +4,8 @@
 
 mod csv;
 mod json;
+mod jsonl;
+mod markdown_table;
 mod scalar;
 pub mod toon;
 mod toon_v3;
@@ -42,69 +44,66 @@ impl FormatError {
     }
 }
 
-/// Every format bench can render. Names are part of file names, the CLI and JSONL.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    clap::ValueEnum,
-    serde::Serialize,
-    serde::Deserialize,
-)]
-#[serde(rename_all = "snake_case")]
-#[value(rename_all = "snake_case")]
-pub enum Format {
+/// Declares [`Format`]: one line per format, `Variant => module::SPEC`. The variant's
+/// snake_case name is the format's name; adding a format is one file plus one line here.
+macro_rules! formats {
+    ($($(#[$doc:meta])* $variant:ident => $spec:path,)*) => {
+        /// Every format bench can render. Names are part of file names, the CLI and JSONL.
+        #[derive(
+            Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord,
+            clap::ValueEnum, serde::Serialize, serde::Deserialize,
+        )]
+        #[serde(rename_all = "snake_case")]
+        #[value(rename_all = "snake_case")]
+        pub enum Format {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Format {
+            /// Every registered format, in table order.
+            pub const ALL: &'static [Format] = &[$(Format::$variant,)*];
+
+            /// Static facts about the format: name, extension, fence language, encoder.
+            pub fn spec(self) -> &'static FormatSpec {
+                match self {
+                    $(Format::$variant => &$spec,)*
+                }
+            }
+        }
+    };
+}
+
+formats! {
     /// Comma-separated values, one row per record (flat only).
-    Csv,
+    Csv => csv::CSV,
     /// Minified JSON.
-    JsonCompact,
+    JsonCompact => json::JSON_COMPACT,
     /// JSON indented by 2 spaces.
-    JsonPretty,
+    JsonPretty => json::JSON_PRETTY,
     /// TOON spec v3, key folding off.
-    ToonDefault,
+    ToonDefault => toon_v3::TOON_DEFAULT,
     /// TOON spec v3, safe key folding.
-    ToonKeyfold,
+    ToonKeyfold => toon_v3::TOON_KEYFOLD,
     /// XML without whitespace between elements.
-    XmlCompact,
+    XmlCompact => xml::XML_COMPACT,
     /// XML indented by 2 spaces.
-    XmlPretty,
+    XmlPretty => xml::XML_PRETTY,
     /// YAML block style.
-    Yaml,
+    Yaml => yaml::YAML,
+    /// GitHub Markdown table (flat only).
+    MarkdownTable => markdown_table::MARKDOWN_TABLE,
+    /// JSON Lines: one record per line.
+    Jsonl => jsonl::JSONL,
 }
 
 impl Format {
-    /// The default set of the `formats` suite.
-    pub const DEFAULT: [Format; 8] = [
-        Format::Csv,
-        Format::JsonCompact,
-        Format::JsonPretty,
-        Format::ToonDefault,
-        Format::ToonKeyfold,
-        Format::XmlCompact,
-        Format::XmlPretty,
-        Format::Yaml,
-    ];
-
-    /// Every registered format.
-    pub const ALL: [Format; 8] = Format::DEFAULT;
-
-    /// Static facts about the format: name, extension, fence language, encoder.
-    pub fn spec(self) -> &'static FormatSpec {
-        match self {
-            Format::Csv => &csv::CSV,
-            Format::JsonCompact => &json::JSON_COMPACT,
-            Format::JsonPretty => &json::JSON_PRETTY,
-            Format::ToonDefault => &toon_v3::TOON_DEFAULT,
-            Format::ToonKeyfold => &toon_v3::TOON_KEYFOLD,
-            Format::XmlCompact => &xml::XML_COMPACT,
-            Format::XmlPretty => &xml::XML_PRETTY,
-            Format::Yaml => &yaml::YAML,
-        }
+    /// The default set of the `formats` suite: every format not marked extra.
+    pub fn defaults() -> Vec<Format> {
+        Format::ALL
+            .iter()
+            .copied()
+            .filter(|f| !f.spec().extra)
+            .collect()
     }
 
     /// Name used in file names, CLI and JSONL.
@@ -114,7 +113,7 @@ impl Format {
 
     /// Looks a format up by name.
     pub fn from_name(name: &str) -> Option<Format> {
-        Format::ALL.into_iter().find(|f| f.name() == name)
+        Format::ALL.iter().copied().find(|f| f.name() == name)
     }
 
     /// Whether the format can render `structure`.
@@ -151,6 +150,10 @@ pub struct FormatSpec {
     pub fence: &'static str,
     /// Only the flat structure can be rendered.
     pub flat_only: bool,
+    /// Only with `--formats all` or by name, not in the default set of 8.
+    pub extra: bool,
+    /// One line describing the format to the model (`--primer on`).
+    pub primer: &'static str,
     /// The renderer.
     pub encoder: &'static dyn Encoder,
 }

@@ -18,6 +18,8 @@ pub static TOON_DEFAULT: FormatSpec = FormatSpec {
     extension: "toon",
     fence: "toon",
     flat_only: false,
+    extra: false,
+    primer: "TOON: indentation nests objects; `key[N]{a,b}:` opens a table of N rows whose comma-separated values follow the field list a,b; null means no value.",
     encoder: &ToonV3 {
         name: "toon_default",
         fold: false,
@@ -31,6 +33,8 @@ pub static TOON_KEYFOLD: FormatSpec = FormatSpec {
     extension: "toon",
     fence: "toon",
     flat_only: false,
+    extra: false,
+    primer: "TOON: indentation nests objects, `a.b.c: v` is the path a → b → c; `key[N]{a,b}:` opens a table of N rows whose comma-separated values follow the field list a,b; null means no value.",
     encoder: &ToonV3 {
         name: "toon_keyfold",
         fold: true,

@@ -20,6 +20,8 @@ pub static XML_COMPACT: FormatSpec = FormatSpec {
     extension: "xml",
     fence: "xml",
     flat_only: false,
+    extra: false,
+    primer: "XML: <products> holds one <product> element per product, each field a child element; an empty element means null.",
     encoder: &Xml {
         name: "xml_compact",
         pretty: false,
@@ -33,6 +35,8 @@ pub static XML_PRETTY: FormatSpec = FormatSpec {
     extension: "xml",
     fence: "xml",
     flat_only: false,
+    extra: false,
+    primer: "XML: <products> holds one <product> element per product, each field a child element; an empty element means null.",
     encoder: &Xml {
         name: "xml_pretty",
         pretty: true,

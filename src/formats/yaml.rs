@@ -13,6 +13,8 @@ pub static YAML: FormatSpec = FormatSpec {
     extension: "yaml",
     fence: "yaml",
     flat_only: false,
+    extra: false,
+    primer: "YAML: `products` is a list with one mapping per product (`- ` starts a product); null means no value.",
     encoder: &Yaml,
 };
 

@@ -2,7 +2,7 @@
 
 mod validate;
 
-use crate::questions::{Category, Question};
+use crate::questions::{Category, Position, Question};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -27,6 +27,9 @@ pub struct Metric {
     pub actual: Value,
     /// Validation rule name.
     pub validation: String,
+    /// Where the target record sits (retrieval questions only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<Position>,
 }
 
 /// Grades every question against a parsed answer object; `None` means nothing could be parsed.
@@ -52,6 +55,7 @@ pub fn grade(
                 expected: q.expected.clone(),
                 actual: actual.cloned().unwrap_or(Value::Null),
                 validation: q.validation.name().to_string(),
+                position: q.position.clone(),
             }
         })
         .collect()

@@ -70,12 +70,13 @@ pub async fn run(h: &Harness) -> Result<Report> {
         formats: vec![Format::Csv],
         structures: vec![Structure::Flat],
         variants: vec![Variant::Mandatory],
-        records: 31,
+        records: vec![31],
         seed: crate::dataset::DEFAULT_SEED,
         runs: h.calls,
         tokenizers: vec![Tokenizer::O200kBase],
         output_root: out.clone(),
         question_mode: QuestionMode::Batch,
+        primers: vec![false],
     };
     let config = ModelConfig {
         provider: "openai-compatible".into(),

@@ -31,11 +31,16 @@ pub struct Prompt {
 pub const DATA_HEADER: &str = "Product data, format:";
 
 impl Prompt {
-    /// Renders the prompt for `questions` about `data`, rendered in `format`.
-    pub fn render(format: Format, data: &str, questions: &[Question]) -> Self {
+    /// Renders the prompt for `questions` about `data`, rendered in `format`; with `primer`,
+    /// the data block starts with the format's one-line description.
+    pub fn render(format: Format, data: &str, questions: &[Question], primer: bool) -> Self {
         let spec = format.spec();
         let fence = fence_for(data);
-        let mut data_block = String::with_capacity(data.len() + 128);
+        let mut data_block = String::with_capacity(data.len() + 256);
+        if primer {
+            data_block.push_str(spec.primer);
+            data_block.push('\n');
+        }
         data_block.push_str(&format!(
             "{DATA_HEADER} {} ({})\n{fence}{}\n",
             spec.display, spec.name, spec.fence
@@ -113,7 +118,7 @@ mod tests {
     #[test]
     fn data_block_comes_first_and_parses_back() {
         let data = "a,b\n1,```x```\n";
-        let p = Prompt::render(Format::Csv, data, &[]);
+        let p = Prompt::render(Format::Csv, data, &[], false);
         let msg = &p.messages()[0].content;
         assert!(msg.starts_with(DATA_HEADER));
         assert!(
@@ -123,5 +128,10 @@ mod tests {
         let (name, body) = parse_data_block(msg).unwrap();
         assert_eq!(name, "csv");
         assert_eq!(body, "a,b\n1,```x```");
+        let primed = Prompt::render(Format::Csv, data, &[], true).messages()[0]
+            .content
+            .clone();
+        assert!(primed.starts_with(Format::Csv.spec().primer));
+        assert_eq!(parse_data_block(&primed), parse_data_block(msg));
     }
 }

@@ -1,7 +1,7 @@
 //! Anthropic Messages API (`POST {base}/v1/messages`): the data block is sent as its own text
 //! block with `cache_control`, so every run after the first reads it from the prompt cache.
 
-use super::http::{Endpoint, Secret};
+use super::http::{Endpoint, Secret, join};
 use super::{
     ModelConfig, Provider, ProviderError, Request, Response, Usage, missing_key, split_prefix,
     u64_at,
@@ -31,7 +31,7 @@ impl Anthropic {
     ) -> Result<Self, UsageError> {
         let timeout = Duration::from_secs_f64(cfg.timeout_secs.unwrap_or(600.0).max(0.001));
         let has_key = key.is_some();
-        let endpoint = Endpoint::new(format!("{base}/v1/messages"), timeout)
+        let endpoint = Endpoint::new(join(base, "/v1/messages"), timeout)
             .map_err(|e| UsageError::new(e.to_string()))?
             .header("anthropic-version", VERSION)
             .auth("x-api-key", "", key);

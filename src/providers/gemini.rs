@@ -1,7 +1,7 @@
 //! Google Gemini `generateContent` (`POST {base}/v1beta/models/{model}:generateContent`), the
 //! key sent as the `x-goog-api-key` header, never in the URL.
 
-use super::http::{Endpoint, Secret};
+use super::http::{Endpoint, Secret, join};
 use super::{ModelConfig, Provider, ProviderError, Request, Response, Usage, missing_key, u64_at};
 use crate::UsageError;
 use serde_json::{Value, json};
@@ -25,7 +25,10 @@ impl Gemini {
     ) -> Result<Self, UsageError> {
         let timeout = Duration::from_secs_f64(cfg.timeout_secs.unwrap_or(600.0).max(0.001));
         let has_key = key.is_some();
-        let url = format!("{base}/v1beta/models/{}:generateContent", cfg.model);
+        let url = join(
+            base,
+            &format!("/v1beta/models/{}:generateContent", cfg.model),
+        );
         let endpoint = Endpoint::new(url, timeout)
             .map_err(|e| UsageError::new(e.to_string()))?
             .auth("x-goog-api-key", "", key);

@@ -28,6 +28,18 @@ impl std::fmt::Debug for Secret {
     }
 }
 
+/// `base` with `path` appended to its path, keeping any query string after it.
+pub fn join(base: &str, path: &str) -> String {
+    match reqwest::Url::parse(base) {
+        Ok(mut u) => {
+            let p = format!("{}{path}", u.path().trim_end_matches('/'));
+            u.set_path(&p);
+            u.to_string()
+        }
+        Err(_) => format!("{}{path}", base.trim_end_matches('/')),
+    }
+}
+
 /// A URL as it may be recorded: without query string or user info, which can carry keys.
 pub fn public_url(url: &str) -> String {
     match reqwest::Url::parse(url) {
@@ -48,7 +60,7 @@ pub struct Endpoint {
     client: reqwest::Client,
     url: String,
     headers: HeaderMap,
-    secret: Option<Secret>,
+    secrets: Vec<String>,
 }
 
 /// What a successful POST returned besides the body.
@@ -71,13 +83,22 @@ impl Endpoint {
             .timeout(timeout)
             .connect_timeout(timeout.min(Duration::from_secs(30)))
             .user_agent(concat!("bench/", env!("CARGO_PKG_VERSION")))
+            // A redirect to another host would carry x-api-key / x-goog-api-key along.
+            .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|e| ProviderError::Connection(format!("cannot build HTTP client: {e}")))?;
+        // Query values and user info of a configured URL may be keys: scrub them from errors.
+        let mut secrets = Vec::new();
+        if let Ok(u) = reqwest::Url::parse(&url) {
+            secrets.extend(u.query_pairs().map(|(_, v)| v.into_owned()));
+            secrets.extend(u.password().map(str::to_string));
+        }
+        secrets.retain(|s| s.len() >= 8);
         Ok(Self {
             client,
             url,
             headers: HeaderMap::new(),
-            secret: None,
+            secrets,
         })
     }
 
@@ -97,7 +118,9 @@ impl Endpoint {
             v.set_sensitive(true);
             self.headers.insert(HeaderName::from_static(name), v);
         }
-        self.secret = key;
+        if let Some(k) = key {
+            self.secrets.push(k.expose().to_string());
+        }
         self
     }
 
@@ -108,10 +131,10 @@ impl Endpoint {
 
     /// Removes the key from any text that leaves this module.
     fn scrub(&self, text: &str) -> String {
-        match &self.secret {
-            Some(s) if !s.expose().is_empty() => text.replace(s.expose(), "[redacted]"),
-            _ => text.to_string(),
-        }
+        self.secrets
+            .iter()
+            .filter(|s| !s.is_empty())
+            .fold(text.to_string(), |t, s| t.replace(s.as_str(), "[redacted]"))
     }
 
     /// POSTs `body` and classifies the outcome.
@@ -134,7 +157,7 @@ impl Endpoint {
             return Err(ProviderError::Status {
                 status,
                 message: self.scrub(&error_message(&text)),
-                retry_after: retry_after(&headers),
+                retry_after: retry_after(&headers, status),
                 request_id,
             });
         }
@@ -198,26 +221,42 @@ fn error_message(text: &str) -> String {
     from_json.unwrap_or_else(|| snippet(text.trim(), 200))
 }
 
+/// A server-given number of seconds as a duration: negative or NaN is 0, absurd is a year.
+fn seconds(s: f64) -> Duration {
+    Duration::try_from_secs_f64(s.clamp(0.0, 365.0 * 86400.0)).unwrap_or(Duration::ZERO)
+}
+
 /// How long the server asks us to wait: `retry-after-ms`, `Retry-After` (seconds or an HTTP
-/// date), else the latest of the rate-limit reset headers (Anthropic: RFC 3339 times; OpenAI:
-/// durations such as `6m0s` or `20ms`).
-pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+/// date), else, on a 429 only, the latest reset time of the rate-limit buckets that are
+/// exhausted (Anthropic: RFC 3339 times; OpenAI: durations such as `6m0s` or `20ms`).
+pub fn retry_after(headers: &HeaderMap, status: u16) -> Option<Duration> {
     let get = |name: &str| headers.get(name)?.to_str().ok().map(str::trim);
     if let Some(ms) = get("retry-after-ms").and_then(|v| v.parse::<f64>().ok()) {
-        return Some(Duration::from_secs_f64(ms.max(0.0) / 1000.0));
+        return Some(seconds(ms / 1000.0));
     }
     if let Some(v) = get("retry-after") {
         if let Ok(s) = v.parse::<f64>() {
-            return Some(Duration::from_secs_f64(s.max(0.0)));
+            return Some(seconds(s));
         }
         if let Ok(t) = chrono::DateTime::parse_from_rfc2822(v) {
             return Some(until(t.with_timezone(&chrono::Utc)));
         }
     }
+    if status != 429 {
+        return None;
+    }
+    // A bucket counts when its `remaining` header says 0, or when none says anything.
+    let exhausted = |reset: &str| {
+        let remaining = reset.replace("-reset", "-remaining");
+        get(&remaining).is_none_or(|r| r == "0")
+    };
     let mut latest: Option<Duration> = None;
     for (name, value) in headers {
         let name = name.as_str();
         let Ok(v) = value.to_str() else { continue };
+        if !exhausted(name) {
+            continue;
+        }
         let wait = if name.starts_with("anthropic-ratelimit-") && name.ends_with("-reset") {
             chrono::DateTime::parse_from_rfc3339(v.trim())
                 .ok()
@@ -263,7 +302,7 @@ fn parse_go_duration(s: &str) -> Option<Duration> {
         };
         rest = &rest[unit_end..];
     }
-    Some(Duration::from_secs_f64(total))
+    Some(seconds(total))
 }
 
 #[cfg(test)]
@@ -283,7 +322,7 @@ mod tests {
 
     #[test]
     fn retry_after_forms() {
-        let ms = |h| retry_after(&h).map(|d: Duration| d.as_millis());
+        let ms = |h| retry_after(&h, 429).map(|d: Duration| d.as_millis());
         assert_eq!(ms(headers(&[("retry-after-ms", "250")])), Some(250));
         assert_eq!(
             ms(headers(&[("retry-after", "2"), ("retry-after-ms", "1500")])),
@@ -302,12 +341,41 @@ mod tests {
             Some(20)
         );
         let soon = (chrono::Utc::now() + chrono::Duration::seconds(30)).to_rfc3339();
-        let d = retry_after(&headers(&[("anthropic-ratelimit-requests-reset", &soon)])).unwrap();
+        let d = retry_after(
+            &headers(&[("anthropic-ratelimit-requests-reset", &soon)]),
+            429,
+        )
+        .unwrap();
         assert!((28..=30).contains(&d.as_secs()), "{d:?}");
         let date = (chrono::Utc::now() + chrono::Duration::seconds(60)).to_rfc2822();
-        let d = retry_after(&headers(&[("retry-after", &date)])).unwrap();
+        let d = retry_after(&headers(&[("retry-after", &date)]), 503).unwrap();
         assert!((58..=60).contains(&d.as_secs()), "{d:?}");
         assert_eq!(ms(headers(&[])), None);
+        // Reset headers count only for a 429, and only for exhausted buckets.
+        let resets = headers(&[
+            ("x-ratelimit-reset-requests", "2s"),
+            ("x-ratelimit-remaining-requests", "0"),
+            ("x-ratelimit-reset-tokens", "9m"),
+            ("x-ratelimit-remaining-tokens", "5000"),
+        ]);
+        assert_eq!(retry_after(&resets, 429), Some(Duration::from_secs(2)));
+        assert_eq!(retry_after(&resets, 500), None);
+        // Absurd values do not panic.
+        assert!(ms(headers(&[("retry-after", "1e300")])).is_some());
+        assert!(ms(headers(&[("retry-after-ms", "inf")])).is_some());
+        assert_eq!(ms(headers(&[("retry-after", "-5")])), Some(0));
+    }
+
+    #[test]
+    fn paths_join_before_the_query() {
+        assert_eq!(
+            join("https://gw.example/v1?key=K", "/chat/completions"),
+            "https://gw.example/v1/chat/completions?key=K"
+        );
+        assert_eq!(
+            join("http://localhost:11434/v1/", "/x"),
+            "http://localhost:11434/v1/x"
+        );
     }
 
     #[test]

@@ -89,6 +89,9 @@ pub enum ProviderError {
     /// Connection refused, reset or similar.
     #[error("connection failed: {0}")]
     Connection(String),
+    /// The run stopped (Ctrl-C, budget) before this attempt was sent; not recorded.
+    #[error("cancelled before sending")]
+    Cancelled,
     /// A 2xx answer whose body is cut off, not JSON, or not the expected shape.
     #[error("bad response body: {message}")]
     BadBody {
@@ -104,7 +107,7 @@ impl ProviderError {
         match self {
             Self::Status { status, .. } => matches!(status, 408 | 409 | 429 | 500..=599),
             Self::Timeout | Self::Connection(_) | Self::BadBody { .. } => true,
-            Self::BadPrompt(_) | Self::MissingKey(_) => false,
+            Self::BadPrompt(_) | Self::MissingKey(_) | Self::Cancelled => false,
         }
     }
 
@@ -263,10 +266,12 @@ pub fn build(cfg: &ModelConfig, env: Env) -> Result<Box<dyn Provider>, UsageErro
     if wire == Wire::Reference {
         return Ok(Box::new(Reference));
     }
+    let from_env = wire.base_url_env().and_then(env);
+    let base_from_env = cfg.base_url.is_none() && from_env.is_some();
     let base = cfg
         .base_url
         .clone()
-        .or_else(|| wire.base_url_env().and_then(env))
+        .or(from_env)
         .or_else(|| wire.default_base_url().map(str::to_string))
         .ok_or_else(|| {
             UsageError::new(format!(
@@ -274,17 +279,21 @@ pub fn build(cfg: &ModelConfig, env: Env) -> Result<Box<dyn Provider>, UsageErro
                 cfg.spec()
             ))
         })?;
-    let base = base.trim_end_matches('/').to_string();
+    // A third-party server never gets OPENAI_API_KEY unless the user points OPENAI_BASE_URL
+    // at it (the OpenAI SDKs' convention) or names the variable with api_key_env.
+    let default_envs = match wire {
+        Wire::OpenAiCompatible if !base_from_env => &[][..],
+        _ => wire.key_envs(),
+    };
     let (key_env, key) = match &cfg.api_key_env {
         Some(name) => (Some(name.clone()), env(name)),
         None => {
-            let found = wire
-                .key_envs()
+            let found = default_envs
                 .iter()
                 .find_map(|n| env(n).map(|k| (n.to_string(), k)));
             match found {
                 Some((n, k)) => (Some(n), Some(k)),
-                None => (wire.key_envs().first().map(|s| s.to_string()), None),
+                None => (default_envs.first().map(|s| s.to_string()), None),
             }
         }
     };

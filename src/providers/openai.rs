@@ -1,7 +1,7 @@
 //! OpenAI Chat Completions (`POST {base}/chat/completions`), also the wire API of every
 //! OpenAI-compatible server: Ollama, vLLM, llama.cpp, OpenRouter.
 
-use super::http::{Endpoint, Secret};
+use super::http::{Endpoint, Secret, join};
 use super::{ModelConfig, Provider, ProviderError, Request, Response, Usage, Wire, u64_at};
 use crate::UsageError;
 use serde_json::{Value, json};
@@ -27,7 +27,7 @@ impl OpenAi {
         let timeout = Duration::from_secs_f64(cfg.timeout_secs.unwrap_or(600.0).max(0.001));
         let key_missing = (wire == Wire::OpenAi && key.is_none())
             .then(|| key_env.unwrap_or_else(|| "OPENAI_API_KEY".into()));
-        let endpoint = Endpoint::new(format!("{base}/chat/completions"), timeout)
+        let endpoint = Endpoint::new(join(base, "/chat/completions"), timeout)
             .map_err(|e| UsageError::new(e.to_string()))?
             .auth("authorization", "Bearer ", key);
         Ok(Self {

@@ -1,6 +1,6 @@
 //! OpenAI Responses API (`POST {base}/responses`), with reasoning effort.
 
-use super::http::{Endpoint, Secret};
+use super::http::{Endpoint, Secret, join};
 use super::{ModelConfig, Provider, ProviderError, Request, Response, Usage, missing_key, u64_at};
 use crate::UsageError;
 use serde_json::{Value, json};
@@ -24,7 +24,7 @@ impl OpenAiResponses {
     ) -> Result<Self, UsageError> {
         let timeout = Duration::from_secs_f64(cfg.timeout_secs.unwrap_or(600.0).max(0.001));
         let has_key = key.is_some();
-        let endpoint = Endpoint::new(format!("{base}/responses"), timeout)
+        let endpoint = Endpoint::new(join(base, "/responses"), timeout)
             .map_err(|e| UsageError::new(e.to_string()))?
             .auth("authorization", "Bearer ", key);
         Ok(Self {

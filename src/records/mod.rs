@@ -63,8 +63,9 @@ pub struct Metadata {
     pub bench_version: String,
     /// Dataset seed.
     pub seed: u64,
-    /// Record count.
-    pub records: usize,
+    /// Record counts (one per dataset size; older logs hold a single number).
+    #[serde(deserialize_with = "one_or_many")]
+    pub records: Vec<usize>,
     /// Formats run.
     pub formats: Vec<Format>,
     /// Structures run.
@@ -82,6 +83,27 @@ pub struct Metadata {
     /// Batch or per-question prompts.
     #[serde(default)]
     pub question_mode: QuestionMode,
+    /// Primer settings run (`[false]` without `--primer`).
+    #[serde(default = "no_primer")]
+    pub primers: Vec<bool>,
+}
+
+fn no_primer() -> Vec<bool> {
+    vec![false]
+}
+
+/// A number or a list of numbers, as a list.
+fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<usize>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(usize),
+        Many(Vec<usize>),
+    }
+    Ok(match OneOrMany::deserialize(d)? {
+        OneOrMany::One(n) => vec![n],
+        OneOrMany::Many(v) => v,
+    })
 }
 
 /// `sample.output`.
@@ -150,6 +172,9 @@ pub struct ResultRecord {
     pub run: u32,
     /// Whether this was a cache warm-up (excluded from metrics).
     pub warmup: bool,
+    /// Whether a one-line format description preceded the data (`--primer`).
+    #[serde(default)]
+    pub primer: bool,
     /// The question asked, in per-question mode.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub question: Option<String>,

@@ -21,6 +21,12 @@ pub struct RankingRow {
     pub structure: Structure,
     /// Variant.
     pub variant: Variant,
+    /// Records in the data.
+    #[serde(default)]
+    pub records: usize,
+    /// Whether the format primer preceded the data.
+    #[serde(default)]
+    pub primer: bool,
     /// `provider/model`.
     pub provider: String,
     /// Successful runs averaged.
@@ -178,8 +184,8 @@ pub fn build_summary(
     }
 }
 
-/// provider/model, format, structure, variant, records, run.
-type RunKey = (String, Format, Structure, Variant, usize, u32);
+/// provider/model, format, structure, variant, records, primer, run.
+type RunKey = (String, Format, Structure, Variant, usize, bool, u32);
 
 /// In per-question mode, the calls of one run (one per question) become one record whose
 /// metrics are those of its successful calls; it failed only if every call failed. Batch
@@ -191,9 +197,17 @@ fn merge_questions(results: &[ResultRecord]) -> Vec<ResultRecord> {
         if r.question.is_none() {
             out.push(r.clone());
         } else {
-            runs.entry((key(r), r.format, r.structure, r.variant, r.records, r.run))
-                .or_default()
-                .push(r);
+            runs.entry((
+                key(r),
+                r.format,
+                r.structure,
+                r.variant,
+                r.records,
+                r.primer,
+                r.run,
+            ))
+            .or_default()
+            .push(r);
         }
     }
     for calls in runs.into_values() {
@@ -202,11 +216,15 @@ fn merge_questions(results: &[ResultRecord]) -> Vec<ResultRecord> {
         m.question = None;
         m.metrics = ok.iter().flat_map(|r| r.metrics.iter().cloned()).collect();
         m.summary = crate::grading::summarize(&m.metrics);
-        m.error = if ok.is_empty() {
-            calls[0].error.clone()
-        } else {
-            None
-        };
+        // Like a failed batch call, a run with a failed question is left out of the averages
+        // and counted as an error (its answers stay in the log).
+        let failed = calls.len() - ok.len();
+        m.error = calls.iter().find_map(|r| r.error.clone()).map(|first| {
+            format!(
+                "{failed} of {} per-question calls failed; first: {first}",
+                calls.len()
+            )
+        });
         m.timing.provider_latency_ms = calls.iter().map(|r| r.timing.provider_latency_ms).sum();
         m.sample.duration_ms = calls.iter().map(|r| r.sample.duration_ms).sum();
         m.cost_usd = calls.iter().map(|r| r.cost_usd).sum();
@@ -215,45 +233,58 @@ fn merge_questions(results: &[ResultRecord]) -> Vec<ResultRecord> {
     out
 }
 
+/// format, structure, variant, records, primer, provider/model.
+type RankKey = (Format, Structure, Variant, usize, bool, String);
+
 fn rankings(scored: &[&ResultRecord]) -> Vec<RankingRow> {
-    let mut groups: BTreeMap<(Format, Structure, Variant, String), Vec<&ResultRecord>> =
-        BTreeMap::new();
+    let mut groups: BTreeMap<RankKey, Vec<&ResultRecord>> = BTreeMap::new();
     for r in scored {
         groups
-            .entry((r.format, r.structure, r.variant, key(r)))
+            .entry((
+                r.format,
+                r.structure,
+                r.variant,
+                r.records,
+                r.primer,
+                key(r),
+            ))
             .or_default()
             .push(r);
     }
     let mut rows: Vec<RankingRow> = groups
         .into_iter()
-        .map(|((format, structure, variant, provider), rs)| {
-            let ok: Vec<&&ResultRecord> = rs.iter().filter(|r| r.error.is_none()).collect();
-            let accuracy_by_category = Category::ALL
-                .iter()
-                .map(|c| {
-                    let acc = mean(
-                        ok.iter()
-                            .filter_map(|r| r.summary.by_category.get(c.name()))
-                            .map(|s| s.accuracy),
-                    );
-                    (c.name().to_string(), acc)
-                })
-                .collect();
-            let stats = &rs[0].data_stats;
-            RankingRow {
-                rank: 0,
-                format,
-                structure,
-                variant,
-                provider,
-                runs: ok.len(),
-                errors: rs.len() - ok.len(),
-                weighted_accuracy: mean(ok.iter().map(|r| r.summary.weighted_accuracy)),
-                accuracy_by_category,
-                data_tokens: stats.tokens_of(Tokenizer::O200kBase),
-                tokens_per_value: stats.tokens_per_value(Tokenizer::O200kBase),
-            }
-        })
+        .map(
+            |((format, structure, variant, records, primer, provider), rs)| {
+                let ok: Vec<&&ResultRecord> = rs.iter().filter(|r| r.error.is_none()).collect();
+                let accuracy_by_category = Category::ALL
+                    .iter()
+                    .map(|c| {
+                        let acc = mean(
+                            ok.iter()
+                                .filter_map(|r| r.summary.by_category.get(c.name()))
+                                .map(|s| s.accuracy),
+                        );
+                        (c.name().to_string(), acc)
+                    })
+                    .collect();
+                let stats = &rs[0].data_stats;
+                RankingRow {
+                    rank: 0,
+                    format,
+                    structure,
+                    variant,
+                    records,
+                    primer,
+                    provider,
+                    runs: ok.len(),
+                    errors: rs.len() - ok.len(),
+                    weighted_accuracy: mean(ok.iter().map(|r| r.summary.weighted_accuracy)),
+                    accuracy_by_category,
+                    data_tokens: stats.tokens_of(Tokenizer::O200kBase),
+                    tokens_per_value: stats.tokens_per_value(Tokenizer::O200kBase),
+                }
+            },
+        )
         .collect();
     rows.sort_by(|a, b| {
         b.weighted_accuracy

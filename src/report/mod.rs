@@ -32,16 +32,23 @@ fn pct(x: f64) -> String {
 
 /// The ranking table `bench run` prints.
 pub fn ranking_table(rows: &[RankingRow]) -> String {
-    let mut header: Vec<String> = [
-        "#",
-        "format",
-        "structure",
-        "variant",
-        "provider",
-        "weighted",
-    ]
-    .map(String::from)
-    .to_vec();
+    // Size and primer columns only when the run varied them.
+    let sizes = rows.iter().any(|r| r.records != rows[0].records);
+    let primers = rows.iter().any(|r| r.primer != rows[0].primer);
+    let mut header: Vec<String> = vec![
+        "#".into(),
+        "format".into(),
+        "structure".into(),
+        "variant".into(),
+    ];
+    if sizes {
+        header.push("records".into());
+    }
+    if primers {
+        header.push("primer".into());
+    }
+    header.extend(["provider".into(), "weighted".into()]);
+    let first_numeric = header.len() - 1;
     header.extend(Category::ALL.iter().map(|c| c.name().replace('_', " ")));
     header.extend(["data tokens", "tokens/value", "runs"].map(String::from));
     let body = rows
@@ -52,9 +59,14 @@ pub fn ranking_table(rows: &[RankingRow]) -> String {
                 r.format.to_string(),
                 r.structure.to_string(),
                 r.variant.to_string(),
-                r.provider.clone(),
-                pct(r.weighted_accuracy),
             ];
+            if sizes {
+                row.push(r.records.to_string());
+            }
+            if primers {
+                row.push(if r.primer { "on" } else { "off" }.to_string());
+            }
+            row.extend([r.provider.clone(), pct(r.weighted_accuracy)]);
             row.extend(
                 Category::ALL
                     .iter()
@@ -73,7 +85,7 @@ pub fn ranking_table(rows: &[RankingRow]) -> String {
             row
         })
         .collect();
-    table(header, body, |i| i >= 5).to_string()
+    table(header, body, |i| i >= first_numeric || (sizes && i == 4)).to_string()
 }
 
 /// One rendering's measurements for `bench tokens`.

@@ -22,16 +22,17 @@ fn now_ms() -> u64 {
         .unwrap_or(0)
 }
 
-fn key(p: &ProviderRun, c: &Combo, n: usize, run: u32, u: &Unit) -> SampleKey {
+fn key(p: &ProviderRun, c: &Combo, run: u32, u: &Unit) -> SampleKey {
     SampleKey {
         provider: p.provider.name().into(),
         model: p.provider.model().into(),
         format: c.rendering.format,
         structure: c.rendering.structure,
         variant: c.rendering.variant,
-        records: n,
+        records: c.records,
         run,
         question: u.question.clone(),
+        primer: c.primer,
     }
 }
 
@@ -52,7 +53,7 @@ pub(super) async fn schedule(
             let mut todo = Vec::new();
             for run in 1..=runs {
                 for (i, u) in c.units.iter().enumerate() {
-                    let k = key(p, c, shared.n, run, u);
+                    let k = key(p, c, run, u);
                     total += 1;
                     if done.contains(&k) {
                         already += 1;
@@ -63,9 +64,7 @@ pub(super) async fn schedule(
                 }
             }
             // The warm-up only pays off if calls follow it and it has not been made already.
-            let warm = p.warmup
-                && !todo.is_empty()
-                && !done.contains(&key(p, c, shared.n, 0, &c.units[0]));
+            let warm = p.warmup && !todo.is_empty() && !done.contains(&key(p, c, 0, &c.units[0]));
             total += usize::from(warm);
             if !todo.is_empty() {
                 work.push((p.clone(), c.clone(), warm, todo));
@@ -108,7 +107,13 @@ async fn combination(
     for (run, i) in todo {
         calls.spawn(execute(shared.clone(), p.clone(), c.clone(), run, i));
     }
-    while calls.join_next().await.is_some() {}
+    while let Some(r) = calls.join_next().await {
+        if let Err(e) = r {
+            shared.observer.notice(&format!(
+                "internal error in a call (it will be missing; --resume re-runs it): {e}"
+            ));
+        }
+    }
     let r = &c.rendering;
     let results = shared.results.lock().expect("results lock");
     let runs: Vec<_> = results
@@ -118,6 +123,8 @@ async fn combination(
                 && x.format == r.format
                 && x.structure == r.structure
                 && x.variant == r.variant
+                && x.records == c.records
+                && x.primer == c.primer
                 && x.provider_config.provider == p.provider.name()
                 && x.provider_config.model == p.provider.model()
         })
@@ -125,12 +132,17 @@ async fn combination(
         .collect();
     drop(results);
     let validation = json!({
-        "format": r.format, "structure": r.structure, "variant": r.variant, "records": shared.n,
+        "format": r.format, "structure": r.structure, "variant": r.variant, "records": c.records,
+        "primer": c.primer,
         "provider": p.provider.name(), "model": p.provider.model(), "runs": runs,
     });
     let name = format!(
-        "{}_{}_{}_{}_validation.json",
-        r.format, r.structure, r.variant, shared.n
+        "{}_{}_{}_{}{}_validation.json",
+        r.format,
+        r.structure,
+        r.variant,
+        c.records,
+        primer_suffix(c.primer)
     );
     let path = provider_dir(&shared, &p, "results").join(name);
     if let Err(e) = shared
@@ -141,6 +153,10 @@ async fn combination(
     {
         shared.observer.notice(&format!("warning: {e:#}"));
     }
+}
+
+fn primer_suffix(primer: bool) -> &'static str {
+    if primer { "_primer" } else { "" }
 }
 
 fn provider_dir(shared: &Shared, p: &ProviderRun, sub: &str) -> PathBuf {
@@ -218,8 +234,22 @@ async fn execute(shared: Arc<Shared>, p: Arc<ProviderRun>, c: Arc<Combo>, run: u
         questions: &u.questions,
     };
     let tokens = u.tokens + p.max_tokens;
-    let attempted = retry::send(p.provider.as_ref(), &p.limits, &req, tokens, &shared.retry).await;
+    let stopping = || shared.stop.requested();
+    let attempted = retry::send(
+        p.provider.as_ref(),
+        &p.limits,
+        &req,
+        tokens,
+        &shared.retry,
+        &stopping,
+    )
+    .await;
     drop(slot);
+    if matches!(attempted.result, Err(ProviderError::Cancelled)) {
+        // Never sent (or abandoned between retries): left for `--resume`, not an error.
+        shared.budget.settle(estimate, 0.0);
+        return;
+    }
     let latency = started.elapsed().as_millis() as u64;
     if let Err(e) = &attempted.result
         && e.fatal()
@@ -281,8 +311,11 @@ fn finish(shared: &Shared, p: &ProviderRun, c: &Combo, record: ResultRecord, cac
         .map(|q| format!("_{q}"))
         .unwrap_or_default();
     let name = format!(
-        "answers_for_{}_{}_{}_records_{run}{q}.json",
-        r.structure, r.variant, shared.n
+        "answers_for_{}_{}_{}_records{}_{run}{q}.json",
+        r.structure,
+        r.variant,
+        c.records,
+        primer_suffix(c.primer)
     );
     let raw = json!({"tag": record.sample.tag, "output": record.sample.output.content, "error": record.error});
     let path = provider_dir(shared, p, "responses")
@@ -346,7 +379,8 @@ fn build(
         .as_ref()
         .map(|q| format!("_{q}"))
         .unwrap_or_default();
-    let cost_usd = if error.is_some() {
+    // What this call spent: nothing for a failure or a cache hit (attempts == 0).
+    let cost_usd = if error.is_some() || attempts == 0 {
         Some(0.0)
     } else {
         p.price.map(|price| price.cost(&resp.usage))
@@ -362,8 +396,12 @@ fn build(
         sample: Sample {
             duration_ms: latency,
             tag: format!(
-                "{}_{}_{}_{}_{run_tag}{q}",
-                r.format, r.structure, r.variant, shared.n
+                "{}_{}_{}_{}{}_{run_tag}{q}",
+                r.format,
+                r.structure,
+                r.variant,
+                c.records,
+                primer_suffix(c.primer)
             ),
             input: u.messages.clone(),
             output: Output {
@@ -384,9 +422,10 @@ fn build(
         format: r.format,
         structure: r.structure,
         variant: r.variant,
-        records: shared.n,
+        records: c.records,
         run,
         warmup: run == 0,
+        primer: c.primer,
         question: u.question.clone(),
         usage: resp.usage,
         data_stats: r.stats.clone(),

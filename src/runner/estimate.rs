@@ -52,6 +52,8 @@ pub fn estimate(plan: &Plan, models: &[Model], warmup: Option<bool>) -> Result<E
             json!(format!("{lo}–{hi}"))
         };
         prompt_rows.push(vec![
+            json!(c.records),
+            json!(c.primer),
             json!(r.format.name()),
             json!(r.structure.name()),
             json!(r.variant.name()),
@@ -125,6 +127,8 @@ pub fn estimate(plan: &Plan, models: &[Model], warmup: Option<bool>) -> Result<E
     Ok(Estimate {
         prompts: Table {
             columns: cols(&[
+                "records",
+                "primer",
                 "format",
                 "structure",
                 "variant",

@@ -52,6 +52,24 @@ impl Drop for Slot<'_> {
     }
 }
 
+/// Runs `f` unless `cancelled()` turns true first (polled every 250 ms).
+async fn cancellable<F: std::future::Future>(
+    f: F,
+    cancelled: &(dyn Fn() -> bool + Sync),
+) -> Option<F::Output> {
+    tokio::pin!(f);
+    loop {
+        tokio::select! {
+            out = &mut f => return Some(out),
+            _ = tokio::time::sleep(Duration::from_millis(250)) => {
+                if cancelled() {
+                    return None;
+                }
+            }
+        }
+    }
+}
+
 /// Why a TPM limit cannot work.
 #[derive(Debug, thiserror::Error)]
 #[error("--tpm {tpm} is below one call's estimate of {need} tokens (prompt + max output)")]
@@ -123,26 +141,38 @@ impl Limits {
     }
 
     /// Waits until one attempt of `tokens` estimated tokens may be sent: the pause a server
-    /// asked for, then RPM, then TPM.
-    pub async fn pace(&self, tokens: u32) {
+    /// asked for, then RPM, then TPM. Returns false, without waiting further, once
+    /// `cancelled()` holds (Ctrl-C, budget), checked at least every 250 ms.
+    pub async fn pace(&self, tokens: u32, cancelled: &(dyn Fn() -> bool + Sync)) -> bool {
         loop {
             let until = self.state.lock().expect("limits lock").paused_until;
             match until {
-                Some(t) if t > Instant::now() => tokio::time::sleep_until(t.into()).await,
+                Some(t) if t > Instant::now() => {
+                    let sleep = tokio::time::sleep_until(t.into());
+                    if cancellable(sleep, cancelled).await.is_none() {
+                        return false;
+                    }
+                }
                 _ => break,
             }
         }
-        if let Some(r) = &self.rpm {
-            r.until_ready().await;
+        if let Some(r) = &self.rpm
+            && cancellable(r.until_ready(), cancelled).await.is_none()
+        {
+            return false;
         }
         if let Some((t, burst)) = &self.tpm {
             let n = NonZeroU32::new(tokens.clamp(1, *burst)).expect("non-zero");
             // Cannot fail: n is at most the burst.
-            let _ = t.until_n_ready(n).await;
+            if cancellable(t.until_n_ready(n), cancelled).await.is_none() {
+                return false;
+            }
         }
+        !cancelled()
     }
 
-    /// A 429: cut the cap in half (once per cool-down) and pause everyone for `wait`.
+    /// A 429: cut the cap in half (once per cool-down) and pause everyone for `wait` (the
+    /// caller passes only waits it will honor).
     pub fn throttled(&self, wait: Option<Duration>) {
         self.throttled.fetch_add(1, Ordering::Relaxed);
         let mut st = self.state.lock().expect("limits lock");
@@ -233,7 +263,7 @@ mod tests {
         let l = Limits::new(1, None, None, 1).unwrap();
         l.throttled(Some(Duration::from_millis(150)));
         let t = Instant::now();
-        l.pace(1).await;
+        assert!(l.pace(1, &|| false).await);
         assert!(
             t.elapsed() >= Duration::from_millis(140),
             "{:?}",

@@ -157,7 +157,6 @@ pub(crate) struct ProviderRun {
 /// What every call task shares.
 pub(crate) struct Shared {
     pub(crate) benchmark_id: String,
-    pub(crate) n: usize,
     pub(crate) multi_provider: bool,
     pub(crate) log: Mutex<JsonlWriter>,
     pub(crate) artifacts: Mutex<Writer>,
@@ -239,7 +238,7 @@ fn metadata(plan: &Plan, models: &[Model], id: &str, timestamp: &str, hash: Stri
             .collect(),
         bench_version: env!("CARGO_PKG_VERSION").into(),
         seed: plan.seed,
-        records: plan.records as usize,
+        records: plan.records.iter().map(|&n| n as usize).collect(),
         formats: plan.formats.clone(),
         structures: plan.structures.clone(),
         variants: plan.variants.clone(),
@@ -252,6 +251,7 @@ fn metadata(plan: &Plan, models: &[Model], id: &str, timestamp: &str, hash: Stri
             .collect(),
         dataset_hash: hash,
         question_mode: plan.question_mode,
+        primers: plan.primers.clone(),
     }
 }
 
@@ -264,7 +264,7 @@ pub async fn run(
     observer: Arc<dyn Observer>,
     stop: Arc<Stop>,
 ) -> Result<Outcome> {
-    if plan.combinations().is_empty() {
+    if plan.renderings() == 0 {
         return Err(UsageError::new(
             "nothing to run: no format supports the chosen structures (csv is flat only)",
         )
@@ -299,19 +299,25 @@ pub async fn run(
                 now.timestamp_subsec_micros() ^ std::process::id()
             );
             let ts = now.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
-            let meta = metadata(plan, &models, &id, &ts, dataset_hash(&matrix.dataset));
+            let hashes: Vec<String> = matrix
+                .sizes
+                .iter()
+                .map(|s| dataset_hash(&s.dataset))
+                .collect();
+            let meta = metadata(plan, &models, &id, &ts, hashes.join(","));
             let mut log = JsonlWriter::create(&dir.join(format!("{SUITE}.jsonl")))?;
             log.append(&Line::Metadata(Box::new(meta.clone())))?;
             (dir, log, meta, Vec::new())
         }
     };
-    let n = matrix.dataset.mandatory.len();
     let mut artifacts = Writer::create(&dir.join(SUITE))?;
-    for (&v, qs) in &matrix.questions {
-        artifacts.questions(v, n, qs)?;
+    for size in &matrix.sizes {
+        for (&v, qs) in &size.questions {
+            artifacts.questions(v, size.dataset.mandatory.len(), qs)?;
+        }
     }
-    for c in &matrix.combos {
-        artifacts.data(&c.rendering, n)?;
+    for c in matrix.combos.iter().filter(|c| c.primer == plan.primers[0]) {
+        artifacts.data(&c.rendering, c.records)?;
     }
     let done: HashSet<SampleKey> = kept.iter().map(SampleKey::of).collect();
     let largest = matrix
@@ -344,7 +350,6 @@ pub async fn run(
     }
     let shared = Arc::new(Shared {
         benchmark_id: meta.benchmark_id.clone(),
-        n,
         multi_provider: runs.len() > 1,
         log: Mutex::new(log),
         artifacts: Mutex::new(artifacts),
@@ -384,10 +389,11 @@ pub async fn run(
     log.sync()?;
     let jsonl = log.path().to_path_buf();
     drop(log);
+    let largest = &matrix.sizes.last().expect("at least one size").dataset;
     shared.artifacts.lock().expect("artifacts lock").metadata(
-        &matrix.dataset,
-        json!({"seed": plan.seed, "records": n, "runs": plan.runs, "suite": SUITE,
-               "question_mode": plan.question_mode.name()}),
+        largest,
+        json!({"seed": plan.seed, "records": plan.records, "runs": plan.runs, "suite": SUITE,
+               "question_mode": plan.question_mode.name(), "primers": plan.primers}),
     )?;
     Ok(Outcome {
         jsonl,

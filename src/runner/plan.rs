@@ -46,8 +46,8 @@ pub struct Plan {
     pub structures: Vec<Structure>,
     /// Variants, in order.
     pub variants: Vec<Variant>,
-    /// Records in the dataset.
-    pub records: u32,
+    /// Record counts: one dataset per size (a scaling sweep when several).
+    pub records: Vec<u32>,
     /// Dataset seed.
     pub seed: u64,
     /// Full runs per combination.
@@ -58,6 +58,8 @@ pub struct Plan {
     pub output_root: PathBuf,
     /// Batch or per-question prompts.
     pub question_mode: QuestionMode,
+    /// Primer settings to run: `[false]`, `[true]` or both.
+    pub primers: Vec<bool>,
 }
 
 impl Plan {
@@ -76,6 +78,11 @@ impl Plan {
         out
     }
 
+    /// Prompts per provider and run: combinations × sizes × primer settings.
+    pub fn renderings(&self) -> usize {
+        self.combinations().len() * self.records.len() * self.primers.len()
+    }
+
     /// The plan a run log's metadata describes.
     pub fn from_metadata(m: &Metadata) -> Result<Self> {
         let tokenizers = m
@@ -92,12 +99,13 @@ impl Plan {
             formats: m.formats.clone(),
             structures: m.structures.clone(),
             variants: m.variants.clone(),
-            records: m.records as u32,
+            records: m.records.iter().map(|&n| n as u32).collect(),
             seed: m.seed,
             runs: m.runs,
             tokenizers,
             output_root: PathBuf::new(),
             question_mode: m.question_mode,
+            primers: m.primers.clone(),
         })
     }
 }
@@ -118,57 +126,76 @@ pub struct Unit {
 
 /// One rendering and its prompts.
 pub struct Combo {
+    /// Records in the data.
+    pub records: usize,
+    /// Whether the format primer precedes the data.
+    pub primer: bool,
     /// The rendered data.
     pub rendering: Rendering,
     /// Its prompts: one in batch mode, one per question otherwise.
     pub units: Vec<Unit>,
 }
 
-/// The dataset, questions per variant and every combination's prompts.
-pub struct Matrix {
+/// One dataset size with its questions per variant.
+pub struct Size {
     /// The dataset.
     pub dataset: Dataset,
     /// Questions per variant.
     pub questions: BTreeMap<Variant, Vec<Question>>,
+}
+
+/// Every dataset size and every combination's prompts.
+pub struct Matrix {
+    /// One entry per record count, in plan order.
+    pub sizes: Vec<Size>,
     /// Every combination, in plan order.
     pub combos: Vec<Combo>,
 }
 
 /// Renders every combination and its prompts.
 pub fn build(plan: &Plan) -> Result<Matrix> {
-    let dataset = dataset::generate(plan.records, plan.seed);
-    let questions: BTreeMap<Variant, Vec<Question>> = plan
-        .variants
-        .iter()
-        .map(|&v| (v, questions::generate(&dataset.records(v), plan.seed)))
-        .collect();
+    let mut sizes = Vec::new();
     let mut combos = Vec::new();
-    for &v in &plan.variants {
-        for &s in &plan.structures {
-            let doc = dataset.document(v, s);
-            for &f in plan.formats.iter().filter(|f| f.supports(s)) {
-                let rendering = layout::render(&doc, f, s, v, &plan.tokenizers)?;
-                let qs = &questions[&v];
-                let units = match plan.question_mode {
-                    QuestionMode::Batch => vec![unit(&rendering, qs.clone(), None)],
-                    QuestionMode::PerQuestion => qs
-                        .iter()
-                        .map(|q| unit(&rendering, vec![q.clone()], Some(q.id.clone())))
-                        .collect(),
-                };
-                combos.push(Combo { rendering, units });
+    for &n in &plan.records {
+        let dataset = dataset::generate(n, plan.seed);
+        let questions: BTreeMap<Variant, Vec<Question>> = plan
+            .variants
+            .iter()
+            .map(|&v| (v, questions::generate(&dataset.records(v), plan.seed)))
+            .collect();
+        for &v in &plan.variants {
+            for &s in &plan.structures {
+                let doc = dataset.document(v, s);
+                for &f in plan.formats.iter().filter(|f| f.supports(s)) {
+                    let qs = &questions[&v];
+                    for &primer in &plan.primers {
+                        let rendering = layout::render(&doc, f, s, v, &plan.tokenizers)?;
+                        let units = match plan.question_mode {
+                            QuestionMode::Batch => vec![unit(&rendering, primer, qs.clone(), None)],
+                            QuestionMode::PerQuestion => qs
+                                .iter()
+                                .map(|q| {
+                                    unit(&rendering, primer, vec![q.clone()], Some(q.id.clone()))
+                                })
+                                .collect(),
+                        };
+                        combos.push(Combo {
+                            records: n as usize,
+                            primer,
+                            rendering,
+                            units,
+                        });
+                    }
+                }
             }
         }
+        sizes.push(Size { dataset, questions });
     }
-    Ok(Matrix {
-        dataset,
-        questions,
-        combos,
-    })
+    Ok(Matrix { sizes, combos })
 }
 
-fn unit(r: &Rendering, questions: Vec<Question>, question: Option<String>) -> Unit {
-    let prompt = Prompt::render(r.format, &r.text, &questions);
+fn unit(r: &Rendering, primer: bool, questions: Vec<Question>, question: Option<String>) -> Unit {
+    let prompt = Prompt::render(r.format, &r.text, &questions, primer);
     let messages = prompt.messages();
     let tokens = messages
         .iter()
@@ -202,6 +229,8 @@ pub struct SampleKey {
     pub run: u32,
     /// Question id in per-question mode.
     pub question: Option<String>,
+    /// Whether the format primer preceded the data.
+    pub primer: bool,
 }
 
 impl SampleKey {
@@ -216,6 +245,7 @@ impl SampleKey {
             records: r.records,
             run: r.run,
             question: r.question.clone(),
+            primer: r.primer,
         }
     }
 }

@@ -47,6 +47,7 @@ pub async fn send(
     req: &Request<'_>,
     tokens: u32,
     policy: &RetryPolicy,
+    cancelled: &(dyn Fn() -> bool + Sync),
 ) -> Attempted {
     let attempts = AtomicU32::new(0);
     let backoff = ExponentialBuilder::default()
@@ -54,12 +55,17 @@ pub async fn send(
         .with_max_delay(policy.max_delay)
         .with_max_times(policy.max_retries);
     let result = (|| async {
+        if !limits.pace(tokens, cancelled).await {
+            return Err(ProviderError::Cancelled);
+        }
         attempts.fetch_add(1, Ordering::Relaxed);
-        limits.pace(tokens).await;
         let r = p.complete(req).await;
         match &r {
             Ok(_) => limits.succeeded(),
-            Err(e) if e.throttled() => limits.throttled(e.retry_after()),
+            // A wait longer than we accept fails the call; it must not pause the provider.
+            Err(e) if e.throttled() => {
+                limits.throttled(e.retry_after().filter(|w| *w <= policy.max_wait))
+            }
             Err(_) => {}
         }
         r
@@ -69,11 +75,15 @@ pub async fn send(
     .when(ProviderError::retryable)
     .adjust(|e, next| {
         let step = next?;
+        // Full jitter: uniform in [0, step].
+        let jittered = step.mul_f64(rand::rng().random::<f64>());
         match e.retry_after() {
-            Some(wait) if wait <= policy.max_wait => Some(wait),
-            Some(_) => None,
-            // Full jitter: uniform in [0, step].
-            None => Some(step.mul_f64(rand::rng().random::<f64>())),
+            Some(wait) if wait > policy.max_wait => None,
+            // On 429 the server's wait is the right one; after a 5xx it is a floor, never a
+            // reason to retry sooner than backoff would.
+            Some(wait) if e.throttled() => Some(wait),
+            Some(wait) => Some(wait.max(jittered)),
+            None => Some(jittered),
         }
     })
     .await;

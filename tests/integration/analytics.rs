@@ -58,12 +58,13 @@ fn fixture(root: &Path) -> PathBuf {
         formats: vec![Format::Csv, Format::JsonCompact, Format::ToonKeyfold],
         structures: vec![Structure::Flat],
         variants: vec![Variant::Mandatory, Variant::Optional],
-        records: 10,
+        records: vec![10],
         seed: 3,
         runs: 2,
         tokenizers: Tokenizer::ALL.to_vec(),
         output_root: root.to_path_buf(),
         question_mode: QuestionMode::Batch,
+        primers: vec![false],
     };
     let providers: Vec<Box<dyn Provider>> = vec![
         Box::new(Reference),
@@ -252,10 +253,34 @@ fn every_report_returns_the_expected_rows() {
                     }
                 }
             }
+            "scaling.sql" => {
+                // One size in the fixture: one row per combination, no fit possible.
+                assert_eq!(t.rows.len(), 12, "{name}");
+                for row in &t.rows {
+                    assert!(row[col(&t, "slope_tokens_per_record")].is_null());
+                    assert_eq!(row[col(&t, "records")], 10);
+                    let per = row[col(&t, "tokens_per_record")].as_f64().unwrap();
+                    let total = row[col(&t, "data_tokens")].as_f64().unwrap();
+                    assert!((per * 10.0 - total).abs() < 1.0, "{row:?}");
+                }
+            }
+            "position_effect.sql" => {
+                assert_eq!(t.rows.len(), 12, "{name}");
+                for row in t
+                    .rows
+                    .iter()
+                    .filter(|r| r[col(&t, "provider")] == "reference/reference")
+                {
+                    for c in ["start_pct", "middle_pct", "end_pct"] {
+                        assert_eq!(row[col(&t, c)], 100.0, "{c}");
+                    }
+                    assert_eq!(row[col(&t, "answers")], 2 * 55, "2 runs × 55 retrievals");
+                }
+            }
             other => panic!("{other} has no expectations in tests/analytics.rs: add them"),
         }
     }
-    assert!(files.len() >= 6, "{files:?}");
+    assert!(files.len() >= 8, "{files:?}");
 }
 
 #[test]

@@ -28,7 +28,7 @@ fn reference_answers_from_the_prompt_text_not_the_original_records() {
     // Change one price in the rendered text only.
     let tampered = text.replacen(&format!("\"price\": {price}"), "\"price\": 0.01", 1);
     assert_ne!(tampered, text);
-    let prompt = Prompt::render(Format::JsonPretty, &tampered, &qs);
+    let prompt = Prompt::render(Format::JsonPretty, &tampered, &qs, false);
     let resp = block_on(Reference.complete(&Request {
         messages: &prompt.messages(),
         cache_prefix: 0,
@@ -52,7 +52,7 @@ fn reference_answers_from_the_prompt_text_not_the_original_records() {
 #[test]
 fn reference_reports_an_undecodable_data_block() {
     let qs = questions::generate(&dataset::generate(3, 1).mandatory, 1);
-    let prompt = Prompt::render(Format::Yaml, "products: [unclosed", &qs);
+    let prompt = Prompt::render(Format::Yaml, "products: [unclosed", &qs, false);
     let err = block_on(Reference.complete(&Request {
         messages: &prompt.messages(),
         cache_prefix: 0,
@@ -102,12 +102,13 @@ fn unparseable_output_fails_every_question_and_is_kept() {
         formats: vec![Format::Csv],
         structures: vec![Structure::Flat],
         variants: vec![Variant::Optional],
-        records: 5,
+        records: vec![5],
         seed: 1,
         runs: 2,
         tokenizers: vec![Tokenizer::O200kBase],
         output_root: tmp.path().to_path_buf(),
         question_mode: QuestionMode::Batch,
+        primers: vec![false],
     };
     let providers: Vec<Box<dyn Provider>> = vec![Box::new(Chatty)];
     let outcome = block_on(sequential(&plan, providers)).unwrap();

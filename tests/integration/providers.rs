@@ -170,7 +170,7 @@ async fn call(
     };
     let limits = Limits::new(2, None, None, 1).unwrap();
     let t = Instant::now();
-    let a = retry::send(p, &limits, &req, 100, &fast()).await;
+    let a = retry::send(p, &limits, &req, 100, &fast(), &|| false).await;
     (a.result, a.attempts, t.elapsed())
 }
 

@@ -489,3 +489,73 @@ async fn budget_exits_3_and_ctrl_c_leaves_a_resumable_run() {
     assert_eq!(keys.len(), 30);
     assert_eq!(lines.len(), 32, "metadata, 30 results, summary");
 }
+
+#[test]
+fn size_sweep_and_primer_ablation_give_the_scaling_table() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("data");
+    bench(tmp.path())
+        .args([
+            "run",
+            "--records",
+            "5,20,40",
+            "--formats",
+            "csv,json_compact,markdown_table,jsonl",
+        ])
+        .args([
+            "--structures",
+            "flat",
+            "--variants",
+            "optional",
+            "--runs",
+            "1",
+        ])
+        .args(["--primer", "both", "--output-root"])
+        .arg(&root)
+        .assert()
+        .success();
+    let query = |file: &str| {
+        let out = bench(tmp.path())
+            .args(["query", file, "--format", "json", "--root"])
+            .arg(&root)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<Vec<serde_json::Value>>(&out.stdout).unwrap()
+    };
+    let rankings = query("sql/rankings.sql");
+    assert_eq!(
+        rankings.len(),
+        4 * 3 * 2,
+        "4 formats × 3 sizes × primer off/on"
+    );
+    assert!(rankings.iter().all(|r| r["weighted_accuracy_pct"] == 100.0));
+    let scaling = query("sql/scaling.sql");
+    assert_eq!(scaling.len(), 24);
+    for row in &scaling {
+        let slope = row["slope_tokens_per_record"].as_f64().unwrap();
+        let r2 = row["r2"].as_f64().unwrap();
+        assert!(slope > 10.0 && r2 > 0.999, "{row}");
+    }
+    let csv = scaling.iter().find(|r| r["format"] == "csv").unwrap()["slope_tokens_per_record"]
+        .as_f64()
+        .unwrap();
+    let json = scaling
+        .iter()
+        .find(|r| r["format"] == "json_compact")
+        .unwrap()["slope_tokens_per_record"]
+        .as_f64()
+        .unwrap();
+    assert!(csv < json, "CSV costs fewer tokens per record than JSON");
+    let positions = query("sql/position_effect.sql");
+    assert_eq!(positions.len(), 24);
+    assert!(
+        positions
+            .iter()
+            .all(|r| r["start_pct"] == 100.0 && r["end_pct"] == 100.0)
+    );
+}

@@ -49,12 +49,13 @@ fn plan(root: &Path, runs: u32) -> Plan {
         formats: vec![Format::Csv, Format::JsonCompact],
         structures: vec![Structure::Flat],
         variants: vec![Variant::Mandatory],
-        records: 31,
+        records: vec![31],
         seed: 42,
         runs,
         tokenizers: vec![Tokenizer::O200kBase],
         output_root: root.to_path_buf(),
         question_mode: QuestionMode::Batch,
+        primers: vec![false],
     }
 }
 

@@ -40,7 +40,7 @@ fn segmented_counts_equal_whole_counts_on_every_rendering() {
     for v in Variant::ALL {
         for s in Structure::ALL {
             let doc = ds.document(v, s);
-            for f in Format::ALL.into_iter().filter(|f| f.supports(s)) {
+            for f in Format::ALL.iter().copied().filter(|f| f.supports(s)) {
                 let text = f.encode(&doc).unwrap();
                 let segments = bench::tokens::segments(&text).count();
                 for t in Tokenizer::ALL {
