@@ -23,7 +23,7 @@ pub enum Command {
     /// Write the dataset in every format, the questions, answer templates and answer keys.
     Generate(GenerateArgs),
     /// Run the benchmark and write data/benchmarks/<timestamp>/formats.jsonl.
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Print token counts of every format × structure × variant.
     Tokens(TokensArgs),
     /// Run SQL over the run logs (after sql/views.sql) and print the last result.
