@@ -139,9 +139,10 @@ pub struct DataArgs {
     /// Seed of the dataset and question generators.
     #[arg(long, default_value_t = DEFAULT_SEED)]
     pub seed: u64,
-    /// Tokenizers to count with, comma-separated.
-    #[arg(long, value_delimiter = ',', value_parser = parse_tokenizer, default_values = ["o200k_base", "cl100k_base"])]
-    pub tokenizers: Vec<Tokenizer>,
+    /// Tokenizers to count with, comma-separated, or `all` (o200k_base, cl100k_base, llama3,
+    /// qwen2, deepseek_v3, mistral_v3).
+    #[arg(long, value_parser = parse_tokenizers, default_value = "o200k_base,cl100k_base")]
+    pub tokenizers: Tokenizers,
 }
 
 /// `bench generate`.
@@ -313,8 +314,30 @@ fn parse_variant(s: &str) -> Result<Variant, String> {
     one_of("variant", s, &Variant::ALL, Variant::name)
 }
 
-fn parse_tokenizer(s: &str) -> Result<Tokenizer, String> {
-    one_of("tokenizer", s, &Tokenizer::ALL, Tokenizer::name)
+/// A `--tokenizers` selection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tokenizers(pub Vec<Tokenizer>);
+
+impl std::ops::Deref for Tokenizers {
+    type Target = [Tokenizer];
+    fn deref(&self) -> &[Tokenizer] {
+        &self.0
+    }
+}
+
+fn parse_tokenizers(s: &str) -> Result<Tokenizers, String> {
+    if s == "all" {
+        return Ok(Tokenizers(Tokenizer::ALL.to_vec()));
+    }
+    let mut out: Vec<Tokenizer> = Vec::new();
+    for item in s.split(',') {
+        let t = one_of("tokenizer", item.trim(), &Tokenizer::ALL, Tokenizer::name)
+            .map_err(|e| e.replace(")", ", all)"))?;
+        if !out.contains(&t) {
+            out.push(t);
+        }
+    }
+    Ok(Tokenizers(out))
 }
 
 fn parse_question_mode(s: &str) -> Result<QuestionMode, String> {

@@ -129,7 +129,7 @@ pub fn execute(args: &RunArgs) -> Result<()> {
                 records: unique(&d.records),
                 seed: d.seed,
                 runs: args.runs,
-                tokenizers: d.tokenizers.clone(),
+                tokenizers: d.tokenizers.to_vec(),
                 output_root: args.output_root.clone(),
                 question_mode: args.question_mode,
                 primers: match args.primer.as_str() {

@@ -7,6 +7,7 @@ mod json;
 mod jsonl;
 mod markdown_table;
 mod scalar;
+mod tealeaf;
 pub mod toon;
 mod toon_v3;
 mod xml;
@@ -94,6 +95,8 @@ formats! {
     MarkdownTable => markdown_table::MARKDOWN_TABLE,
     /// JSON Lines: one record per line.
     Jsonl => jsonl::JSONL,
+    /// TeaLeaf: `@struct` schemas and `@table` positional tuples.
+    Tealeaf => tealeaf::TEALEAF,
 }
 
 impl Format {
