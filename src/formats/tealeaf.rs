@@ -528,7 +528,7 @@ impl<'a> Parser<'a> {
             let v = if is_struct && self.peek() == Some('(') {
                 Value::Object(self.tuple(&f.ty, structs)?)
             } else {
-                self.value(structs)?
+                self.value()?
             };
             obj.insert(f.name.clone(), v);
         }
@@ -536,7 +536,7 @@ impl<'a> Parser<'a> {
         Ok(obj)
     }
 
-    fn value(&mut self, structs: &Structs) -> Result<Value, String> {
+    fn value(&mut self) -> Result<Value, String> {
         self.skip();
         match self.peek() {
             Some('"') => Ok(Value::String(self.quoted()?)),
@@ -552,7 +552,7 @@ impl<'a> Parser<'a> {
                     if !items.is_empty() {
                         self.expect(',')?;
                     }
-                    items.push(self.value(structs)?);
+                    items.push(self.value()?);
                 }
             }
             Some(c) if c == '-' || c.is_ascii_digit() => {
