@@ -10,6 +10,7 @@ mod scalar;
 mod tealeaf;
 pub mod toon;
 mod toon_v3;
+mod toon_v4;
 mod xml;
 mod yaml;
 
@@ -97,6 +98,8 @@ formats! {
     Jsonl => jsonl::JSONL,
     /// TeaLeaf: `@struct` schemas and `@table` positional tuples.
     Tealeaf => tealeaf::TEALEAF,
+    /// TOON spec v4.0: nested field groups, keyed tables, no key folding.
+    ToonV4 => toon_v4::TOON_V4,
 }
 
 impl Format {

@@ -4,10 +4,10 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use bench::formats::toon::{DecodeOptions, Delimiter, EncodeOptions, KeyFolding, decode, encode};
+use bench::formats::toon::{
+    DecodeOptions, Delimiter, EncodeOptions, KeyFolding, Spec, decode, encode,
+};
 use serde_json::Value;
-
-const SPEC_VERSION: &str = "v3.3.2";
 
 /// Fixtures deliberately not run: (file, test name, reason). Empty: all apply.
 const NOT_APPLICABLE: &[(&str, &str, &str)] = &[];
@@ -19,25 +19,36 @@ struct Tally {
 }
 
 #[test]
-fn spec_fixtures() {
+fn spec_fixtures_v3() {
+    suite("v3.3.2", Spec::V3);
+}
+
+#[test]
+fn spec_fixtures_v4() {
+    suite("v4.0.0", Spec::V4);
+}
+
+fn suite(version: &str, spec: Spec) {
+    let run_encode = |t: &Value| run_encode(t, spec);
+    let run_decode = |t: &Value| run_decode(t, spec);
     let Some(shared) = std::env::var_os("BENCH_SHARED_DIR") else {
         eprintln!("skipping: BENCH_SHARED_DIR not set");
         return;
     };
     let root = PathBuf::from(shared)
         .join("toon-spec")
-        .join(SPEC_VERSION)
+        .join(version)
         .join("fixtures");
     let mut encode_tally = Tally::default();
     let mut decode_tally = Tally::default();
     for file in fixture_files(&root.join("encode")) {
-        run_file(&file, &mut encode_tally, run_encode);
+        run_file(&file, &mut encode_tally, &run_encode);
     }
     for file in fixture_files(&root.join("decode")) {
-        run_file(&file, &mut decode_tally, run_decode);
+        run_file(&file, &mut decode_tally, &run_decode);
     }
     println!(
-        "TOON {SPEC_VERSION} fixtures: encode {}/{} passed, decode {}/{} passed, {} not applicable",
+        "TOON {version} fixtures: encode {}/{} passed, decode {}/{} passed, {} not applicable",
         encode_tally.run - encode_tally.failures.len(),
         encode_tally.run,
         decode_tally.run - decode_tally.failures.len(),
@@ -71,7 +82,7 @@ fn fixture_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-fn run_file(path: &Path, tally: &mut Tally, run: fn(&Value) -> Result<(), String>) {
+fn run_file(path: &Path, tally: &mut Tally, run: &dyn Fn(&Value) -> Result<(), String>) {
     let text =
         fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let doc: Value = serde_json::from_str(&text)
@@ -94,7 +105,7 @@ fn run_file(path: &Path, tally: &mut Tally, run: fn(&Value) -> Result<(), String
             && v.split('.').next().and_then(|m| m.parse::<u32>().ok()) > Some(3)
         {
             tally.failures.push(format!(
-                "[{file}] {name}\n  requires spec {v}, newer than {SPEC_VERSION}"
+                "[{file}] {name}\n  requires spec {v}, newer than this suite"
             ));
             continue;
         }
@@ -111,11 +122,21 @@ fn options(test: &Value) -> Vec<(&str, &Value)> {
         .unwrap_or_default()
 }
 
-fn run_encode(test: &Value) -> Result<(), String> {
-    let mut opts = EncodeOptions::default();
+fn run_encode(test: &Value, spec: Spec) -> Result<(), String> {
+    let mut opts = EncodeOptions {
+        spec,
+        ..EncodeOptions::default()
+    };
+    let v3 = spec == Spec::V3;
     for (key, v) in options(test) {
         match (key, v) {
-            ("indent", Value::Number(n)) => opts.indent = n.as_u64().ok_or("bad indent")? as usize,
+            // v4 renamed the fixture option `indent` to `indentSize`.
+            ("indent", Value::Number(n)) if v3 => {
+                opts.indent = n.as_u64().ok_or("bad indent")? as usize
+            }
+            ("indentSize", Value::Number(n)) if !v3 => {
+                opts.indent = n.as_u64().ok_or("bad indentSize")? as usize
+            }
             ("delimiter", Value::String(d)) => {
                 opts.delimiter = match d.as_str() {
                     "," => Delimiter::Comma,
@@ -124,14 +145,14 @@ fn run_encode(test: &Value) -> Result<(), String> {
                     other => return Err(format!("unknown delimiter {other:?}")),
                 }
             }
-            ("keyFolding", Value::String(m)) => {
+            ("keyFolding", Value::String(m)) if v3 => {
                 opts.key_folding = match m.as_str() {
                     "off" => KeyFolding::Off,
                     "safe" => KeyFolding::Safe,
                     other => return Err(format!("unknown keyFolding {other:?}")),
                 }
             }
-            ("flattenDepth", Value::Number(n)) => {
+            ("flattenDepth", Value::Number(n)) if v3 => {
                 opts.flatten_depth = n.as_u64().map_or(usize::MAX, |d| d as usize)
             }
             _ => return Err(format!("unsupported encode option {key}: {v}")),
@@ -156,13 +177,22 @@ fn run_encode(test: &Value) -> Result<(), String> {
     }
 }
 
-fn run_decode(test: &Value) -> Result<(), String> {
-    let mut opts = DecodeOptions::default();
+fn run_decode(test: &Value, spec: Spec) -> Result<(), String> {
+    let mut opts = DecodeOptions {
+        spec,
+        ..DecodeOptions::default()
+    };
+    let v3 = spec == Spec::V3;
     for (key, v) in options(test) {
         match (key, v) {
-            ("indent", Value::Number(n)) => opts.indent = n.as_u64().ok_or("bad indent")? as usize,
+            ("indent", Value::Number(n)) if v3 => {
+                opts.indent = n.as_u64().ok_or("bad indent")? as usize
+            }
+            ("indentSize", Value::Number(n)) if !v3 => {
+                opts.indent = n.as_u64().ok_or("bad indentSize")? as usize
+            }
             ("strict", Value::Bool(b)) => opts.strict = *b,
-            ("expandPaths", Value::String(m)) => {
+            ("expandPaths", Value::String(m)) if v3 => {
                 opts.expand_paths = match m.as_str() {
                     "off" => false,
                     "safe" => true,

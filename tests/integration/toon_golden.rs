@@ -46,3 +46,38 @@ fn toon_v3_matches_reference_golden_files() {
     }
     assert_eq!(checked, 16);
 }
+
+/// Our TOON v4 output is byte-identical to `@toon-format/toon` 4.4.0 (default options) on our
+/// datasets; goldens made with tools/toon_v4_golden.mjs.
+#[test]
+fn toon_v4_matches_reference_golden_files() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/toon_v4");
+    let mut checked = 0;
+    for (n, seed) in [(31u32, 42u64), (100, 7)] {
+        let ds = dataset::generate(n, seed);
+        for s in Structure::ALL {
+            for v in Variant::ALL {
+                let doc = ds.document(v, s);
+                let path = format!("{dir}/{s}_{v}_{n}_seed{seed}.v4.toon");
+                let golden =
+                    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+                let ours = Format::ToonV4.encode(&doc).unwrap();
+                if let Some(line) = ours.lines().zip(golden.lines()).position(|(a, b)| a != b) {
+                    panic!(
+                        "{path}: first difference at line {}:\n ours: {:?}\n gold: {:?}",
+                        line + 1,
+                        ours.lines().nth(line),
+                        golden.lines().nth(line)
+                    );
+                }
+                assert_eq!(ours, golden, "{path}");
+                assert!(
+                    same_value(&Format::ToonV4.decode(&golden).unwrap(), &doc),
+                    "{path}"
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 8);
+}

@@ -5,7 +5,11 @@ use serde_json::{Map, Value};
 
 use super::expand::ObjBuilder;
 use super::text::{find_closing_quote, parse_number, unescape};
-use super::{DecodeOptions, ToonError};
+use super::{DecodeOptions, Spec, ToonError};
+
+#[path = "decode_v4.rs"]
+mod v4;
+use v4::FieldSpec;
 
 type Result<T> = std::result::Result<T, ToonError>;
 
@@ -19,7 +23,9 @@ pub(super) fn decode(text: &str, opts: &DecodeOptions) -> Result<Value> {
         blanks: Vec::new(),
         indent: opts.indent.max(1),
         strict: opts.strict,
-        expand: opts.expand_paths,
+        v4: opts.spec == Spec::V4,
+        // v4 removed path expansion: dotted keys are literal.
+        expand: opts.expand_paths && opts.spec == Spec::V3,
     };
     let value = p.document()?;
     match p.peek()? {
@@ -39,12 +45,14 @@ struct Line<'a> {
     no: usize,
 }
 
-/// Parsed array header: `[N<delim>]{fields}`.
+/// Parsed array header: `[N<delim>]{fields}` (v4: `[N:<delim>]` for a keyed table).
 struct Header {
     len: usize,
     delim: u8,
-    /// Field names with whether each was quoted (quoted names never expand).
-    fields: Option<Vec<(String, bool)>>,
+    /// Columns with whether each name was quoted (quoted names never expand); v4 groups nest.
+    fields: Option<Vec<FieldSpec>>,
+    /// v4 keyed table: entries `key: cells` instead of rows.
+    keyed: bool,
 }
 
 /// What a key line turned out to be.
@@ -73,6 +81,7 @@ struct Parser<'a> {
     blanks: Vec<usize>,
     indent: usize,
     strict: bool,
+    v4: bool,
     expand: bool,
 }
 
@@ -211,6 +220,10 @@ impl<'a> Parser<'a> {
             let raw = raw.strip_suffix('\r').unwrap_or(raw);
             let spaces = raw.len() - raw.trim_start_matches(' ').len();
             let after = &raw[spaces..];
+            // v4 comment line: `#` after spaces only; not a blank, exempt from indentation.
+            if self.v4 && after.starts_with('#') {
+                continue;
+            }
             if trim(after).is_empty() {
                 self.blanks.push(no);
                 continue;
@@ -329,6 +342,9 @@ impl<'a> Parser<'a> {
                     if let Some(next) = self.peek()?
                         && next.depth > depth
                     {
+                        if self.v4 && self.strict && next.depth != depth + 1 {
+                            return err(next.no, "nested object indented more than one level");
+                        }
                         self.object_body(next.depth, &mut child)?;
                     }
                     child.finish()
@@ -411,6 +427,10 @@ impl<'a> Parser<'a> {
         if delim != b',' {
             len_text = &len_text[..len_text.len() - 1];
         }
+        let keyed = self.v4 && len_text.ends_with(':');
+        if keyed {
+            len_text = &len_text[..len_text.len() - 1];
+        }
         let canonical = !len_text.is_empty()
             && len_text.bytes().all(|c| c.is_ascii_digit())
             && !(len_text.len() > 1 && len_text.starts_with('0'));
@@ -427,17 +447,38 @@ impl<'a> Parser<'a> {
         let mut at = skip_ws(close + 1);
         let mut fields = None;
         if b.get(at) == Some(&b'{') {
-            let end = field_list_end(b, at).ok_or("unterminated field list")?;
-            fields = Some(self.fields(&content[at + 1..end], delim)?);
-            at = skip_ws(end + 1);
+            if self.v4 {
+                let end = v4::group_end(b, at).ok_or("unterminated field list")?;
+                fields = Some(v4::parse_fields(&content[at + 1..end], delim, self.strict)?);
+                at = end + 1;
+            } else {
+                let end = field_list_end(b, at).ok_or("unterminated field list")?;
+                fields = Some(self.fields(&content[at + 1..end], delim)?);
+                at = skip_ws(end + 1);
+            }
         }
         if b.get(at) != Some(&b':') {
             return Err("expected ':' right after the array header".into());
         }
-        Ok((Header { len, delim, fields }, trim(&content[at + 1..])))
+        let inline = trim(&content[at + 1..]);
+        if self.v4 && (fields.is_some() || keyed) && !inline.is_empty() {
+            return Err("unexpected text after a table header".into());
+        }
+        if keyed && fields.is_none() {
+            return Err("keyed table header without a field list".into());
+        }
+        Ok((
+            Header {
+                len,
+                delim,
+                fields,
+                keyed,
+            },
+            inline,
+        ))
     }
 
-    fn fields(&self, list: &str, delim: u8) -> std::result::Result<Vec<(String, bool)>, String> {
+    fn fields(&self, list: &str, delim: u8) -> std::result::Result<Vec<FieldSpec>, String> {
         if trim(list).is_empty() {
             return Err("empty field list".into());
         }
@@ -447,18 +488,29 @@ impl<'a> Parser<'a> {
                     let end = find_closing_quote(tok.as_bytes(), 0)
                         .filter(|&e| e + 1 == tok.len())
                         .ok_or("malformed quoted field name")?;
-                    return Ok((unescape(&tok[1..end])?, true));
+                    return Ok(FieldSpec {
+                        name: unescape(&tok[1..end])?,
+                        quoted: true,
+                        children: Vec::new(),
+                    });
                 }
                 if self.strict && tok.bytes().any(|c| matches!(c, b',' | b'|' | b'\t')) {
                     return Err("field list delimiter does not match the bracket delimiter".into());
                 }
-                Ok((tok.to_owned(), false))
+                Ok(FieldSpec {
+                    name: tok.to_owned(),
+                    quoted: false,
+                    children: Vec::new(),
+                })
             })
             .collect()
     }
 
     /// Array contents for a header on a line at `depth` (rows/items live at `depth + 1`).
     fn array_body(&mut self, h: &Header, inline: &str, depth: usize, no: usize) -> Result<Value> {
+        if h.keyed {
+            return self.keyed_entries(h, depth + 1, no);
+        }
         if !inline.is_empty() {
             let items = split(inline, h.delim)
                 .map(|tok| primitive(tok, no))
@@ -477,13 +529,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn rows(
-        &mut self,
-        h: &Header,
-        fields: &[(String, bool)],
-        depth: usize,
-        no: usize,
-    ) -> Result<Value> {
+    fn rows(&mut self, h: &Header, fields: &[FieldSpec], depth: usize, no: usize) -> Result<Value> {
         let mut rows = Vec::with_capacity(h.len.min(4096));
         let mut first = None;
         while let Some(line) = self.peek()? {
@@ -492,11 +538,15 @@ impl<'a> Parser<'a> {
             }
             self.advance();
             first.get_or_insert(line.no);
+            if self.v4 {
+                rows.push(self.row_object(line.content, fields, h.delim, line.no)?);
+                continue;
+            }
             let mut obj = ObjBuilder::new(self.strict, self.expand);
             let mut n = 0;
             for tok in split(line.content, h.delim) {
-                if let Some((name, quoted)) = fields.get(n) {
-                    obj.insert(name.clone(), *quoted, primitive(tok, line.no)?, line.no)?;
+                if let Some(f) = fields.get(n) {
+                    obj.insert(f.name.clone(), f.quoted, primitive(tok, line.no)?, line.no)?;
                 }
                 n += 1;
             }
@@ -561,6 +611,9 @@ impl<'a> Parser<'a> {
             inline,
         } = head
         {
+            if self.v4 && self.strict && (header.fields.is_some() || header.keyed) {
+                return err(line.no, "a keyless table header cannot be a list item");
+            }
             return self.array_body(&header, inline, depth, line.no);
         }
         self.apply_head(head, depth + 1, line.no, &mut obj)?;

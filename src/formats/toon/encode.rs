@@ -3,7 +3,7 @@
 
 use super::text::{is_identifier_segment, write_key, write_number, write_string, write_u64};
 use super::tree::{Node, Object, View};
-use super::{Delimiter, EncodeOptions, KeyFolding};
+use super::{Delimiter, EncodeOptions, KeyFolding, Spec};
 
 pub(super) fn encode<N: Node>(value: &N, opts: &EncodeOptions) -> String {
     let mut enc = Encoder {
@@ -15,7 +15,9 @@ pub(super) fn encode<N: Node>(value: &N, opts: &EncodeOptions) -> String {
             Delimiter::Tab => "\t",
             Delimiter::Pipe => "|",
         },
-        fold: opts.key_folding == KeyFolding::Safe,
+        v4: opts.spec == Spec::V4,
+        // v4 removed key folding.
+        fold: opts.key_folding == KeyFolding::Safe && opts.spec == Spec::V3,
         flatten_depth: opts.flatten_depth,
         root_dotted: Vec::new(),
         path: String::new(),
@@ -23,6 +25,10 @@ pub(super) fn encode<N: Node>(value: &N, opts: &EncodeOptions) -> String {
         spaces: String::new(),
     };
     match value.view() {
+        View::Object(map) if enc.v4 && keyed_fields::<N>(map).is_some() => {
+            let fields = keyed_fields::<N>(map).expect("checked");
+            enc.keyed::<N>(None, map, &fields, 0);
+        }
         View::Object(map) => {
             if enc.fold {
                 enc.root_dotted = map
@@ -41,18 +47,25 @@ pub(super) fn encode<N: Node>(value: &N, opts: &EncodeOptions) -> String {
     enc.out
 }
 
+/// One column of a table header: a leaf, or (v4) a nested field group `name{…}`.
+struct FieldNode<'v> {
+    name: &'v str,
+    children: Vec<FieldNode<'v>>,
+}
+
 /// How an array is laid out, decided in a single pass over its elements.
-enum Shape<'v, N: Node> {
+enum Shape<'v> {
     /// Inline `key[N]: a,b,c`.
     Primitives,
-    /// Tabular rows; the map is the first row, whose key order is the header.
-    Table(&'v N::Object),
+    /// Tabular rows with this header (the first row's key order).
+    Table(Vec<FieldNode<'v>>),
     /// Expanded `- item` lines.
     List,
 }
 
 struct Encoder<'v> {
     out: String,
+    v4: bool,
     indent: usize,
     delim: u8,
     delim_mark: &'static str,
@@ -71,7 +84,75 @@ fn is_primitive<N: Node>(v: &N) -> bool {
     !matches!(v.view(), View::Array(_) | View::Object(_))
 }
 
-fn classify<N: Node>(arr: &[N]) -> Shape<'_, N> {
+/// The layout of an array: v3 tables hold primitives only; v4 also takes columns of uniform
+/// objects as nested field groups.
+fn classify<N: Node>(arr: &[N], v4: bool) -> Shape<'_> {
+    if v4 && arr.iter().all(|v| matches!(v.view(), View::Object(_))) {
+        let rows: Vec<&N::Object> = arr
+            .iter()
+            .filter_map(|v| match v.view() {
+                View::Object(m) => Some(m),
+                _ => None,
+            })
+            .collect();
+        return match table_fields::<N>(&rows) {
+            Some(fields) => Shape::Table(fields),
+            None => Shape::List,
+        };
+    }
+    classify_v3(arr)
+}
+
+/// The v4 header of `rows` if they are tabular: every row a non-empty object with the first
+/// row's key set, every column all primitives (a leaf) or all uniform non-empty objects (a
+/// group, recursively).
+fn table_fields<'v, N: Node + 'v>(rows: &[&'v N::Object]) -> Option<Vec<FieldNode<'v>>> {
+    let first = *rows.first()?;
+    if first.is_empty() || rows.iter().any(|r| r.len() != first.len()) {
+        return None;
+    }
+    let mut fields = Vec::with_capacity(first.len());
+    for (key, value) in first.entries() {
+        let leaf = is_primitive(value);
+        let mut column: Vec<&'v N::Object> = Vec::new();
+        for r in rows {
+            let v = r.get(key)?;
+            match v.view() {
+                View::Object(m) if !leaf && !m.is_empty() => column.push(m),
+                View::Array(_) | View::Object(_) => return None,
+                _ if leaf => {}
+                _ => return None,
+            }
+        }
+        let children = if leaf {
+            Vec::new()
+        } else {
+            table_fields::<N>(&column)?
+        };
+        fields.push(FieldNode {
+            name: key,
+            children,
+        });
+    }
+    Some(fields)
+}
+
+/// The header of a keyed table (v4): an object of two or more uniform non-empty objects.
+fn keyed_fields<'v, N: Node + 'v>(map: &'v N::Object) -> Option<Vec<FieldNode<'v>>> {
+    if map.len() < 2 {
+        return None;
+    }
+    let mut values = Vec::with_capacity(map.len());
+    for (_, v) in map.entries() {
+        match v.view() {
+            View::Object(m) if !m.is_empty() => values.push(m),
+            _ => return None,
+        }
+    }
+    table_fields::<N>(&values)
+}
+
+fn classify_v3<N: Node>(arr: &[N]) -> Shape<'_> {
     let header = match arr.first().map(Node::view) {
         Some(View::Object(m)) if !m.is_empty() => Some(m),
         _ => None,
@@ -92,7 +173,14 @@ fn classify<N: Node>(arr: &[N]) -> Shape<'_, N> {
         }
     }
     match header {
-        Some(h) if !all_prim => Shape::Table(h),
+        Some(h) if !all_prim => Shape::Table(
+            h.entries()
+                .map(|(name, _)| FieldNode {
+                    name,
+                    children: Vec::new(),
+                })
+                .collect(),
+        ),
         _ => Shape::Primitives,
     }
 }
@@ -142,7 +230,7 @@ impl<'v> Encoder<'v> {
             View::Bool(true) => self.out.push_str("true"),
             View::Bool(false) => self.out.push_str("false"),
             View::Number(n) => write_number(&mut self.out, n),
-            View::String(s) => write_string(&mut self.out, s, self.delim),
+            View::String(s) => write_string(&mut self.out, s, self.delim, self.v4),
             View::Array(_) | View::Object(_) => {}
         }
     }
@@ -151,26 +239,56 @@ impl<'v> Encoder<'v> {
         self.out.push(char::from(self.delim));
     }
 
-    /// `key[N<delim>]{fields}:` (key and fields optional).
-    fn header<N: Node + 'v>(&mut self, key: Option<&str>, len: usize, fields: Option<&N::Object>) {
+    /// `key[N<delim>]{fields}:` (key and fields optional); `keyed` writes v4's `[N:]`.
+    fn header(&mut self, key: Option<&str>, len: usize, fields: Option<&[FieldNode]>, keyed: bool) {
         if let Some(k) = key {
             write_key(&mut self.out, k);
         }
         self.out.push('[');
         write_u64(&mut self.out, len as u64);
+        if keyed {
+            self.out.push(':');
+        }
         self.out.push_str(self.delim_mark);
         self.out.push(']');
         if let Some(f) = fields {
-            self.out.push('{');
-            for (i, (k, _)) in f.entries().enumerate() {
-                if i > 0 {
-                    self.push_delim();
-                }
-                write_key(&mut self.out, k);
-            }
-            self.out.push('}');
+            self.field_list(f);
         }
         self.out.push(':');
+    }
+
+    fn field_list(&mut self, fields: &[FieldNode]) {
+        self.out.push('{');
+        for (i, f) in fields.iter().enumerate() {
+            if i > 0 {
+                self.push_delim();
+            }
+            write_key(&mut self.out, f.name);
+            if !f.children.is_empty() {
+                self.field_list(&f.children);
+            }
+        }
+        self.out.push('}');
+    }
+
+    /// A keyed table (v4): the header, then `entry: cells` per entry one level deeper.
+    fn keyed<N: Node + 'v>(
+        &mut self,
+        key: Option<&str>,
+        map: &'v N::Object,
+        fields: &[FieldNode],
+        depth: usize,
+    ) {
+        self.header(key, map.len(), Some(fields), true);
+        for (k, v) in map.entries() {
+            if let View::Object(m) = v.view() {
+                self.line(depth + 1);
+                write_key(&mut self.out, k);
+                self.out.push_str(": ");
+                let mut first = true;
+                self.row::<N>(fields, m, &mut first);
+            }
+        }
     }
 
     fn inline_values<N: Node + 'v>(&mut self, arr: &[N]) {
@@ -212,6 +330,11 @@ impl<'v> Encoder<'v> {
     ) {
         match value.view() {
             View::Array(arr) => self.array(Some(key), arr, depth, false),
+            View::Object(obj) if self.v4 && keyed_fields::<N>(obj).is_some() => {
+                let fields = keyed_fields::<N>(obj).expect("checked");
+                self.line(depth);
+                self.keyed::<N>(Some(key), obj, &fields, depth);
+            }
             View::Object(obj) => {
                 self.line(depth);
                 write_key(&mut self.out, key);
@@ -363,26 +486,27 @@ impl<'v> Encoder<'v> {
                     write_key(&mut self.out, k);
                     self.out.push_str(": []");
                 }
-                None => self.header::<N>(None, 0, None),
+                None => self.header(None, 0, None, false),
             }
             return;
         }
-        match classify(arr) {
+        match classify(arr, self.v4) {
             Shape::Primitives => {
-                self.header::<N>(key, arr.len(), None);
+                self.header(key, arr.len(), None, false);
                 self.inline_values(arr);
             }
-            Shape::Table(first) => {
-                self.header::<N>(key, arr.len(), Some(first));
+            Shape::Table(fields) => {
+                self.header(key, arr.len(), Some(&fields), false);
                 for row in arr {
                     if let View::Object(m) = row.view() {
                         self.line(child);
-                        self.row::<N>(first, m);
+                        let mut first = true;
+                        self.row::<N>(&fields, m, &mut first);
                     }
                 }
             }
             Shape::List => {
-                self.header::<N>(key, arr.len(), None);
+                self.header(key, arr.len(), None, false);
                 for item in arr {
                     self.list_item(item, child);
                 }
@@ -390,19 +514,24 @@ impl<'v> Encoder<'v> {
         }
     }
 
-    fn row<N: Node + 'v>(&mut self, header: &N::Object, row: &'v N::Object) {
+    /// The cells of one row: the leaves of `fields`, depth-first.
+    fn row<N: Node + 'v>(&mut self, fields: &[FieldNode], row: &'v N::Object, first: &mut bool) {
         let mut entries = row.entries();
-        for (i, (hk, _)) in header.entries().enumerate() {
-            if i > 0 {
-                self.push_delim();
-            }
+        for f in fields {
             // Rows usually share the header's key order; fall back to lookup otherwise.
             let v = match entries.next() {
-                Some((k, v)) if k == hk => Some(v),
-                _ => row.get(hk),
+                Some((k, v)) if k == f.name => Some(v),
+                _ => row.get(f.name),
             };
-            if let Some(v) = v {
-                self.primitive(v);
+            if f.children.is_empty() {
+                if !std::mem::take(first) {
+                    self.push_delim();
+                }
+                if let Some(v) = v {
+                    self.primitive(v);
+                }
+            } else if let Some(View::Object(m)) = v.map(Node::view) {
+                self.row::<N>(&f.children, m, first);
             }
         }
     }
@@ -412,7 +541,7 @@ impl<'v> Encoder<'v> {
             View::Object(m) => self.list_item_object::<N>(m, depth),
             View::Array(arr) => {
                 self.item_line(depth);
-                self.header::<N>(None, arr.len(), None);
+                self.header(None, arr.len(), None, false);
                 if arr.iter().all(is_primitive) {
                     self.inline_values(arr);
                 } else {
@@ -439,6 +568,11 @@ impl<'v> Encoder<'v> {
         };
         match v.view() {
             View::Array(arr) => self.array(Some(k), arr, depth, true),
+            View::Object(o) if self.v4 && keyed_fields::<N>(o).is_some() => {
+                let fields = keyed_fields::<N>(o).expect("checked");
+                self.item_line(depth);
+                self.keyed::<N>(Some(k), o, &fields, depth + 1);
+            }
             View::Object(o) => {
                 self.item_line(depth);
                 write_key(&mut self.out, k);

@@ -64,9 +64,22 @@ impl Delimiter {
     }
 }
 
+/// Which TOON spec to follow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Spec {
+    /// v3.3: key folding and path expansion available; tables hold primitives only.
+    #[default]
+    V3,
+    /// v4.0: nested field groups (`a{b,c}` columns), keyed tables (`key[N:]{…}:`), `#`
+    /// comment lines; key folding and path expansion are gone (dotted keys are literal).
+    V4,
+}
+
 /// Options for [`encode`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EncodeOptions {
+    /// Spec version (default v3).
+    pub spec: Spec,
     /// Spaces per indentation level (default 2).
     pub indent: usize,
     /// Document delimiter for arrays and quoting decisions (default comma).
@@ -80,6 +93,7 @@ pub struct EncodeOptions {
 impl Default for EncodeOptions {
     fn default() -> Self {
         Self {
+            spec: Spec::V3,
             indent: 2,
             delimiter: Delimiter::Comma,
             key_folding: KeyFolding::Off,
@@ -91,6 +105,8 @@ impl Default for EncodeOptions {
 /// Options for [`decode`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecodeOptions {
+    /// Spec version (default v3).
+    pub spec: Spec,
     /// Spaces per indentation level (default 2).
     pub indent: usize,
     /// Enforce counts, indentation, blank-line and duplicate-key rules (default true).
@@ -102,6 +118,7 @@ pub struct DecodeOptions {
 impl Default for DecodeOptions {
     fn default() -> Self {
         Self {
+            spec: Spec::V3,
             indent: 2,
             strict: true,
             expand_paths: false,

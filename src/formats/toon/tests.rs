@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 
 use super::{
-    DecodeOptions, Delimiter, EncodeOptions, Json, KeyFolding, Str, decode, encode,
+    DecodeOptions, Delimiter, EncodeOptions, Json, KeyFolding, Spec, Str, decode, encode,
     encode_json_text,
 };
 
@@ -108,8 +108,13 @@ fn round_trips_with_every_delimiter_and_indent() {
     let value = sample();
     for delimiter in [Delimiter::Comma, Delimiter::Tab, Delimiter::Pipe] {
         for indent in [1, 2, 4] {
-            for key_folding in [KeyFolding::Off, KeyFolding::Safe] {
+            for (spec, key_folding) in [
+                (Spec::V3, KeyFolding::Off),
+                (Spec::V3, KeyFolding::Safe),
+                (Spec::V4, KeyFolding::Off),
+            ] {
                 let opts = EncodeOptions {
+                    spec,
                     indent,
                     delimiter,
                     key_folding,
@@ -117,6 +122,7 @@ fn round_trips_with_every_delimiter_and_indent() {
                 };
                 let text = encode(&value, &opts);
                 let dec = DecodeOptions {
+                    spec,
                     indent,
                     strict: true,
                     expand_paths: key_folding == KeyFolding::Safe,

@@ -93,8 +93,10 @@ pub(super) fn is_numeric_like(s: &str) -> bool {
     i == b.len()
 }
 
-/// Whether a string value must be quoted in a context using `delim`.
-pub(super) fn needs_quotes(s: &str, delim: u8) -> bool {
+/// Whether a string value must be quoted in a context using `delim`; `v4` adds the v4.0
+/// rules (leading `#`, `+`-signed numbers) and, like the v4 reference encoder, quotes only
+/// ASCII space at the ends (tabs are quoted as controls anyway).
+pub(super) fn needs_quotes(s: &str, delim: u8, v4: bool) -> bool {
     let b = s.as_bytes();
     let (Some(&first), Some(&last)) = (b.first(), b.last()) else {
         return true;
@@ -102,9 +104,18 @@ pub(super) fn needs_quotes(s: &str, delim: u8) -> bool {
     if first == b'-' || s == "true" || s == "false" || s == "null" {
         return true;
     }
-    if (first == b' ' || last == b' ')
-        || (first >= 0x80 && s.chars().next().is_some_and(is_js_whitespace))
-        || (last >= 0x80 && s.chars().next_back().is_some_and(is_js_whitespace))
+    if first == b' ' || last == b' ' {
+        return true;
+    }
+    if !v4
+        && ((first >= 0x80 && s.chars().next().is_some_and(is_js_whitespace))
+            || (last >= 0x80 && s.chars().next_back().is_some_and(is_js_whitespace)))
+    {
+        return true;
+    }
+    if v4
+        && (first == b'#'
+            || (first == b'+' && !s[1..].starts_with('-') && is_numeric_like(&s[1..])))
     {
         return true;
     }
@@ -148,8 +159,8 @@ pub(super) fn write_quoted(out: &mut String, s: &str) {
 }
 
 /// Appends a string value, quoting it only when required.
-pub(super) fn write_string(out: &mut String, s: &str, delim: u8) {
-    if needs_quotes(s, delim) {
+pub(super) fn write_string(out: &mut String, s: &str, delim: u8, v4: bool) {
+    if needs_quotes(s, delim, v4) {
         write_quoted(out, s);
     } else {
         out.push_str(s);
@@ -406,7 +417,7 @@ mod tests {
             "-",
             "- x",
         ] {
-            assert!(needs_quotes(s, b','), "{s:?} should be quoted");
+            assert!(needs_quotes(s, b',', false), "{s:?} should be quoted");
         }
         for s in [
             "PROD-000001",
@@ -419,9 +430,9 @@ mod tests {
             "a|b",
             "x\u{85}",
         ] {
-            assert!(!needs_quotes(s, b','), "{s:?} should stay bare");
+            assert!(!needs_quotes(s, b',', false), "{s:?} should stay bare");
         }
-        assert!(needs_quotes("a|b", b'|'));
+        assert!(needs_quotes("a|b", b'|', false));
     }
 
     #[test]
