@@ -7,7 +7,7 @@ mod providers;
 mod roundtrip;
 mod run_cli;
 mod runs;
-mod tealeaf_golden;
+mod tealeaf;
 mod tokens;
 mod toon_fixtures;
 mod toon_golden;

@@ -7,9 +7,9 @@ use super::expand::ObjBuilder;
 use super::text::{find_closing_quote, parse_number, unescape};
 use super::{DecodeOptions, Spec, ToonError};
 
-#[path = "decode_v4.rs"]
-mod v4;
-use v4::FieldSpec;
+#[path = "decode_tables.rs"]
+mod tables;
+use tables::{FieldSpec, field_list_end};
 
 type Result<T> = std::result::Result<T, ToonError>;
 
@@ -448,8 +448,12 @@ impl<'a> Parser<'a> {
         let mut fields = None;
         if b.get(at) == Some(&b'{') {
             if self.v4 {
-                let end = v4::group_end(b, at).ok_or("unterminated field list")?;
-                fields = Some(v4::parse_fields(&content[at + 1..end], delim, self.strict)?);
+                let end = tables::group_end(b, at).ok_or("unterminated field list")?;
+                fields = Some(tables::parse_fields(
+                    &content[at + 1..end],
+                    delim,
+                    self.strict,
+                )?);
                 at = end + 1;
             } else {
                 let end = field_list_end(b, at).ok_or("unterminated field list")?;
@@ -476,34 +480,6 @@ impl<'a> Parser<'a> {
             },
             inline,
         ))
-    }
-
-    fn fields(&self, list: &str, delim: u8) -> std::result::Result<Vec<FieldSpec>, String> {
-        if trim(list).is_empty() {
-            return Err("empty field list".into());
-        }
-        split(list, delim)
-            .map(|tok| {
-                if tok.starts_with('"') {
-                    let end = find_closing_quote(tok.as_bytes(), 0)
-                        .filter(|&e| e + 1 == tok.len())
-                        .ok_or("malformed quoted field name")?;
-                    return Ok(FieldSpec {
-                        name: unescape(&tok[1..end])?,
-                        quoted: true,
-                        children: Vec::new(),
-                    });
-                }
-                if self.strict && tok.bytes().any(|c| matches!(c, b',' | b'|' | b'\t')) {
-                    return Err("field list delimiter does not match the bracket delimiter".into());
-                }
-                Ok(FieldSpec {
-                    name: tok.to_owned(),
-                    quoted: false,
-                    children: Vec::new(),
-                })
-            })
-            .collect()
     }
 
     /// Array contents for a header on a line at `depth` (rows/items live at `depth + 1`).
@@ -620,18 +596,4 @@ impl<'a> Parser<'a> {
         self.object_body(depth + 1, &mut obj)?;
         Ok(obj.finish())
     }
-}
-
-/// Index of the `}` closing a field list that opens at `open`, skipping quoted names.
-fn field_list_end(b: &[u8], open: usize) -> Option<usize> {
-    let mut i = open + 1;
-    while i < b.len() {
-        match b[i] {
-            b'"' => i = find_closing_quote(b, i)?,
-            b'}' => return Some(i),
-            _ => {}
-        }
-        i += 1;
-    }
-    None
 }

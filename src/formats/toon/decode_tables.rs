@@ -1,6 +1,7 @@
-//! What the v4 decoder adds: nested field groups in table headers (`a{b,c}`, a tree whose
-//! leaves take the row cells depth-first) and keyed tables (`key[N:]{…}:` with one
-//! `entry: cells` line per entry). A child of `decode`, so it extends the same parser.
+//! Table headers and bodies for the decoder: v3 flat field lists, v4 nested field groups
+//! (`a{b,c}`, a tree whose leaves take the row cells depth-first) and v4 keyed tables
+//! (`key[N:]{…}:` with one `entry: cells` line per entry). A child of `decode`, so it extends
+//! the same parser.
 
 use serde_json::Value;
 
@@ -127,6 +128,39 @@ fn fill(
 }
 
 impl<'a> Parser<'a> {
+    /// A v3 field list: flat names, quoted or bare.
+    pub(super) fn fields(
+        &self,
+        list: &str,
+        delim: u8,
+    ) -> std::result::Result<Vec<FieldSpec>, String> {
+        if trim(list).is_empty() {
+            return Err("empty field list".into());
+        }
+        split(list, delim)
+            .map(|tok| {
+                if tok.starts_with('"') {
+                    let end = find_closing_quote(tok.as_bytes(), 0)
+                        .filter(|&e| e + 1 == tok.len())
+                        .ok_or("malformed quoted field name")?;
+                    return Ok(FieldSpec {
+                        name: unescape(&tok[1..end])?,
+                        quoted: true,
+                        children: Vec::new(),
+                    });
+                }
+                if self.strict && tok.bytes().any(|c| matches!(c, b',' | b'|' | b'\t')) {
+                    return Err("field list delimiter does not match the bracket delimiter".into());
+                }
+                Ok(FieldSpec {
+                    name: tok.to_owned(),
+                    quoted: false,
+                    children: Vec::new(),
+                })
+            })
+            .collect()
+    }
+
     /// One tabular row (or keyed entry) of `fields` from its cell text.
     pub(super) fn row_object(
         &self,
@@ -203,4 +237,18 @@ fn entry_key(line: Line<'_>) -> Result<(String, bool, &str)> {
         Some(colon) => Ok((trim(&c[..colon]).to_owned(), false, trim(&c[colon + 1..]))),
         None => err(line.no, "keyed table entry without a colon"),
     }
+}
+
+/// Index of the `}` closing a field list that opens at `open`, skipping quoted names.
+pub(super) fn field_list_end(b: &[u8], open: usize) -> Option<usize> {
+    let mut i = open + 1;
+    while i < b.len() {
+        match b[i] {
+            b'"' => i = find_closing_quote(b, i)?,
+            b'}' => return Some(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
