@@ -19,7 +19,7 @@ use std::io::Read;
 use std::time::Instant;
 
 use serde_json::Value;
-use toon::{DecodeOptions, EncodeOptions, Json, KeyFolding, decode, encode, encode_node};
+use toon::{DecodeOptions, EncodeOptions, Json, KeyFolding, Spec, decode, encode, encode_node};
 
 /// Peak resident set size of this process in MB (Linux only; 0 elsewhere).
 fn peak_rss_mb() -> f64 {
@@ -42,10 +42,16 @@ fn ms(t0: Instant) -> f64 {
     t0.elapsed().as_secs_f64() * 1e3
 }
 
-const MODES: [(&str, KeyFolding); 2] = [("off", KeyFolding::Off), ("safe", KeyFolding::Safe)];
+/// v3 without and with key folding, and v4 (no folding in v4).
+const MODES: [(&str, KeyFolding, Spec); 3] = [
+    ("off", KeyFolding::Off, Spec::V3),
+    ("safe", KeyFolding::Safe, Spec::V3),
+    ("v4", KeyFolding::Off, Spec::V4),
+];
 
-fn opts(key_folding: KeyFolding) -> EncodeOptions {
+fn opts(key_folding: KeyFolding, spec: Spec) -> EncodeOptions {
     EncodeOptions {
+        spec,
         key_folding,
         ..EncodeOptions::default()
     }
@@ -58,13 +64,13 @@ fn time_modes(
     what: &str,
     mut encode: impl FnMut(&EncodeOptions) -> String,
 ) {
-    for (label, folding) in MODES {
+    for (label, folding, spec) in MODES {
         let mut best = f64::INFINITY;
         let mut out = String::new();
         for _ in 0..runs {
             drop(std::mem::take(&mut out));
             let t0 = Instant::now();
-            out = encode(&opts(folding));
+            out = encode(&opts(folding, spec));
             best = best.min(ms(t0));
         }
         std::fs::write(format!("{path}.ours-{label}.toon"), &out).expect("write output");
@@ -139,9 +145,10 @@ fn main() {
             " (peak not reset: includes the compact path)"
         }
     );
-    for (label, folding) in MODES {
-        let out = encode(&data, &opts(folding));
+    for (label, folding, spec) in MODES {
+        let out = encode(&data, &opts(folding, spec));
         let dopts = DecodeOptions {
+            spec,
             expand_paths: folding == KeyFolding::Safe,
             ..DecodeOptions::default()
         };
