@@ -108,33 +108,41 @@ fn classify<N: Node>(arr: &[N], v4: bool) -> Shape<'_> {
 /// group, recursively).
 fn table_fields<'v, N: Node + 'v>(rows: &[&'v N::Object]) -> Option<Vec<FieldNode<'v>>> {
     let first = *rows.first()?;
-    if first.is_empty() || rows.iter().any(|r| r.len() != first.len()) {
+    if first.is_empty() {
         return None;
     }
-    let mut fields = Vec::with_capacity(first.len());
-    for (key, value) in first.entries() {
-        let leaf = is_primitive(value);
-        let mut column: Vec<&'v N::Object> = Vec::new();
-        for r in rows {
-            let v = r.get(key)?;
+    let keys: Vec<(&'v str, bool)> = first.entries().map(|(k, v)| (k, is_primitive(v))).collect();
+    let mut columns: Vec<Vec<&'v N::Object>> = keys.iter().map(|_| Vec::new()).collect();
+    // One pass over the rows; rows usually share the first row's key order.
+    for r in rows {
+        if r.len() != keys.len() {
+            return None;
+        }
+        let mut entries = r.entries();
+        for (i, &(key, leaf)) in keys.iter().enumerate() {
+            let v = match entries.next() {
+                Some((k, v)) if k == key => v,
+                _ => r.get(key)?,
+            };
             match v.view() {
-                View::Object(m) if !leaf && !m.is_empty() => column.push(m),
+                View::Object(m) if !leaf && !m.is_empty() => columns[i].push(m),
                 View::Array(_) | View::Object(_) => return None,
                 _ if leaf => {}
                 _ => return None,
             }
         }
-        let children = if leaf {
-            Vec::new()
-        } else {
-            table_fields::<N>(&column)?
-        };
-        fields.push(FieldNode {
-            name: key,
-            children,
-        });
     }
-    Some(fields)
+    keys.into_iter()
+        .zip(columns)
+        .map(|((name, leaf), column)| {
+            let children = if leaf {
+                Vec::new()
+            } else {
+                table_fields::<N>(&column)?
+            };
+            Some(FieldNode { name, children })
+        })
+        .collect()
 }
 
 /// The header of a keyed table (v4): an object of two or more uniform non-empty objects.
