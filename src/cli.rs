@@ -124,9 +124,10 @@ pub struct ExportArgs {
 /// What data to render: shared by every command.
 #[derive(Debug, Clone, Args)]
 pub struct DataArgs {
-    /// Formats, comma-separated, or `all` (default: the 8 formats of the `formats` suite).
-    #[arg(long, value_parser = parse_formats, default_value = "default")]
-    pub formats: Formats,
+    /// Formats, comma-separated, `default` (the 8 of the `formats` suite) or `all` (12).
+    /// Default: the 8 for `run` and `generate`, all 12 for `tokens`.
+    #[arg(long, value_parser = parse_formats)]
+    pub formats: Option<Formats>,
     /// Structures, comma-separated.
     #[arg(long, value_delimiter = ',', value_parser = parse_structure, default_values = ["flat", "nested"])]
     pub structures: Vec<Structure>,
@@ -143,6 +144,13 @@ pub struct DataArgs {
     /// qwen2, deepseek_v3, mistral_v3).
     #[arg(long, value_parser = parse_tokenizers, default_value = "o200k_base,cl100k_base")]
     pub tokenizers: Tokenizers,
+}
+
+impl DataArgs {
+    /// The chosen formats, or `fallback` when `--formats` was not given.
+    pub fn formats_or(&self, fallback: Vec<Format>) -> Vec<Format> {
+        self.formats.as_ref().map_or(fallback, |f| f.0.clone())
+    }
 }
 
 /// `bench generate`.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Speed and memory benchmarks of issues 2 and 3 (release build; not part of CI). Prints wall time
+# Speed and memory benchmarks of issues 2 to 5 (release build; not part of CI). Prints wall time
 # and peak RSS per step. Usage: tools/perf.sh [WORKDIR=/tmp/bench-perf]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +21,8 @@ echo "== issue 2: TOON encode of 100,000 nested records, ours vs @toon-format/to
 input=$(ls "$work"/gen100k/data/json_compact/json_compact_with_mandatory_100000_nested_records.json)
 (cd tools && [ -d node_modules ] || npm install --no-audit --no-fund -s)
 node tools/toon_perf.mjs "$input"
+(cd tools/toon_v4 && [ -d node_modules ] || npm install --no-audit --no-fund -s)
+node tools/toon_v4/perf.mjs "$input" 3
 (cd tools/toon_diff && cargo run --release -q --bin toon_bench -- "$input" 3)
 
 echo "== issue 3: rankings.sql over JSONL and Parquet, history of 250k / 500k / 1M answers rows"
@@ -34,3 +36,10 @@ for spec in "250k 67" "500k 135" "1m 269"; do
     measure "  export --parquet" "$bin" export --parquet "$root/parquet" --root "$root"
     measure "  rankings.sql over Parquet" "$bin" query sql/rankings.sql --parquet "$root/parquet"
 done
+
+echo "== issue 4: the runner against an in-process mock server (2,000 calls, 200 ms, concurrency 32)"
+"$bin" perf harness --calls 2000 --latency-ms 200 --concurrency 32
+"$bin" perf harness --calls 2000 --latency-ms 200 --concurrency 32 --rpm 6000
+
+echo "== issue 5: token table of 100,000 records, all 12 formats, all 6 tokenizers"
+measure "tokens 100k all" "$bin" tokens --records 100000 --formats all --tokenizers all

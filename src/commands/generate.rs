@@ -4,6 +4,7 @@ use super::{check_selection, for_each_rendering};
 use crate::UsageError;
 use crate::cli::GenerateArgs;
 use crate::dataset;
+use crate::formats::Format;
 use crate::layout::Writer;
 use crate::questions;
 use anyhow::Result;
@@ -12,7 +13,8 @@ use serde_json::json;
 /// Writes data files, questions, templates, answer keys and `metadata.json` under `--output`.
 pub fn execute(args: &GenerateArgs) -> Result<()> {
     let d = &args.data;
-    check_selection(&d.formats, &d.structures, &d.variants)?;
+    let formats = d.formats_or(Format::defaults());
+    check_selection(&formats, &d.structures, &d.variants)?;
     let mut w = Writer::create(&args.output).map_err(|e| UsageError::new(format!("{e:#}")))?;
     let mut files = 0;
     let mut question_sets = 0;
@@ -24,7 +26,7 @@ pub fn execute(args: &GenerateArgs) -> Result<()> {
             w.questions(v, n, &questions::generate(&ds.records(v), d.seed))?;
             question_sets += 1;
         }
-        for_each_rendering(&ds, d, |r| {
+        for_each_rendering(&ds, d, &formats, |r| {
             files += 1;
             w.data(&r, n)
         })?;
@@ -33,7 +35,7 @@ pub fn execute(args: &GenerateArgs) -> Result<()> {
     let ds = largest.expect("at least one size");
     let params = json!({
         "records": d.records, "seed": d.seed,
-        "formats": d.formats.0, "structures": d.structures, "variants": d.variants,
+        "formats": formats, "structures": d.structures, "variants": d.variants,
         "tokenizers": d.tokenizers.iter().map(|t| t.name()).collect::<Vec<_>>(),
     });
     let meta = w.metadata(&ds, params)?;

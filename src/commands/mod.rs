@@ -19,12 +19,13 @@ use anyhow::Result;
 pub fn for_each_rendering(
     ds: &Dataset,
     data: &DataArgs,
+    formats: &[Format],
     mut each: impl FnMut(Rendering) -> Result<()>,
 ) -> Result<()> {
     for &v in &data.variants {
         for &s in &data.structures {
             let doc = ds.document(v, s);
-            for &f in data.formats.iter().filter(|f| f.supports(s)) {
+            for &f in formats.iter().filter(|f| f.supports(s)) {
                 each(layout::render(&doc, f, s, v, &data.tokenizers)?)?;
             }
         }

@@ -5,6 +5,7 @@ use super::check_selection;
 use crate::UsageError;
 use crate::cli::{RunArgs, TableFormat};
 use crate::error::Stopped;
+use crate::formats::Format;
 use crate::providers::config::ConfigFile;
 use crate::providers::{self, ModelConfig, process_env};
 use crate::report;
@@ -121,9 +122,10 @@ pub fn execute(args: &RunArgs) -> Result<()> {
     let (plan, mut configs) = match &resumed {
         Some(r) => (Plan::from_metadata(&r.metadata)?, resumed_configs(r)?),
         None => {
-            check_selection(&d.formats, &d.structures, &d.variants)?;
+            let formats = d.formats_or(Format::defaults());
+            check_selection(&formats, &d.structures, &d.variants)?;
             let plan = Plan {
-                formats: unique(&d.formats),
+                formats: unique(&formats),
                 structures: unique(&d.structures),
                 variants: unique(&d.variants),
                 records: unique(&d.records),

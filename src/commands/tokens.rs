@@ -11,7 +11,8 @@ use anyhow::Result;
 /// Renders every combination in memory and prints the token table.
 pub fn execute(args: &TokensArgs) -> Result<()> {
     let d = &args.data;
-    check_selection(&d.formats, &d.structures, &d.variants)?;
+    let formats = d.formats_or(Format::ALL.to_vec());
+    check_selection(&formats, &d.structures, &d.variants)?;
     for (i, &records) in d.records.iter().enumerate() {
         if d.records.len() > 1 {
             if i > 0 {
@@ -19,17 +20,17 @@ pub fn execute(args: &TokensArgs) -> Result<()> {
             }
             println!("{records} records:");
         }
-        table(args, records)?;
+        table(args, records, &formats)?;
     }
     Ok(())
 }
 
 /// The token table of one dataset size.
-fn table(args: &TokensArgs, records: u32) -> Result<()> {
+fn table(args: &TokensArgs, records: u32, formats: &[Format]) -> Result<()> {
     let d = &args.data;
     let ds = dataset::generate(records, d.seed);
     let mut rows = Vec::new();
-    for_each_rendering(&ds, d, |r| {
+    for_each_rendering(&ds, d, formats, |r| {
         rows.push(TokenRow {
             format: r.format,
             structure: r.structure,

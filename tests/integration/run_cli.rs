@@ -443,7 +443,21 @@ async fn budget_exits_3_and_ctrl_c_leaves_a_resumable_run() {
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped());
     let child = cmd.spawn().unwrap();
-    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    // Interrupt once the first call is logged (start-up time varies with machine load).
+    let logged = || {
+        std::fs::read_dir(root.join("benchmarks"))
+            .ok()
+            .and_then(|mut d| d.next())
+            .and_then(|e| std::fs::read_to_string(e.ok()?.path().join("formats.jsonl")).ok())
+            .is_some_and(|t| t.contains("\"type\":\"result\""))
+    };
+    for _ in 0..600 {
+        if logged() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(logged(), "no call was logged within 30 s");
     let sent = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
