@@ -1,5 +1,6 @@
--- One ranked table: each format × structure × variant per provider/model and record count,
--- averaged over its runs (warm-ups and failed calls excluded; failures counted).
+-- One ranked table: each format × structure × variant per provider/model, averaged over its
+-- runs (warm-ups and failed calls excluded; failures counted); ranked within each record count
+-- and primer setting, since a size sweep would otherwise rank the smallest data first.
 -- efficiency = weighted accuracy % per 1,000 data tokens (o200k_base).
 WITH per_combo AS (
     SELECT
@@ -19,7 +20,9 @@ WITH per_combo AS (
     GROUP BY ALL
 )
 SELECT
-    rank() OVER (ORDER BY weighted_accuracy DESC NULLS LAST, data_tokens) AS rank,
+    rank() OVER (
+        PARTITION BY records, primer ORDER BY weighted_accuracy DESC NULLS LAST, data_tokens
+    ) AS rank,
     format,
     structure,
     variant,
@@ -34,4 +37,4 @@ SELECT
     runs,
     errors
 FROM per_combo
-ORDER BY rank, format, structure, variant, provider;
+ORDER BY records, primer, rank, format, structure, variant, provider;

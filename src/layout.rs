@@ -17,6 +17,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 /// One format × structure × variant rendering with its measurements.
+#[derive(Debug, Clone)]
 pub struct Rendering {
     /// Format.
     pub format: Format,

@@ -12,6 +12,7 @@ use crate::report;
 use crate::runner::progress::Console;
 use crate::runner::resume::{self, Resumed};
 use crate::runner::{self, Cache, Model, Options, Plan, RetryPolicy, Stop, StopReason, estimate};
+use crate::tokens::Tokenizer;
 use anyhow::Result;
 use std::sync::Arc;
 use std::time::Duration;
@@ -34,6 +35,16 @@ fn model_configs(args: &RunArgs) -> Result<Vec<ModelConfig>> {
         configs.push(ModelConfig::from_spec("reference")?);
     }
     Ok(configs)
+}
+
+/// The chosen tokenizers with o200k_base first if missing: rankings and reports measure data
+/// tokens with it.
+fn with_o200k(chosen: &[Tokenizer]) -> Vec<Tokenizer> {
+    let mut out = unique(chosen);
+    if !out.contains(&Tokenizer::O200kBase) {
+        out.insert(0, Tokenizer::O200kBase);
+    }
+    out
 }
 
 /// `items` without repeats, in first-seen order.
@@ -131,7 +142,7 @@ pub fn execute(args: &RunArgs) -> Result<()> {
                 records: unique(&d.records),
                 seed: d.seed,
                 runs: args.runs,
-                tokenizers: d.tokenizers.to_vec(),
+                tokenizers: with_o200k(&d.tokenizers),
                 output_root: args.output_root.clone(),
                 question_mode: args.question_mode,
                 primers: match args.primer.as_str() {

@@ -88,16 +88,29 @@ impl Encoder for MarkdownTable {
             .get("products")
             .and_then(Value::as_array)
             .ok_or_else(|| err("expected {\"products\": [...]}"))?;
-        let header: Vec<&String> = match products.first().and_then(Value::as_object) {
-            Some(first) => first.keys().collect(),
-            None => return Ok(String::new()),
-        };
+        let objects: Vec<&Map<String, Value>> = products
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                p.as_object()
+                    .ok_or_else(|| err(format!("product {i} is not an object")))
+            })
+            .collect::<Result<_, _>>()?;
+        // Columns: every key of any product, in first-seen order; a missing key is an empty cell.
+        let mut header: Vec<&String> = Vec::new();
+        for o in &objects {
+            for k in o.keys() {
+                if !header.contains(&k) {
+                    header.push(k);
+                }
+            }
+        }
+        if header.is_empty() {
+            return Ok(String::new());
+        }
         let mut out = row(header.iter().map(|k| escape(k)));
         out.push_str(&row(header.iter().map(|_| "---".to_string())));
-        for (i, p) in products.iter().enumerate() {
-            let obj = p
-                .as_object()
-                .ok_or_else(|| err(format!("product {i} is not an object")))?;
+        for (i, obj) in objects.iter().enumerate() {
             let mut line = Vec::with_capacity(header.len());
             for key in &header {
                 let text =

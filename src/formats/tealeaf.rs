@@ -74,6 +74,25 @@ fn singular(key: &str) -> String {
     k
 }
 
+/// `singular(key)` reduced to `[a-z0-9_]`, starting with a letter or `_`.
+fn struct_name(key: &str) -> String {
+    let s: String = singular(key)
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    match s.chars().next() {
+        Some(c) if c.is_ascii_alphabetic() || c == '_' => s,
+        _ => format!("s_{s}"),
+    }
+}
+
+fn same_fields(a: &[Field], b: &[Field]) -> bool {
+    a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| x.name == y.name && x.kind == y.kind && x.nullable == y.nullable)
+}
+
 fn merge(a: Kind, b: Kind) -> Kind {
     match (a, b) {
         (Kind::Unknown, k) | (k, Kind::Unknown) => k,
@@ -89,7 +108,10 @@ fn infer(key: &str, objects: &[&Map<String, Value>], schemas: &mut Vec<Schema>) 
     // Field order: the object with the most keys, then keys seen only elsewhere.
     let mut names: Vec<String> = objects
         .iter()
-        .max_by_key(|o| o.len())
+        .fold(None::<&&Map<String, Value>>, |best, o| match best {
+            Some(b) if b.len() >= o.len() => Some(b),
+            _ => Some(o),
+        })
         .map(|o| o.keys().cloned().collect())
         .unwrap_or_default();
     for o in objects {
@@ -127,10 +149,16 @@ fn infer(key: &str, objects: &[&Map<String, Value>], schemas: &mut Vec<Schema>) 
             nullable,
         });
     }
-    let name = singular(key);
-    // The first struct of a name wins, as in TeaLeaf.
-    if let Some(i) = schemas.iter().position(|s| s.name == name) {
-        return i;
+    // A name TeaLeaf can read bare; the same name with the same fields is the same struct,
+    // with other fields it gets a numbered name (tealeaf-core reuses the first, losing data).
+    let base = struct_name(key);
+    let mut name = base.clone();
+    for n in 2.. {
+        match schemas.iter().position(|s| s.name == name) {
+            Some(i) if same_fields(&schemas[i].fields, &fields) => return i,
+            Some(_) => name = format!("{base}{n}"),
+            None => break,
+        }
     }
     schemas.push(Schema { name, fields });
     schemas.len() - 1
@@ -225,7 +253,8 @@ fn write_value(out: &mut String, v: Option<&Value>, kind: &Kind, schemas: &[Sche
         (None, _) => out.push('~'),
         (Some(Value::Null), _) => out.push_str("null"),
         (Some(Value::Object(m)), Kind::Struct(i)) => write_tuple(out, m, *i, schemas),
-        (Some(Value::Object(m)), _) => write_str(out, &Value::Object(m.clone()).to_string()),
+        // Rejected by `check` before writing.
+        (Some(Value::Object(_)), _) => out.push_str("null"),
         (Some(Value::Bool(b)), _) => out.push_str(if *b { "true" } else { "false" }),
         (Some(Value::Number(n)), _) => write_number(out, n),
         (Some(Value::String(s)), _) => write_str(out, s),
@@ -244,6 +273,30 @@ fn write_value(out: &mut String, v: Option<&Value>, kind: &Kind, schemas: &[Sche
             out.push(']');
         }
     }
+}
+
+/// Objects only where the schema has a struct: TeaLeaf tables have no form for an object
+/// inside an array or in a column that also holds other kinds of values.
+fn check(obj: &Map<String, Value>, schema: usize, schemas: &[Schema]) -> Result<(), FormatError> {
+    for f in &schemas[schema].fields {
+        match (obj.get(&f.name), &f.kind) {
+            (Some(Value::Object(m)), Kind::Struct(i)) => check(m, *i, schemas)?,
+            (Some(Value::Object(_)), _) => {
+                return Err(err(format!(
+                    "field '{}' mixes objects with other values; not representable",
+                    f.name
+                )));
+            }
+            (Some(Value::Array(items)), _) if items.iter().any(Value::is_object) => {
+                return Err(err(format!(
+                    "field '{}' is an array of objects; not supported",
+                    f.name
+                )));
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 fn write_tuple(out: &mut String, obj: &Map<String, Value>, schema: usize, schemas: &[Schema]) {
@@ -276,6 +329,9 @@ impl Encoder for TeaLeaf {
             .collect::<Result<_, _>>()?;
         let mut schemas = Vec::new();
         let root = infer("products", &objects, &mut schemas);
+        for o in &objects {
+            check(o, root, &schemas)?;
+        }
         let mut out = String::new();
         for s in &schemas {
             out.push_str("@struct ");

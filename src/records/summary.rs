@@ -286,13 +286,19 @@ fn rankings(scored: &[&ResultRecord]) -> Vec<RankingRow> {
             },
         )
         .collect();
+    // Ranked within each record count and primer setting.
     rows.sort_by(|a, b| {
-        b.weighted_accuracy
-            .total_cmp(&a.weighted_accuracy)
+        (a.records, a.primer)
+            .cmp(&(b.records, b.primer))
+            .then(b.weighted_accuracy.total_cmp(&a.weighted_accuracy))
             .then(a.data_tokens.cmp(&b.data_tokens))
     });
-    for (i, r) in rows.iter_mut().enumerate() {
-        r.rank = i + 1;
+    let mut rank = 0;
+    for i in 0..rows.len() {
+        let new_group = i == 0
+            || (rows[i].records, rows[i].primer) != (rows[i - 1].records, rows[i - 1].primer);
+        rank = if new_group { 1 } else { rank + 1 };
+        rows[i].rank = rank;
     }
     rows
 }

@@ -389,7 +389,12 @@ pub async fn run(
     log.sync()?;
     let jsonl = log.path().to_path_buf();
     drop(log);
-    let largest = &matrix.sizes.last().expect("at least one size").dataset;
+    let largest = &matrix
+        .sizes
+        .iter()
+        .max_by_key(|s| s.dataset.mandatory.len())
+        .expect("at least one size")
+        .dataset;
     shared.artifacts.lock().expect("artifacts lock").metadata(
         largest,
         json!({"seed": plan.seed, "records": plan.records, "runs": plan.runs, "suite": SUITE,

@@ -168,8 +168,9 @@ pub fn build(plan: &Plan) -> Result<Matrix> {
                 let doc = dataset.document(v, s);
                 for &f in plan.formats.iter().filter(|f| f.supports(s)) {
                     let qs = &questions[&v];
+                    let rendered = layout::render(&doc, f, s, v, &plan.tokenizers)?;
                     for &primer in &plan.primers {
-                        let rendering = layout::render(&doc, f, s, v, &plan.tokenizers)?;
+                        let rendering = rendered.clone();
                         let units = match plan.question_mode {
                             QuestionMode::Batch => vec![unit(&rendering, primer, qs.clone(), None)],
                             QuestionMode::PerQuestion => qs

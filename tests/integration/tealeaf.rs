@@ -89,3 +89,43 @@ fn bad_input_names_the_line() {
     assert!(e.to_string().contains("line 3"), "{e}");
     assert!(Format::Tealeaf.decode("products:@table nope[(a)]").is_err());
 }
+
+#[test]
+fn same_named_structs_with_other_fields_get_their_own_name() {
+    let doc = json!({"products": [
+        {"a": {"info": {"x": 1}}, "b": {"info": {"y": "two words"}}, "shipping info": {"größe": 3}}
+    ]});
+    let text = Format::Tealeaf.encode(&doc).unwrap();
+    assert!(text.contains("@struct info(x:int)"), "{text}");
+    assert!(text.contains("@struct info2(y:string)"), "{text}");
+    assert!(text.contains("@struct shipping_info("), "{text}");
+    assert_eq!(Format::Tealeaf.decode(&text).unwrap(), doc);
+}
+
+#[test]
+fn unrepresentable_values_are_errors_not_silent_strings() {
+    for doc in [
+        json!({"products": [{"tags": [{"k": 1}]}]}),
+        json!({"products": [{"d": {"w": 1}}, {"d": "n/a"}]}),
+    ] {
+        let e = Format::Tealeaf.encode(&doc).unwrap_err().to_string();
+        assert!(e.contains("tealeaf"), "{e}");
+    }
+}
+
+#[test]
+fn markdown_columns_are_the_union_of_keys() {
+    let doc = json!({"products": [{"a": 1}, {"a": 2, "b": "x|y"}]});
+    let text = Format::MarkdownTable.encode(&doc).unwrap();
+    assert!(text.starts_with("| a | b |"), "{text}");
+    let back = Format::MarkdownTable.decode(&text).unwrap();
+    assert_eq!(
+        back,
+        json!({"products": [{"a": 1, "b": null}, {"a": 2, "b": "x|y"}]})
+    );
+    assert!(
+        Format::MarkdownTable
+            .encode(&json!({"products": [1]}))
+            .is_err()
+    );
+}

@@ -80,6 +80,12 @@ struct Encoder<'v> {
     spaces: String,
 }
 
+/// Where JavaScript's `String(n)` switches to exponent form.
+fn exponent(f: f64) -> bool {
+    let a = f.abs();
+    a >= 1e21 || (a > 0.0 && a < 1e-6)
+}
+
 fn is_primitive<N: Node>(v: &N) -> bool {
     !matches!(v.view(), View::Array(_) | View::Object(_))
 }
@@ -237,7 +243,21 @@ impl<'v> Encoder<'v> {
             View::Null => self.out.push_str("null"),
             View::Bool(true) => self.out.push_str("true"),
             View::Bool(false) => self.out.push_str("false"),
-            View::Number(n) => write_number(&mut self.out, n),
+            View::Number(n) => match n.as_f64().filter(|f| self.v4 && n.is_f64() && exponent(*f)) {
+                // v4's reference encoder prints numbers as JavaScript does: 1e+21, 1.5e-7.
+                Some(f) => {
+                    let e = format!("{f:e}");
+                    match e.split_once('e') {
+                        Some((m, x)) if !x.starts_with('-') => {
+                            self.out.push_str(m);
+                            self.out.push_str("e+");
+                            self.out.push_str(x);
+                        }
+                        _ => self.out.push_str(&e),
+                    }
+                }
+                None => write_number(&mut self.out, n),
+            },
             View::String(s) => write_string(&mut self.out, s, self.delim, self.v4),
             View::Array(_) | View::Object(_) => {}
         }

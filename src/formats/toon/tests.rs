@@ -224,3 +224,21 @@ fn compact_tree_borrows_unescaped_strings() {
     assert_eq!(size_of::<Str>(), 16);
     assert_eq!(size_of::<Json>(), 24);
 }
+
+#[test]
+fn v4_numbers_print_as_javascript_does() {
+    let opts = EncodeOptions {
+        spec: Spec::V4,
+        ..EncodeOptions::default()
+    };
+    let value = json!({"a": 1e21, "b": 1.5e-7, "c": 0.5, "d": -2.5e22, "e": 1_000_000});
+    let text = encode(&value, &opts);
+    assert_eq!(text, "a: 1e+21\nb: 1.5e-7\nc: 0.5\nd: -2.5e+22\ne: 1000000");
+    let dec = DecodeOptions {
+        spec: Spec::V4,
+        ..DecodeOptions::default()
+    };
+    assert_eq!(decode(&text, &dec).unwrap(), value);
+    // v3 keeps plain decimals, as its fixtures demand.
+    assert!(encode(&value, &EncodeOptions::default()).starts_with("a: 1000000000000000000000"));
+}
