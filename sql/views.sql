@@ -81,6 +81,7 @@ SELECT
     r.sample.tag AS sample_tag,
     r.summary.weighted_accuracy,
     r.summary.pass_rate,
+    r.summary.by_category,
     r.summary.by_category['field_retrieval'].accuracy AS acc_field_retrieval,
     r.summary.by_category['structure_awareness'].accuracy AS acc_structure_awareness,
     r.summary.by_category['filtering'].accuracy AS acc_filtering,
@@ -135,8 +136,9 @@ FROM result_lines, unnest(r.metrics) AS t(m);
 -- Derived views: built only on the three views above, so they also run on a Parquet export.
 
 -- One row per run of a rendering: the call itself in batch mode, its per-question calls merged
--- in per-question mode. Weighted accuracy is recomputed from the answers of the run's
--- successful calls, with the category weights of the run's own metadata line; a run with any
+-- in per-question mode. Weighted accuracy is recomputed from the per-category counts of the
+-- run's successful calls, with the category weights of the run's own metadata line (so it
+-- needs no scan of the answers; weighted_accuracy.sql checks it against them); a run with any
 -- failed call is `failed`, and reports leave it out of their averages.
 CREATE OR REPLACE VIEW runs AS
 WITH weights AS (
@@ -146,8 +148,8 @@ WITH weights AS (
 ),
 per_category AS (
     SELECT benchmark_id, provider, model, format, structure, variant, records, primer, run,
-           category, avg(passed) AS accuracy
-    FROM answers
+           c.key AS category, sum(c.value.passed) / sum(c.value.total) AS accuracy
+    FROM results, unnest(map_entries(by_category)) AS t(c)
     WHERE NOT warmup AND error IS NULL
     GROUP BY ALL
 ),
