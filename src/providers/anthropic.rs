@@ -1,49 +1,40 @@
 //! Anthropic Messages API (`POST {base}/v1/messages`): the data block is sent as its own text
 //! block with `cache_control`, so every run after the first reads it from the prompt cache.
 
+use super::adapter::WireApi;
 use super::http::{Endpoint, Secret, join};
-use super::{
-    ModelConfig, Provider, ProviderError, Request, Response, Usage, missing_key, split_prefix,
-    u64_at,
-};
-use crate::UsageError;
+use super::{ModelConfig, ProviderError, Request, Usage, split_prefix, u64_at};
 use serde_json::{Value, json};
 use std::time::Duration;
 
 /// API version header value.
 const VERSION: &str = "2023-06-01";
 
-/// A Claude model behind the Messages API.
-pub struct Anthropic {
-    cfg: ModelConfig,
-    endpoint: Endpoint,
-    has_key: bool,
-    key_env: Option<String>,
-}
+/// Claude models behind the Messages API.
+pub struct Anthropic;
 
-impl Anthropic {
-    /// Binds `cfg.model` at `base`.
-    pub fn new(
-        cfg: &ModelConfig,
-        base: &str,
-        key: Option<Secret>,
-        key_env: Option<String>,
-    ) -> Result<Self, UsageError> {
-        let timeout = Duration::from_secs_f64(cfg.timeout_secs.unwrap_or(600.0).max(0.001));
-        let has_key = key.is_some();
-        let endpoint = Endpoint::new(join(base, "/v1/messages"), timeout)
-            .map_err(|e| UsageError::new(e.to_string()))?
-            .header("anthropic-version", VERSION)
-            .auth("x-api-key", "", key);
-        Ok(Self {
-            cfg: cfg.clone(),
-            endpoint,
-            has_key,
-            key_env,
-        })
+impl WireApi for Anthropic {
+    fn name(&self) -> &'static str {
+        "anthropic"
     }
 
-    fn body(&self, req: &Request) -> Value {
+    fn caches_prompts(&self) -> bool {
+        true
+    }
+
+    fn endpoint(
+        &self,
+        _cfg: &ModelConfig,
+        base: &str,
+        timeout: Duration,
+        key: Option<Secret>,
+    ) -> Result<Endpoint, ProviderError> {
+        Ok(Endpoint::new(join(base, "/v1/messages"), timeout)?
+            .header("anthropic-version", VERSION)
+            .auth("x-api-key", "", key))
+    }
+
+    fn body(&self, cfg: &ModelConfig, req: &Request) -> Value {
         let (data, rest) = split_prefix(req);
         let mut content = Vec::new();
         if !data.is_empty() {
@@ -53,17 +44,20 @@ impl Anthropic {
         }
         content.push(json!({"type": "text", "text": rest}));
         let mut body = json!({
-            "model": self.cfg.model,
-            "max_tokens": self.cfg.max_tokens(),
+            "model": cfg.model,
+            "max_tokens": cfg.max_tokens(),
             "messages": [{"role": "user", "content": content}],
         });
-        if let Some(budget) = self.cfg.thinking_budget {
+        if let Some(budget) = cfg.thinking_budget {
             // Extended thinking requires the default temperature.
             body["thinking"] = json!({"type": "enabled", "budget_tokens": budget});
-        } else if let Some(t) = self.cfg.temperature {
+        } else if let Some(t) = cfg.temperature {
             body["temperature"] = json!(t);
         }
         body
+    }
+    fn parse(&self, body: &Value) -> Result<(String, Usage), ProviderError> {
+        parse(body)
     }
 }
 
@@ -92,47 +86,4 @@ fn parse(body: &Value) -> Result<(String, Usage), ProviderError> {
         cache_write,
     };
     Ok((output, usage))
-}
-
-#[async_trait::async_trait]
-impl Provider for Anthropic {
-    fn name(&self) -> &str {
-        "anthropic"
-    }
-
-    fn model(&self) -> &str {
-        &self.cfg.model
-    }
-
-    fn params(&self) -> Value {
-        self.cfg.params()
-    }
-
-    fn url(&self) -> Option<String> {
-        Some(self.endpoint.public_url())
-    }
-
-    fn caches_prompts(&self) -> bool {
-        true
-    }
-
-    fn ready(&self) -> Result<(), ProviderError> {
-        if self.has_key {
-            Ok(())
-        } else {
-            Err(missing_key(&self.key_env))
-        }
-    }
-
-    async fn complete(&self, req: &Request<'_>) -> Result<Response, ProviderError> {
-        self.ready()?;
-        let reply = self.endpoint.post(&self.body(req)).await?;
-        let (output, usage) = parse(&reply.body)?;
-        Ok(Response {
-            output,
-            usage,
-            status: Some(reply.status),
-            request_id: reply.request_id,
-        })
-    }
 }

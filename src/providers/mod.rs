@@ -2,6 +2,7 @@
 //! for every OpenAI-compatible server), `openai_responses`, `gemini`, and the offline `reference`.
 //! Adding a wire API is one file plus one line in `Wire`.
 
+mod adapter;
 mod anthropic;
 pub mod config;
 mod gemini;
@@ -14,6 +15,7 @@ mod reference;
 use crate::UsageError;
 use crate::prompt::Message;
 use crate::questions::Question;
+use adapter::Http;
 pub use config::{ModelConfig, Price};
 pub use reference::Reference;
 use serde::{Deserialize, Serialize};
@@ -298,15 +300,40 @@ pub fn build(cfg: &ModelConfig, env: Env) -> Result<Box<dyn Provider>, UsageErro
         }
     };
     let key = key.map(http::Secret::new);
+    let required = wire != Wire::OpenAiCompatible && wire != Wire::Ollama;
     let built: Box<dyn Provider> = match wire {
-        Wire::Anthropic => Box::new(anthropic::Anthropic::new(cfg, &base, key, key_env)?),
-        Wire::OpenAi | Wire::OpenAiCompatible | Wire::Ollama => {
-            Box::new(openai::OpenAi::new(cfg, wire, &base, key, key_env)?)
-        }
-        Wire::OpenAiResponses => Box::new(openai_responses::OpenAiResponses::new(
-            cfg, &base, key, key_env,
+        Wire::Anthropic => Box::new(Http::new(
+            anthropic::Anthropic,
+            cfg,
+            &base,
+            key,
+            key_env,
+            required,
         )?),
-        Wire::Gemini => Box::new(gemini::Gemini::new(cfg, &base, key, key_env)?),
+        Wire::OpenAi | Wire::OpenAiCompatible | Wire::Ollama => Box::new(Http::new(
+            openai::OpenAi(wire),
+            cfg,
+            &base,
+            key,
+            key_env,
+            required,
+        )?),
+        Wire::OpenAiResponses => Box::new(Http::new(
+            openai_responses::OpenAiResponses,
+            cfg,
+            &base,
+            key,
+            key_env,
+            required,
+        )?),
+        Wire::Gemini => Box::new(Http::new(
+            gemini::Gemini,
+            cfg,
+            &base,
+            key,
+            key_env,
+            required,
+        )?),
         Wire::Reference => unreachable!("handled above"),
     };
     Ok(built)
@@ -315,11 +342,6 @@ pub fn build(cfg: &ModelConfig, env: Env) -> Result<Box<dyn Provider>, UsageErro
 /// Builds a provider from a bare `--provider` spec with default settings.
 pub fn from_spec(spec: &str) -> Result<Box<dyn Provider>, UsageError> {
     build(&ModelConfig::from_spec(spec)?, &process_env)
-}
-
-/// The error for a required key that is missing.
-fn missing_key(key_env: &Option<String>) -> ProviderError {
-    ProviderError::MissingKey(key_env.clone().unwrap_or_else(|| "the API key".into()))
 }
 
 /// Text of the first message after `prefix` bytes, and the prefix itself.

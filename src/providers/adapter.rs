@@ -1,0 +1,112 @@
+//! The one `Provider` every HTTP wire API shares: settings, endpoint, key check and the
+//! request/response round trip live here once; each wire file implements only [`WireApi`] —
+//! where to send, what to send, how to read the answer.
+
+use super::http::{Endpoint, Secret};
+use super::{ModelConfig, Provider, ProviderError, Request, Response, Usage};
+use crate::UsageError;
+use serde_json::Value;
+use std::time::Duration;
+
+/// What differs between wire APIs.
+pub(super) trait WireApi: Send + Sync {
+    /// Provider name in `--provider` and the run log.
+    fn name(&self) -> &'static str;
+    /// Whether the API caches prompt prefixes, so a warm-up call pays off.
+    fn caches_prompts(&self) -> bool;
+    /// The endpoint for `cfg` under `base`: path, extra headers and the auth header.
+    fn endpoint(
+        &self,
+        cfg: &ModelConfig,
+        base: &str,
+        timeout: Duration,
+        key: Option<Secret>,
+    ) -> Result<Endpoint, ProviderError>;
+    /// The JSON request body.
+    fn body(&self, cfg: &ModelConfig, req: &Request) -> Value;
+    /// Answer text and usage from a 2xx reply body.
+    fn parse(&self, body: &Value) -> Result<(String, Usage), ProviderError>;
+    /// A request id carried in the body, when the API sends none as a header.
+    fn body_request_id(&self, _body: &Value) -> Option<String> {
+        None
+    }
+}
+
+/// A model behind one wire API.
+pub(super) struct Http<W> {
+    wire: W,
+    cfg: ModelConfig,
+    endpoint: Endpoint,
+    /// The variable to set, when the API needs a key and none was found.
+    missing_key: Option<String>,
+}
+
+impl<W: WireApi> Http<W> {
+    /// Binds `cfg.model` at `base`; `key_required` makes a missing key an error at run time.
+    pub(super) fn new(
+        wire: W,
+        cfg: &ModelConfig,
+        base: &str,
+        key: Option<Secret>,
+        key_env: Option<String>,
+        key_required: bool,
+    ) -> Result<Self, UsageError> {
+        let timeout = Duration::from_secs_f64(cfg.timeout_secs.unwrap_or(600.0).max(0.001));
+        let missing_key = (key_required && key.is_none())
+            .then(|| key_env.unwrap_or_else(|| "the API key".into()));
+        let endpoint = wire
+            .endpoint(cfg, base, timeout, key)
+            .map_err(|e| UsageError::new(e.to_string()))?;
+        Ok(Self {
+            wire,
+            cfg: cfg.clone(),
+            endpoint,
+            missing_key,
+        })
+    }
+}
+
+#[async_trait::async_trait]
+impl<W: WireApi> Provider for Http<W> {
+    fn name(&self) -> &str {
+        self.wire.name()
+    }
+
+    fn model(&self) -> &str {
+        &self.cfg.model
+    }
+
+    fn params(&self) -> Value {
+        self.cfg.params()
+    }
+
+    fn url(&self) -> Option<String> {
+        Some(self.endpoint.public_url())
+    }
+
+    fn caches_prompts(&self) -> bool {
+        self.wire.caches_prompts()
+    }
+
+    fn ready(&self) -> Result<(), ProviderError> {
+        match &self.missing_key {
+            Some(env) => Err(ProviderError::MissingKey(env.clone())),
+            None => Ok(()),
+        }
+    }
+
+    async fn complete(&self, req: &Request<'_>) -> Result<Response, ProviderError> {
+        self.ready()?;
+        let reply = self.endpoint.post(&self.wire.body(&self.cfg, req)).await?;
+        let (output, usage) = self.wire.parse(&reply.body)?;
+        let request_id = reply
+            .request_id
+            .or_else(|| self.wire.body_request_id(&reply.body));
+        Ok(Response {
+            output,
+            usage,
+            status: Some(reply.status),
+            request_id,
+        })
+    }
+}
