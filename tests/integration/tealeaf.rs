@@ -2,6 +2,7 @@
 //! then `to_tl_with_options(FormatOptions::compact().with_compact_floats())`, TeaLeaf's own LLM
 //! prompt setting) on our datasets. Golden files made with tools/tealeaf_golden/.
 
+use super::toon_golden::check_golden;
 use bench::dataset::{self, Structure, Variant};
 use bench::formats::{Format, same_value};
 use serde_json::json;
@@ -16,22 +17,7 @@ fn tealeaf_matches_the_reference_crate() {
             for v in Variant::ALL {
                 let doc = ds.document(v, s);
                 let path = format!("{dir}/{s}_{v}_{n}_seed42.tl");
-                let golden =
-                    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-                let ours = Format::Tealeaf.encode(&doc).unwrap();
-                if let Some(line) = ours.lines().zip(golden.lines()).position(|(a, b)| a != b) {
-                    panic!(
-                        "{path}: first difference at line {}:\n ours: {:?}\n gold: {:?}",
-                        line + 1,
-                        ours.lines().nth(line),
-                        golden.lines().nth(line)
-                    );
-                }
-                assert_eq!(ours, golden, "{path}");
-                assert!(
-                    same_value(&Format::Tealeaf.decode(&golden).unwrap(), &doc),
-                    "{path}"
-                );
+                check_golden(Format::Tealeaf, &doc, &path);
                 checked += 1;
             }
         }
