@@ -33,9 +33,12 @@ pub fn estimate(plan: &Plan, models: &[Model], warmup: Option<bool>) -> Result<E
     for c in &matrix.combos {
         let r = &c.rendering;
         let (mut lo, mut hi) = (u64::MAX, 0);
+        // Every prompt of a rendering starts with the same data block.
+        let first = &c.units[0];
+        let data =
+            Tokenizer::O200kBase.count(&first.messages[0].content[..first.cache_prefix]) as u64;
         for (i, u) in c.units.iter().enumerate() {
             let prompt = u64::from(u.tokens);
-            let data = Tokenizer::O200kBase.count(&u.messages[0].content[..u.cache_prefix]) as u64;
             let answers: Map<String, Value> = u
                 .questions
                 .iter()

@@ -171,13 +171,15 @@ pub fn build(plan: &Plan) -> Result<Matrix> {
                     let rendered = layout::render(&doc, f, s, v, &plan.tokenizers)?;
                     for &primer in &plan.primers {
                         let rendering = rendered.clone();
+                        let mut data_tokens = None;
+                        let mut unit = |questions, question| {
+                            unit(&rendering, primer, questions, question, &mut data_tokens)
+                        };
                         let units = match plan.question_mode {
-                            QuestionMode::Batch => vec![unit(&rendering, primer, qs.clone(), None)],
+                            QuestionMode::Batch => vec![unit(qs.clone(), None)],
                             QuestionMode::PerQuestion => qs
                                 .iter()
-                                .map(|q| {
-                                    unit(&rendering, primer, vec![q.clone()], Some(q.id.clone()))
-                                })
+                                .map(|q| unit(vec![q.clone()], Some(q.id.clone())))
                                 .collect(),
                         };
                         combos.push(Combo {
@@ -195,13 +197,21 @@ pub fn build(plan: &Plan) -> Result<Matrix> {
     Ok(Matrix { sizes, combos })
 }
 
-fn unit(r: &Rendering, primer: bool, questions: Vec<Question>, question: Option<String>) -> Unit {
+/// One prompt. `data_tokens` caches the count of the data block (plus its separating newline),
+/// which every prompt of a rendering shares: the instructions start a new line with a letter,
+/// a pre-tokenizer piece boundary, so the two counts add up to the whole prompt's exactly.
+fn unit(
+    r: &Rendering,
+    primer: bool,
+    questions: Vec<Question>,
+    question: Option<String>,
+    data_tokens: &mut Option<usize>,
+) -> Unit {
     let prompt = Prompt::render(r.format, &r.text, &questions, primer);
     let messages = prompt.messages();
-    let tokens = messages
-        .iter()
-        .map(|m| Tokenizer::O200kBase.count(&m.content))
-        .sum::<usize>() as u32;
+    let data = *data_tokens
+        .get_or_insert_with(|| Tokenizer::O200kBase.count(&format!("{}\n", prompt.data_block)));
+    let tokens = (data + Tokenizer::O200kBase.count(&prompt.instructions)) as u32;
     Unit {
         messages,
         cache_prefix: prompt.data_block.len(),
@@ -248,5 +258,36 @@ impl SampleKey {
             question: r.question.clone(),
             primer: r.primer,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prompt_tokens_equal_whole_prompt_counts() {
+        let plan = Plan {
+            formats: vec![Format::Csv, Format::ToonV4, Format::XmlPretty],
+            structures: vec![Structure::Flat],
+            variants: vec![Variant::Optional],
+            records: vec![7],
+            seed: 3,
+            runs: 1,
+            tokenizers: vec![Tokenizer::O200kBase],
+            output_root: PathBuf::new(),
+            question_mode: QuestionMode::PerQuestion,
+            primers: vec![false, true],
+        };
+        let m = build(&plan).unwrap();
+        let mut checked = 0;
+        for c in &m.combos {
+            for u in &c.units {
+                let whole = Tokenizer::O200kBase.count_whole(&u.messages[0].content);
+                assert_eq!(u.tokens as usize, whole, "{:?}", u.question);
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 3 * 2 * 124);
     }
 }
