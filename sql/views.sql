@@ -1,5 +1,6 @@
 -- Staging: the only file that reads the raw JSONL run logs. Every report in sql/ builds on
--- these three views. The root folder comes from the variable bench_root (default 'data'):
+-- these three views. The root folder comes from the variable bench_root (default 'data'), and
+-- bench_run (default '*', every run) narrows it to one run folder's name (a glob):
 --   duckdb -c "SET VARIABLE bench_root = 'data'; .read sql/views.sql; .read sql/rankings.sql"
 -- Corrupt or truncated lines (a crash mid-write) are skipped (ignore_errors); `bench query`
 -- also names them in a warning.
@@ -19,7 +20,8 @@ SELECT
     data -> 'summary' ->> 'pass_rate' AS pass_rate,
     data
 FROM read_json(
-    coalesce(getvariable('bench_root'), 'data') || '/benchmarks/*/*.jsonl',
+    coalesce(getvariable('bench_root'), 'data') || '/benchmarks/'
+        || coalesce(getvariable('bench_run'), '*') || '/*.jsonl',
     format = 'newline_delimited',
     columns = {type: 'VARCHAR', data: 'JSON'},
     filename = true,
@@ -33,7 +35,8 @@ SELECT
     regexp_extract(filename, '/benchmarks/[^/]+/([^/]+)\.jsonl$', 1) AS suite,
     data AS r
 FROM read_json(
-    coalesce(getvariable('bench_root'), 'data') || '/benchmarks/*/*.jsonl',
+    coalesce(getvariable('bench_root'), 'data') || '/benchmarks/'
+        || coalesce(getvariable('bench_run'), '*') || '/*.jsonl',
     format = 'newline_delimited',
     columns = {
         type: 'VARCHAR',
@@ -43,7 +46,8 @@ FROM read_json(
             sample STRUCT(tag VARCHAR, duration_ms BIGINT, start_time_ms BIGINT),
             metrics STRUCT(metric VARCHAR, category VARCHAR, passed INTEGER, score DOUBLE,
                            reason VARCHAR, expected JSON, actual JSON, validation VARCHAR,
-                           position STRUCT(label VARCHAR, "index" INTEGER))[],
+                           position STRUCT(label VARCHAR, "index" INTEGER),
+                           failure VARCHAR, off_by DOUBLE, normalization VARCHAR[])[],
             summary STRUCT(total_metrics INTEGER, passed_metrics INTEGER, pass_rate DOUBLE,
                            weighted_accuracy DOUBLE,
                            by_category MAP(VARCHAR, STRUCT(total INTEGER, passed INTEGER, accuracy DOUBLE))),
@@ -53,6 +57,7 @@ FROM read_json(
             usage STRUCT(input BIGINT, output BIGINT, reasoning BIGINT, cache_read BIGINT, cache_write BIGINT),
             data_stats STRUCT(chars BIGINT, bytes BIGINT, "values" BIGINT, objects BIGINT, tokens MAP(VARCHAR, BIGINT)),
             cost_usd DOUBLE, cached BOOLEAN, attempts INTEGER, status INTEGER, request_id VARCHAR,
+            finish VARCHAR, finish_reason VARCHAR,
             error VARCHAR
         )'
     },
@@ -102,7 +107,11 @@ SELECT
     coalesce(r.cached, false) AS cached,
     r.attempts,
     r.status AS http_status,
-    r.request_id
+    r.request_id,
+    -- Why the model stopped (stop, length, content_filter, tool_use, error, other; null in
+    -- logs from before it was recorded), and the reason as the API gave it.
+    r.finish,
+    r.finish_reason
 FROM result_lines;
 
 -- One row per question per provider call.
@@ -130,7 +139,13 @@ SELECT
     m.score,
     m.expected,
     m.actual,
-    m.reason
+    m.reason,
+    -- Wrong-answer kind (README, "Wrong-answer taxonomy"; null when passed), the answer minus
+    -- the expected value for off_by_n, and the normalisations a passed answer needed (null in
+    -- logs from before they were recorded, so "none needed" is the empty list).
+    m.failure,
+    m.off_by,
+    m.normalization
 FROM result_lines, unnest(r.metrics) AS t(m);
 
 -- Derived views: built only on the three views above, so they also run on a Parquet export.
@@ -183,3 +198,79 @@ SELECT c.*, a.weighted_accuracy, c.errors > 0 AS failed
 FROM calls AS c
 LEFT JOIN accuracy AS a
     USING (benchmark_id, provider, model, format, structure, variant, records, primer, run);
+
+-- Every answer paired with the baseline format's answer to the same question in the same run of
+-- the same run log, provider/model, structure, variant, record count and primer setting. The
+-- baseline is json_compact, or the variable bench_baseline. Warm-ups and failed calls are left
+-- out: a failed call has no answer to pair. paired_comparison.sql and the bootstrap of
+-- `bench report` both read this view, so the pairing rule exists once.
+CREATE OR REPLACE VIEW paired_answers AS
+WITH a AS (
+    SELECT benchmark_id, provider, model, format, structure, variant, records, primer, run,
+           question_id, category, passed
+    FROM answers
+    WHERE NOT warmup AND error IS NULL
+)
+SELECT f.benchmark_id, f.provider, f.model, f.structure, f.variant, f.records, f.primer,
+       f.format, b.format AS baseline, f.run, f.question_id, f.category,
+       f.passed, b.passed AS baseline_passed
+FROM a AS f
+JOIN a AS b
+    ON b.format = coalesce(getvariable('bench_baseline'), 'json_compact')
+    AND f.format <> b.format
+    AND (b.benchmark_id, b.provider, b.model, b.structure, b.variant, b.records, b.primer,
+         b.run, b.question_id)
+      = (f.benchmark_id, f.provider, f.model, f.structure, f.variant, f.records, f.primer,
+         f.run, f.question_id);
+
+-- Statistics macros: textbook formulas, each defined once here (tests check them against
+-- published values). 95 % two-sided (z = 1.959963984540054, z² = 3.841458820694124); power
+-- 80 % (z = 0.8416212335729143).
+
+-- Wilson score interval for k successes in n trials (Wilson 1927; Newcombe 1998, method 3).
+-- At k = 0 the lower bound is exactly 0 and at k = n the upper bound exactly 1, which the
+-- floating-point formula misses by an ulp either way; both are clamped to [0, 1].
+CREATE OR REPLACE MACRO wilson_low(k, n) AS
+    CASE WHEN n > 0 AND k = 0 THEN 0.0 WHEN n > 0 THEN greatest(0.0,
+        (k::DOUBLE / n::DOUBLE + 3.841458820694124 / (2 * n::DOUBLE)
+         - 1.959963984540054 * sqrt(k::DOUBLE / n::DOUBLE * (1 - k::DOUBLE / n::DOUBLE) / n::DOUBLE
+                                    + 3.841458820694124 / (4 * n::DOUBLE * n)))
+        / (1 + 3.841458820694124 / n::DOUBLE))
+    END;
+CREATE OR REPLACE MACRO wilson_high(k, n) AS
+    CASE WHEN n > 0 AND k = n THEN 1.0 WHEN n > 0 THEN least(1.0,
+        (k::DOUBLE / n::DOUBLE + 3.841458820694124 / (2 * n::DOUBLE)
+         + 1.959963984540054 * sqrt(k::DOUBLE / n::DOUBLE * (1 - k::DOUBLE / n::DOUBLE) / n::DOUBLE
+                                    + 3.841458820694124 / (4 * n::DOUBLE * n)))
+        / (1 + 3.841458820694124 / n::DOUBLE))
+    END;
+
+-- Exact McNemar test: two-sided binomial test of b against b + c discordant pairs at p = ½
+-- (twice the smaller tail, capped at 1); 1 when there are no discordant pairs.
+CREATE OR REPLACE MACRO mcnemar_exact_p(b, c) AS
+    CASE WHEN b + c = 0 THEN 1.0 ELSE
+        least(1.0, 2 * list_sum(list_transform(
+            range(0, least(b, c) + 1),
+            lambda i: exp(lgamma(b + c + 1) - lgamma(i + 1) - lgamma(b + c - i + 1) - (b + c) * ln(2))
+        )))
+    END;
+
+-- Smallest difference of paired proportions that n pairs with discordance rate pd detect with
+-- 80 % power at α = 0.05 (two-sided): the δ that solves Connor's (1987) sample-size formula
+-- n = (z_α·√pd + z_β·√(pd − δ²))² / δ² (closed form). Null without discordant pairs.
+CREATE OR REPLACE MACRO mcnemar_mde(n, pd) AS
+    CASE WHEN n > 0 AND pd > 0 THEN
+        sqrt(greatest(0.0, pd - power(
+            sqrt(pd) * (-1.959963984540054 * 0.8416212335729143
+                        + sqrt(3.841458820694124 * 0.708326300800794
+                               - (n::DOUBLE + 0.708326300800794) * (3.841458820694124 - n)))
+            / (n::DOUBLE + 0.708326300800794), 2)))
+    END;
+
+-- Pairs needed to detect a difference δ at discordance rate pd (Connor 1987; 80 % power,
+-- α = 0.05). Null when δ is 0 (no difference to detect) or not below pd.
+CREATE OR REPLACE MACRO mcnemar_pairs_needed(pd, delta) AS
+    CASE WHEN delta <> 0 AND pd > 0 AND delta * delta <= pd THEN
+        power(1.959963984540054 * sqrt(pd) + 0.8416212335729143 * sqrt(pd - delta * delta), 2)
+        / (delta * delta)
+    END;

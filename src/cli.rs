@@ -30,10 +30,30 @@ pub enum Command {
     Query(QueryArgs),
     /// Export results, answers and raw records as Parquet.
     Export(ExportArgs),
+    /// Write a run's report: BENCHMARK_REPORT.md, report.html, metrics.json,
+    /// analytics_results.json and charts, into its artifact folder.
+    Report(ReportArgs),
     /// Write a commented models.toml template for `bench run --config`.
     InitConfig(InitConfigArgs),
     /// Measure bench itself (the runner against a local mock server).
     Perf(PerfArgs),
+    /// Re-grade a run's stored responses with the current grader (no API calls) into a new
+    /// run folder.
+    Rescore(RescoreArgs),
+}
+
+/// `bench rescore`.
+#[derive(Debug, Args)]
+pub struct RescoreArgs {
+    /// The run folder to re-grade: data/benchmarks/<timestamp>.
+    #[arg(value_name = "RUN_DIR")]
+    pub run_dir: PathBuf,
+    /// Do not write the report of the new run.
+    #[arg(long)]
+    pub no_report: bool,
+    /// Baseline format of the report's paired comparisons (default json_compact).
+    #[arg(long, value_parser = parse_format)]
+    pub baseline: Option<Format>,
 }
 
 /// `bench init-config`.
@@ -119,6 +139,20 @@ pub struct ExportArgs {
     /// Staging SQL to run first instead of the sql/views.sql compiled into bench.
     #[arg(long, value_name = "FILE")]
     pub views: Option<PathBuf>,
+}
+
+/// `bench report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// Run folder (data/benchmarks/<timestamp>), its run log, or `latest` (newest under --root).
+    #[arg(default_value = "latest", value_name = "RUN_DIR|latest")]
+    pub run: String,
+    /// Root folder holding benchmarks/<timestamp>/ (for `latest`).
+    #[arg(long, default_value = "data")]
+    pub root: PathBuf,
+    /// Baseline format of the paired comparisons (default json_compact, else the run's first).
+    #[arg(long, value_parser = parse_format)]
+    pub baseline: Option<Format>,
 }
 
 /// What data to render: shared by every command.
@@ -233,6 +267,12 @@ pub struct RunArgs {
     /// Root folder of the run log (written to <root>/benchmarks/<timestamp>/).
     #[arg(long, default_value = "data")]
     pub output_root: PathBuf,
+    /// Do not write the report (BENCHMARK_REPORT.md, report.html, …) at the end.
+    #[arg(long)]
+    pub no_report: bool,
+    /// Baseline format of the report's paired comparisons (default json_compact).
+    #[arg(long, value_parser = parse_format)]
+    pub baseline: Option<Format>,
     /// Data selection.
     #[command(flatten)]
     pub data: DataArgs,
@@ -312,6 +352,10 @@ fn parse_formats(s: &str) -> Result<Formats, String> {
             .collect::<Result<Vec<_>, _>>()
             .map(Formats),
     }
+}
+
+fn parse_format(s: &str) -> Result<Format, String> {
+    one_of("format", s, Format::ALL, Format::name)
 }
 
 fn parse_structure(s: &str) -> Result<Structure, String> {

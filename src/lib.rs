@@ -16,6 +16,7 @@ pub mod questions;
 pub mod records;
 pub mod report;
 pub mod runner;
+pub mod stats;
 pub mod tokens;
 
 pub use error::UsageError;

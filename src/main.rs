@@ -34,8 +34,10 @@ fn main() -> ExitCode {
         Command::Tokens(args) => commands::tokens::execute(args),
         Command::Query(args) => commands::query::execute(args),
         Command::Export(args) => commands::export::execute(args),
+        Command::Report(args) => commands::report::execute(args),
         Command::InitConfig(args) => commands::init_config::execute(args),
         Command::Perf(args) => commands::perf::execute(args),
+        Command::Rescore(args) => commands::rescore::execute(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -3,6 +3,9 @@
 //! and nothing is ever downloaded.
 
 mod scan;
+pub mod sql;
+#[cfg(test)]
+mod stats_sql_tests;
 mod value;
 
 use anyhow::{Context, Result};
@@ -70,6 +73,55 @@ impl Analytics {
         conn.execute_batch(views_sql)
             .with_context(|| origin.to_string())?;
         Ok(Self { conn })
+    }
+
+    /// Opens DuckDB with the views over one run folder, `<root>/benchmarks/<name>` (the
+    /// `bench_run` variable of views.sql narrows the glob to it).
+    pub fn open_run(run_dir: &Path) -> Result<Self> {
+        let name = run_dir
+            .file_name()
+            .and_then(|n| n.to_str())
+            .filter(|n| !n.contains(['*', '?', '[', ']', '{', '}', '\'']))
+            .with_context(|| format!("'{}' is not a usable run folder name", run_dir.display()))?;
+        let benchmarks = run_dir
+            .parent()
+            .filter(|p| p.file_name().is_some_and(|n| n == "benchmarks"));
+        let Some(root) = benchmarks.map(|b| b.parent().unwrap_or(Path::new("."))) else {
+            anyhow::bail!(crate::UsageError::new(format!(
+                "'{}' is not a run folder: expected <root>/benchmarks/<timestamp>",
+                run_dir.display()
+            )));
+        };
+        let root = if root.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            root
+        };
+        let this = Self::open(root)?;
+        this.conn
+            .execute_batch(&format!("SET VARIABLE bench_run = {};", sql_string(name)))?;
+        // A report runs a dozen queries over one run: parse its JSONL once into in-memory
+        // tables and point the staged views at them (the derived views bind by name).
+        for view in ["benchmarks", "results", "answers"] {
+            this.conn
+                .execute_batch(&format!(
+                    "CREATE TEMP TABLE {view}_loaded AS SELECT * FROM {view};
+                     CREATE OR REPLACE VIEW {view} AS SELECT * FROM {view}_loaded;"
+                ))
+                .with_context(|| format!("reading the run log of '{}'", run_dir.display()))?;
+        }
+        Ok(this)
+    }
+
+    /// Sets a DuckDB variable that SQL files read with `getvariable` (e.g. `bench_baseline`).
+    pub fn set_variable(&self, name: &str, value: &str) -> Result<()> {
+        anyhow::ensure!(
+            name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_'),
+            "bad variable name '{name}'"
+        );
+        self.conn
+            .execute_batch(&format!("SET VARIABLE {name} = {};", sql_string(value)))?;
+        Ok(())
     }
 
     /// Opens DuckDB with `results`, `answers` and `benchmarks` read from a `bench export

@@ -5,6 +5,8 @@ pub mod generate;
 pub mod init_config;
 pub mod perf;
 pub mod query;
+pub mod report;
+pub mod rescore;
 pub mod run;
 pub mod tokens;
 

@@ -248,11 +248,20 @@ pub fn execute(args: &RunArgs) -> Result<()> {
     }
     println!("run log:   {}", outcome.jsonl.display());
     println!("artifacts: {}", outcome.artifacts.display());
-    let dir = outcome
-        .jsonl
-        .parent()
-        .map(|p| p.display().to_string())
-        .unwrap_or_default();
+    let run_dir = outcome.jsonl.parent().unwrap_or(std::path::Path::new("."));
+    // A report failure must not hide why the run stopped; it fails the command only when the
+    // run itself succeeded.
+    let reported = if args.no_report || outcome.summary.rankings.is_empty() {
+        Ok(())
+    } else {
+        super::report::write_for_run(run_dir, args.baseline).map_err(|e| {
+            anyhow::anyhow!(
+                "the run finished, but its report failed: {e:#}; `bench report {}` tries again",
+                run_dir.display()
+            )
+        })
+    };
+    let dir = run_dir.display().to_string();
     let resume_hint = format!(
         "{} planned calls not made; `bench run --resume {dir}` completes the run",
         outcome.missing
@@ -273,6 +282,6 @@ pub fn execute(args: &RunArgs) -> Result<()> {
             outcome.fatal.join("; ")
         )),
         None if outcome.missing > 0 => Err(anyhow::anyhow!(resume_hint)),
-        None => Ok(()),
+        None => reported,
     }
 }

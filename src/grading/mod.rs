@@ -1,11 +1,17 @@
-//! Deterministic grading: the four validators, per-category accuracy and weighted accuracy.
+//! Deterministic grading: the four validators under one normalisation policy (`normalize`),
+//! the wrong-answer taxonomy of every failed answer (`taxonomy`), per-category accuracy and
+//! weighted accuracy.
 
+pub mod normalize;
+pub mod taxonomy;
 mod validate;
 
 use crate::questions::{Category, Position, Question};
+pub use normalize::Norm;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;
+pub use taxonomy::{DataIndex, Failure, classify};
 pub use validate::{Outcome, validate};
 
 /// The grade of one question in one call: a `metrics` entry of a result record.
@@ -30,21 +36,54 @@ pub struct Metric {
     /// Where the target record sits (retrieval questions only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<Position>,
+    /// Wrong-answer kind (see [`taxonomy`]); null when passed (and in logs from before it).
+    #[serde(default)]
+    pub failure: Option<Failure>,
+    /// For `off_by_n` only: the answer minus the expected value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub off_by: Option<f64>,
+    /// Normalisations a passed answer needed (see [`normalize`]); always written, so an absent
+    /// field (a log from before it) tells "not recorded" apart from "none needed".
+    #[serde(default)]
+    pub normalization: Vec<Norm>,
 }
 
 /// Grades every question against a parsed answer object; `None` means nothing could be parsed.
+/// `data` is the records the questions were asked about (for the taxonomy of failed answers);
+/// `cut` says the reply hit the output-token limit, so missing and unparseable answers are
+/// `truncated`.
 pub fn grade(
     questions: &[Question],
     answers: Option<&serde_json::Map<String, Value>>,
+    data: &DataIndex,
+    cut: bool,
 ) -> Vec<Metric> {
+    let lost = |kind: Failure| if cut { Failure::Truncated } else { kind };
     questions
         .iter()
         .map(|q| {
             let actual = answers.and_then(|a| a.get(&q.id));
-            let outcome = match (answers, actual) {
-                (None, _) => Outcome::fail("unparseable"),
-                (Some(_), None) => Outcome::fail("missing"),
-                (Some(_), Some(a)) => validate(&q.validation, &q.expected, a),
+            let (outcome, failure, off_by) = match (answers, actual) {
+                (None, _) => (
+                    Outcome::fail("unparseable"),
+                    Some(lost(Failure::Unparseable)),
+                    None,
+                ),
+                (Some(_), None) => (Outcome::fail("missing"), Some(lost(Failure::Missing)), None),
+                (Some(_), Some(a)) => {
+                    let o = validate(&q.validation, &q.expected, a);
+                    if o.passed {
+                        (o, None, None)
+                    } else {
+                        let (kind, off_by) = classify(q, a, data);
+                        let kind = if kind == Failure::Missing {
+                            lost(kind)
+                        } else {
+                            kind
+                        };
+                        (o, Some(kind), off_by)
+                    }
+                }
             };
             Metric {
                 metric: q.id.clone(),
@@ -56,6 +95,9 @@ pub fn grade(
                 actual: actual.cloned().unwrap_or(Value::Null),
                 validation: q.validation.name().to_string(),
                 position: q.position.clone(),
+                failure,
+                off_by,
+                normalization: outcome.normalization,
             }
         })
         .collect()

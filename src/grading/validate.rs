@@ -1,5 +1,9 @@
-//! The four validators: exact, numeric, array_set, fuzzy.
+//! The four validators: exact, numeric, array_set, fuzzy. Each judges the value after the
+//! normalisation policy (`normalize`) and reports the normalisations a passing answer needed.
 
+use super::normalize::{
+    NULL_WORDS, Norm, canon, match_bool, match_null, match_text, read_number, readings, split_list,
+};
 use crate::questions::Validation;
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -13,14 +17,19 @@ pub struct Outcome {
     pub score: f64,
     /// Why it failed.
     pub reason: Option<String>,
+    /// Normalisations a passing answer needed, in policy order; empty when it failed.
+    pub normalization: Vec<Norm>,
 }
 
 impl Outcome {
-    fn pass() -> Self {
+    fn pass(mut normalization: Vec<Norm>) -> Self {
+        normalization.sort();
+        normalization.dedup();
         Self {
             passed: true,
             score: 1.0,
             reason: None,
+            normalization,
         }
     }
 
@@ -30,30 +39,22 @@ impl Outcome {
             passed: false,
             score: 0.0,
             reason: Some(reason.into()),
+            normalization: Vec::new(),
         }
     }
 }
 
 /// Fuzzy answers pass when at least this share of the expected keywords appear.
-const FUZZY_THRESHOLD: f64 = 0.8;
+pub(super) const FUZZY_THRESHOLD: f64 = 0.8;
 const STOPWORDS: [&str; 8] = ["the", "and", "for", "with", "made", "this", "that", "from"];
 
 /// Validates `actual` against `expected` under `rule`.
 pub fn validate(rule: &Validation, expected: &Value, actual: &Value) -> Outcome {
     match rule {
-        Validation::Exact => exact(expected, actual),
-        Validation::Numeric { tolerance } => numeric(*tolerance, expected, actual),
+        Validation::Exact => scalar(0.0, expected, actual),
+        Validation::Numeric { tolerance } => scalar(*tolerance, expected, actual),
         Validation::ArraySet => array_set(expected, actual),
         Validation::Fuzzy => fuzzy(expected, actual),
-    }
-}
-
-/// Canonical text of a scalar answer: trimmed, lower-case; null is "null".
-fn norm(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.trim().to_lowercase(),
-        Value::Null => "null".into(),
-        other => other.to_string().to_lowercase(),
     }
 }
 
@@ -66,98 +67,120 @@ fn show(v: &Value) -> String {
     }
 }
 
-fn exact(expected: &Value, actual: &Value) -> Outcome {
-    // Numbers written as text ("12") equal numbers (12): compare numerically when both parse.
-    let same = norm(expected) == norm(actual)
-        || matches!((number(expected), number(actual)), (Some(a), Some(b)) if expected.is_number() && a == b);
-    if same {
-        Outcome::pass()
-    } else {
-        Outcome::fail(format!("expected {}, got {}", show(expected), show(actual)))
+fn mismatch(expected: &Value, actual: &Value) -> Outcome {
+    Outcome::fail(format!("expected {}, got {}", show(expected), show(actual)))
+}
+
+/// One value, compared by the kind of the expected value; numbers within `tolerance`.
+fn scalar(tolerance: f64, expected: &Value, actual: &Value) -> Outcome {
+    let matched = match expected {
+        Value::Null => match_null(actual),
+        Value::Bool(b) => match_bool(*b, actual),
+        Value::Number(n) => {
+            let want = n.as_f64().unwrap_or(f64::NAN);
+            match read_number(actual) {
+                None if !actual.is_null() => {
+                    return Outcome::fail(format!("not a number: {}", show(actual)));
+                }
+                None => None,
+                Some((got, norms)) => within(got, want, tolerance).then_some(norms),
+            }
+        }
+        Value::String(e) => text_of(actual).and_then(|a| match_text(e, &a)),
+        Value::Array(_) => return array_set(expected, actual),
+        Value::Object(_) => (expected == actual).then(Vec::new),
+    };
+    match matched {
+        Some(norms) => Outcome::pass(norms),
+        None => mismatch(expected, actual),
     }
 }
 
-/// Reads a number from a JSON number or from text like "1,234.50", "$12.5", "40%".
-pub fn number(v: &Value) -> Option<f64> {
+/// Whether two numbers are equal within `tolerance` (plus float noise).
+pub(super) fn within(got: f64, want: f64, tolerance: f64) -> bool {
+    (got - want).abs() <= tolerance + 1e-9 * want.abs().max(1.0)
+}
+
+/// Text of a scalar answer for text comparison; None for null, arrays and objects.
+pub(super) fn text_of(v: &Value) -> Option<String> {
     match v {
-        Value::Number(n) => n.as_f64(),
-        Value::String(s) => {
-            let t = s
-                .trim()
-                .trim_start_matches(['$', '€', '£'])
-                .trim_end_matches('%')
-                .trim();
-            let t = t.strip_suffix(" days").unwrap_or(t);
-            let cleaned: String = if valid_grouping(t) {
-                t.replace(',', "")
-            } else {
-                t.to_string()
-            };
-            cleaned.parse::<f64>().ok().filter(|x| x.is_finite())
-        }
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
         _ => None,
     }
 }
 
-/// Commas are only thousands separators: groups of exactly three digits after the first.
-fn valid_grouping(t: &str) -> bool {
-    let int = t.split('.').next().unwrap_or("");
-    let int = int.strip_prefix('-').unwrap_or(int);
-    let groups: Vec<&str> = int.split(',').collect();
-    groups.len() > 1
-        && (1..=3).contains(&groups[0].len())
-        && groups[1..].iter().all(|g| g.len() == 3)
-        && groups.iter().all(|g| g.bytes().all(|b| b.is_ascii_digit()))
-}
-
-fn numeric(tolerance: f64, expected: &Value, actual: &Value) -> Outcome {
-    let Some(want) = number(expected) else {
-        return exact(expected, actual);
+/// The items of a list answer (canonical when no expected item matches), with the
+/// normalisations that matching needed. `want` maps canonical expected items to their text.
+pub(super) fn list_items(want: &[(String, String)], actual: &Value) -> (Vec<String>, Vec<Norm>) {
+    let keys: Vec<String> = want.iter().map(|(k, _)| k.clone()).collect();
+    let (raw, mut norms): (Vec<String>, Vec<Norm>) = match actual {
+        Value::Array(items) => (items.iter().filter_map(text_of).collect(), vec![]),
+        Value::String(s) => (split_list(s, &keys), vec![Norm::ListSeparator]),
+        Value::Null => (vec![], vec![]),
+        other => (text_of(other).into_iter().collect(), vec![]),
     };
-    match number(actual) {
-        None => Outcome::fail(format!("not a number: {}", show(actual))),
-        Some(got) if (got - want).abs() <= tolerance + 1e-9 * want.abs().max(1.0) => {
-            Outcome::pass()
-        }
-        Some(_) => Outcome::fail(format!("expected {}, got {}", show(expected), show(actual))),
-    }
-}
-
-fn set_of(v: &Value) -> BTreeSet<String> {
-    match v {
-        Value::Array(items) => items.iter().map(norm).collect(),
-        Value::String(s) => s
-            .split(',')
-            .map(|p| p.trim().to_lowercase())
-            .filter(|p| !p.is_empty())
-            .collect(),
-        Value::Null => BTreeSet::new(),
-        other => BTreeSet::from([norm(other)]),
-    }
+    let items = raw
+        .iter()
+        .map(|item| {
+            let best = want
+                .iter()
+                .filter_map(|(k, text)| match_text(text, item).map(|n| (k, n)))
+                .min_by_key(|(_, n)| n.len());
+            match best {
+                Some((k, n)) => {
+                    norms.extend(n);
+                    k.clone()
+                }
+                None => canon(item),
+            }
+        })
+        .collect();
+    (items, norms)
 }
 
 fn array_set(expected: &Value, actual: &Value) -> Outcome {
-    let want = set_of(expected);
-    let got = set_of(actual);
-    if want == got {
-        return Outcome::pass();
+    let want: Vec<(String, String)> = match expected {
+        Value::Array(items) => items
+            .iter()
+            .filter_map(text_of)
+            .map(|t| (canon(&t), t))
+            .collect(),
+        other => text_of(other).map(|t| (canon(&t), t)).into_iter().collect(),
+    };
+    let want_set: BTreeSet<String> = want.iter().map(|(k, _)| k.clone()).collect();
+    if want_set.is_empty()
+        && let Value::String(s) = actual
+        && readings(s, false)
+            .iter()
+            .any(|(t, _)| NULL_WORDS.contains(&canon(t).as_str()))
+    {
+        return Outcome::pass(vec![Norm::NullWord]);
     }
-    let union = want.union(&got).count();
+    let (items, norms) = list_items(&want, actual);
+    let got: BTreeSet<String> = items.into_iter().collect();
+    if want_set == got {
+        return Outcome::pass(norms);
+    }
+    let union = want_set.union(&got).count();
     let score = if union == 0 {
         1.0
     } else {
-        want.intersection(&got).count() as f64 / union as f64
+        want_set.intersection(&got).count() as f64 / union as f64
     };
-    let missing: Vec<_> = want.difference(&got).take(5).cloned().collect();
-    let extra: Vec<_> = got.difference(&want).take(5).cloned().collect();
+    let missing: Vec<_> = want_set.difference(&got).take(5).cloned().collect();
+    let extra: Vec<_> = got.difference(&want_set).take(5).cloned().collect();
     Outcome {
         passed: false,
         score,
         reason: Some(format!("set differs: missing {missing:?}, extra {extra:?}")),
+        normalization: Vec::new(),
     }
 }
 
-fn words(s: &str) -> BTreeSet<String> {
+/// Keywords of a text: words of three letters or more, stopwords left out.
+pub(super) fn words(s: &str) -> BTreeSet<String> {
     s.to_lowercase()
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| w.chars().count() >= 3 && !STOPWORDS.contains(w))
@@ -165,24 +188,34 @@ fn words(s: &str) -> BTreeSet<String> {
         .collect()
 }
 
-fn fuzzy(expected: &Value, actual: &Value) -> Outcome {
-    let keys = words(&norm(expected));
+/// Share of the expected text's keywords found in the answer.
+pub(super) fn keyword_score(expected: &Value, actual: &Value) -> f64 {
+    let keys = words(&text_of(expected).unwrap_or_default());
+    let got = words(&text_of(actual).unwrap_or_default());
     if keys.is_empty() {
-        return exact(expected, actual);
+        return 0.0;
     }
-    let got = words(&norm(actual));
-    let score = keys.iter().filter(|k| got.contains(*k)).count() as f64 / keys.len() as f64;
+    keys.iter().filter(|k| got.contains(*k)).count() as f64 / keys.len() as f64
+}
+
+fn fuzzy(expected: &Value, actual: &Value) -> Outcome {
+    if words(&text_of(expected).unwrap_or_default()).is_empty() {
+        return scalar(0.0, expected, actual);
+    }
+    let score = keyword_score(expected, actual);
     if score >= FUZZY_THRESHOLD {
         Outcome {
             passed: true,
             score,
             reason: None,
+            normalization: Vec::new(),
         }
     } else {
         Outcome {
             passed: false,
             score,
             reason: Some(format!("{:.0}% of keywords found", score * 100.0)),
+            normalization: Vec::new(),
         }
     }
 }

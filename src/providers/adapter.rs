@@ -3,7 +3,7 @@
 //! where to send, what to send, how to read the answer.
 
 use super::http::{Endpoint, Secret};
-use super::{ModelConfig, Provider, ProviderError, Request, Response, Usage};
+use super::{ModelConfig, Provider, ProviderError, Request, Response};
 use crate::UsageError;
 use serde_json::Value;
 use std::time::Duration;
@@ -24,8 +24,9 @@ pub(super) trait WireApi: Send + Sync {
     ) -> Result<Endpoint, ProviderError>;
     /// The JSON request body.
     fn body(&self, cfg: &ModelConfig, req: &Request) -> Value;
-    /// Answer text and usage from a 2xx reply body.
-    fn parse(&self, body: &Value) -> Result<(String, Usage), ProviderError>;
+    /// Answer text, usage and finish reason from a 2xx reply body (status and request id are
+    /// filled in by the caller).
+    fn parse(&self, body: &Value) -> Result<Response, ProviderError>;
     /// A request id carried in the body, when the API sends none as a header.
     fn body_request_id(&self, _body: &Value) -> Option<String> {
         None
@@ -98,15 +99,11 @@ impl<W: WireApi> Provider for Http<W> {
     async fn complete(&self, req: &Request<'_>) -> Result<Response, ProviderError> {
         self.ready()?;
         let reply = self.endpoint.post(&self.wire.body(&self.cfg, req)).await?;
-        let (output, usage) = self.wire.parse(&reply.body)?;
-        let request_id = reply
+        let mut resp = self.wire.parse(&reply.body)?;
+        resp.request_id = reply
             .request_id
             .or_else(|| self.wire.body_request_id(&reply.body));
-        Ok(Response {
-            output,
-            usage,
-            status: Some(reply.status),
-            request_id,
-        })
+        resp.status = Some(reply.status);
+        Ok(resp)
     }
 }

@@ -3,7 +3,7 @@
 
 use super::adapter::WireApi;
 use super::http::{Endpoint, Secret, join};
-use super::{ModelConfig, ProviderError, Request, Usage, split_prefix, u64_at};
+use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage, split_prefix, u64_at};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -56,13 +56,25 @@ impl WireApi for Anthropic {
         }
         body
     }
-    fn parse(&self, body: &Value) -> Result<(String, Usage), ProviderError> {
+    fn parse(&self, body: &Value) -> Result<Response, ProviderError> {
         parse(body)
     }
 }
 
-/// Text blocks joined (thinking blocks are not the answer) and usage, from a Messages reply.
-fn parse(body: &Value) -> Result<(String, Usage), ProviderError> {
+/// `stop_reason` normalised.
+fn finish(reason: &str) -> Finish {
+    match reason {
+        "end_turn" | "stop_sequence" => Finish::Stop,
+        "max_tokens" | "model_context_window_exceeded" => Finish::Length,
+        "tool_use" => Finish::ToolUse,
+        "refusal" => Finish::ContentFilter,
+        _ => Finish::Other,
+    }
+}
+
+/// Text blocks joined (thinking blocks are not the answer), usage and stop reason, from a
+/// Messages reply.
+fn parse(body: &Value) -> Result<Response, ProviderError> {
     let blocks = body
         .get("content")
         .and_then(Value::as_array)
@@ -85,5 +97,12 @@ fn parse(body: &Value) -> Result<(String, Usage), ProviderError> {
         cache_read,
         cache_write,
     };
-    Ok((output, usage))
+    let reason = body.get("stop_reason").and_then(Value::as_str);
+    Ok(Response {
+        output,
+        usage,
+        finish: reason.map(finish),
+        finish_reason: reason.map(str::to_string),
+        ..Response::default()
+    })
 }

@@ -3,7 +3,7 @@
 
 use super::adapter::WireApi;
 use super::http::{Endpoint, Secret, join};
-use super::{ModelConfig, ProviderError, Request, Usage, u64_at};
+use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage, u64_at};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -56,7 +56,7 @@ impl WireApi for Gemini {
         }
         json!({"contents": contents, "generationConfig": config})
     }
-    fn parse(&self, body: &Value) -> Result<(String, Usage), ProviderError> {
+    fn parse(&self, body: &Value) -> Result<Response, ProviderError> {
         parse(body)
     }
 
@@ -67,8 +67,22 @@ impl WireApi for Gemini {
     }
 }
 
-/// The first candidate's non-thought text parts, and the usage.
-fn parse(body: &Value) -> Result<(String, Usage), ProviderError> {
+/// `finishReason` normalised.
+fn finish(reason: &str) -> Finish {
+    match reason {
+        "STOP" => Finish::Stop,
+        "MAX_TOKENS" => Finish::Length,
+        "SAFETY" | "RECITATION" | "BLOCKLIST" | "PROHIBITED_CONTENT" | "SPII" | "IMAGE_SAFETY" => {
+            Finish::ContentFilter
+        }
+        "UNEXPECTED_TOOL_CALL" => Finish::ToolUse,
+        "MALFORMED_FUNCTION_CALL" => Finish::Error,
+        _ => Finish::Other,
+    }
+}
+
+/// The first candidate's non-thought text parts and finish reason, and the usage.
+fn parse(body: &Value) -> Result<Response, ProviderError> {
     let candidate = body
         .get("candidates")
         .and_then(|c| c.get(0))
@@ -94,5 +108,12 @@ fn parse(body: &Value) -> Result<(String, Usage), ProviderError> {
         cache_read: u64_at(u, &["cachedContentTokenCount"]),
         cache_write: 0,
     };
-    Ok((output, usage))
+    let reason = candidate.get("finishReason").and_then(Value::as_str);
+    Ok(Response {
+        output,
+        usage,
+        finish: reason.map(finish),
+        finish_reason: reason.map(str::to_string),
+        ..Response::default()
+    })
 }

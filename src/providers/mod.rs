@@ -51,6 +51,38 @@ pub struct Usage {
     pub cache_write: u64,
 }
 
+/// Why the model stopped, normalised across APIs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Finish {
+    /// It finished its answer (or hit a stop sequence).
+    Stop,
+    /// It hit the output-token limit: the answer may be cut off.
+    Length,
+    /// A safety or content filter stopped it.
+    ContentFilter,
+    /// It stopped to call a tool.
+    ToolUse,
+    /// The call failed, or the API reported a failed generation.
+    Error,
+    /// Any other reason the API gave.
+    Other,
+}
+
+impl Finish {
+    /// Name used in JSONL and SQL.
+    pub fn name(self) -> &'static str {
+        match self {
+            Finish::Stop => "stop",
+            Finish::Length => "length",
+            Finish::ContentFilter => "content_filter",
+            Finish::ToolUse => "tool_use",
+            Finish::Error => "error",
+            Finish::Other => "other",
+        }
+    }
+}
+
 /// A provider's answer to one request.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Response {
@@ -62,6 +94,13 @@ pub struct Response {
     pub status: Option<u16>,
     /// The provider's request id.
     pub request_id: Option<String>,
+    /// Why the model stopped, normalised; None when unknown (cache entries from before it was
+    /// recorded, hence the serde default).
+    #[serde(default)]
+    pub finish: Option<Finish>,
+    /// The stop or finish reason exactly as the API gave it.
+    #[serde(default)]
+    pub finish_reason: Option<String>,
 }
 
 /// A failed call. Messages never contain a key.

@@ -3,7 +3,7 @@
 
 use super::adapter::WireApi;
 use super::http::{Endpoint, Secret, join};
-use super::{ModelConfig, ProviderError, Request, Usage, Wire, u64_at};
+use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage, Wire, u64_at};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -58,16 +58,27 @@ impl WireApi for OpenAi {
         }
         body
     }
-    fn parse(&self, body: &Value) -> Result<(String, Usage), ProviderError> {
+    fn parse(&self, body: &Value) -> Result<Response, ProviderError> {
         parse(body)
     }
 }
 
-/// The first choice's text and the usage of a Chat Completions reply.
-fn parse(body: &Value) -> Result<(String, Usage), ProviderError> {
-    let message = body
-        .get("choices")
-        .and_then(|c| c.get(0))
+/// `finish_reason` normalised (OpenAI's names; compatible servers use the same ones).
+fn finish(reason: &str) -> Finish {
+    match reason {
+        "stop" | "eos" => Finish::Stop,
+        "length" => Finish::Length,
+        "content_filter" => Finish::ContentFilter,
+        "tool_calls" | "function_call" => Finish::ToolUse,
+        "error" => Finish::Error,
+        _ => Finish::Other,
+    }
+}
+
+/// The first choice's text and finish reason, and the usage of a Chat Completions reply.
+fn parse(body: &Value) -> Result<Response, ProviderError> {
+    let choice = body.get("choices").and_then(|c| c.get(0));
+    let message = choice
         .and_then(|c| c.get("message"))
         .ok_or_else(|| ProviderError::BadBody {
             message: "no `choices[0].message` in the reply".into(),
@@ -85,5 +96,14 @@ fn parse(body: &Value) -> Result<(String, Usage), ProviderError> {
         cache_read: u64_at(u, &["prompt_tokens_details", "cached_tokens"]),
         cache_write: 0,
     };
-    Ok((output, usage))
+    let reason = choice
+        .and_then(|c| c.get("finish_reason"))
+        .and_then(Value::as_str);
+    Ok(Response {
+        output,
+        usage,
+        finish: reason.map(finish),
+        finish_reason: reason.map(str::to_string),
+        ..Response::default()
+    })
 }

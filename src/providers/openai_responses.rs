@@ -2,7 +2,7 @@
 
 use super::adapter::WireApi;
 use super::http::{Endpoint, Secret, join};
-use super::{ModelConfig, ProviderError, Request, Usage, u64_at};
+use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage, u64_at};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -48,13 +48,38 @@ impl WireApi for OpenAiResponses {
         }
         body
     }
-    fn parse(&self, body: &Value) -> Result<(String, Usage), ProviderError> {
+    fn parse(&self, body: &Value) -> Result<Response, ProviderError> {
         parse(body)
     }
 }
 
-/// The text of every `output_text` part of every `message` item, and the usage.
-fn parse(body: &Value) -> Result<(String, Usage), ProviderError> {
+/// The raw reason (`incomplete_details.reason` of an incomplete response, else `status`) and
+/// its normalised form.
+fn finish(body: &Value) -> Option<(String, Finish)> {
+    let status = body.get("status").and_then(Value::as_str)?;
+    if status == "incomplete" {
+        let reason = body
+            .get("incomplete_details")
+            .and_then(|d| d.get("reason"))
+            .and_then(Value::as_str)
+            .unwrap_or(status);
+        let kind = match reason {
+            "max_output_tokens" => Finish::Length,
+            "content_filter" => Finish::ContentFilter,
+            _ => Finish::Other,
+        };
+        return Some((reason.to_string(), kind));
+    }
+    let kind = match status {
+        "completed" => Finish::Stop,
+        "failed" | "cancelled" => Finish::Error,
+        _ => Finish::Other,
+    };
+    Some((status.to_string(), kind))
+}
+
+/// The text of every `output_text` part of every `message` item, the usage and the finish.
+fn parse(body: &Value) -> Result<Response, ProviderError> {
     let items = body
         .get("output")
         .and_then(Value::as_array)
@@ -77,5 +102,12 @@ fn parse(body: &Value) -> Result<(String, Usage), ProviderError> {
         cache_read: u64_at(u, &["input_tokens_details", "cached_tokens"]),
         cache_write: 0,
     };
-    Ok((output, usage))
+    let finish = finish(body);
+    Ok(Response {
+        output,
+        usage,
+        finish: finish.as_ref().map(|f| f.1),
+        finish_reason: finish.map(|f| f.0),
+        ..Response::default()
+    })
 }

@@ -3,7 +3,7 @@
 //! It never sees the original records, so 100 % proves the rendering is lossless and the
 //! answer key consistent; it is a ceiling and a self-check, not an LLM result.
 
-use super::{Provider, ProviderError, Request, Response, Usage};
+use super::{Finish, Provider, ProviderError, Request, Response, Usage};
 use crate::dataset::records_from_document;
 use crate::formats::Format;
 use crate::prompt::parse_data_block;
@@ -61,6 +61,8 @@ impl Provider for Reference {
         Ok(Response {
             output,
             usage,
+            // It always answers in full; there is no API reason to record.
+            finish: Some(Finish::Stop),
             ..Response::default()
         })
     }

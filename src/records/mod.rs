@@ -7,7 +7,7 @@ use crate::dataset::{Structure, Variant};
 use crate::formats::Format;
 use crate::grading::{Metric, Summary};
 use crate::prompt::Message;
-use crate::providers::Usage;
+use crate::providers::{Finish, Usage};
 use crate::runner::QuestionMode;
 use crate::tokens::DataStats;
 use anyhow::{Context, Result};
@@ -86,6 +86,20 @@ pub struct Metadata {
     /// Primer settings run (`[false]` without `--primer`).
     #[serde(default = "no_primer")]
     pub primers: Vec<bool>,
+    /// The run this one re-graded (`bench rescore`); absent for a run that made its calls.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rescored_from: Option<RescoredFrom>,
+}
+
+/// Where a rescored run's responses came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RescoredFrom {
+    /// Folder name of the source run (`benchmarks/<this>`).
+    pub run: String,
+    /// benchmark_id of the source run.
+    pub benchmark_id: String,
+    /// Start time of the source run.
+    pub timestamp: String,
 }
 
 fn no_primer() -> Vec<bool> {
@@ -197,6 +211,13 @@ pub struct ResultRecord {
     /// The provider's request id.
     #[serde(default)]
     pub request_id: Option<String>,
+    /// Why the model stopped, normalised (`stop`, `length`, …; `error` for a failed call);
+    /// null when unknown (older logs, cache entries from before it was recorded).
+    #[serde(default)]
+    pub finish: Option<Finish>,
+    /// The stop or finish reason exactly as the API gave it.
+    #[serde(default)]
+    pub finish_reason: Option<String>,
     /// Why the call failed, null if it did not.
     pub error: Option<String>,
 }

@@ -65,3 +65,31 @@ impl Cache {
         std::fs::rename(tmp, path)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::providers::Finish;
+
+    #[test]
+    fn entries_round_trip_and_old_entries_without_finish_still_load() {
+        let tmp = tempfile::tempdir().unwrap();
+        let cache = Cache::new(tmp.path().to_path_buf());
+        let key = "ab".repeat(32);
+        let resp = Response {
+            output: "{}".into(),
+            finish: Some(Finish::Length),
+            finish_reason: Some("max_tokens".into()),
+            ..Response::default()
+        };
+        cache.put(&key, &resp).unwrap();
+        let back = cache.get(&key).unwrap();
+        assert_eq!(back.finish, Some(Finish::Length));
+        assert_eq!(back.finish_reason.as_deref(), Some("max_tokens"));
+        // Written before the finish reason was recorded.
+        let old = r#"{"output":"{}","usage":{"input":1,"output":2,"reasoning":0,"cache_read":0,"cache_write":0},"status":200,"request_id":null}"#;
+        std::fs::write(cache.path(&key), old).unwrap();
+        let back = cache.get(&key).expect("an old entry is still a hit");
+        assert_eq!((back.finish, back.usage.output), (None, 2));
+    }
+}

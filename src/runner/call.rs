@@ -6,7 +6,7 @@ use super::plan::{Combo, SampleKey, Unit};
 use super::{ProviderRun, Shared, StopReason, retry};
 use crate::grading::{grade, summarize};
 use crate::prompt::extract_answers;
-use crate::providers::{ProviderError, Request, Response, Usage};
+use crate::providers::{Finish, ProviderError, Request, Response, Usage};
 use crate::records::{Line, Output, ProviderConfig, ResultRecord, Sample, Timing};
 use serde_json::json;
 use std::collections::HashSet;
@@ -359,14 +359,21 @@ fn build(
                     ProviderError::Status { request_id, .. } => request_id.clone(),
                     _ => None,
                 },
+                finish: Some(Finish::Error),
                 ..Response::default()
             },
             Some(format!("{}:{}: {e}", p.provider.name(), p.provider.model())),
         ),
     };
+    let cut = resp.finish == Some(Finish::Length);
     let metrics = match &error {
-        None => grade(&u.questions, extract_answers(&resp.output).as_ref()),
-        Some(_) => grade(&u.questions, None),
+        None => grade(
+            &u.questions,
+            extract_answers(&resp.output).as_ref(),
+            &c.data,
+            cut,
+        ),
+        Some(_) => grade(&u.questions, None, &c.data, false),
     };
     let summary = summarize(&metrics);
     let run_tag = if run == 0 {
@@ -435,6 +442,8 @@ fn build(
         attempts,
         status: resp.status,
         request_id: resp.request_id,
+        finish: resp.finish,
+        finish_reason: resp.finish_reason,
         error,
     }
 }

@@ -169,7 +169,7 @@ pub(crate) struct Shared {
 }
 
 /// Creates `root/benchmarks/<timestamp>/`, unique even for two runs in the same second.
-fn create_run_dir(root: &Path, stamp: &str) -> Result<PathBuf, UsageError> {
+pub(crate) fn create_run_dir(root: &Path, stamp: &str) -> Result<PathBuf, UsageError> {
     let parent = root.join("benchmarks");
     std::fs::create_dir_all(&parent).map_err(|e| {
         UsageError::new(format!(
@@ -196,6 +196,16 @@ fn create_run_dir(root: &Path, stamp: &str) -> Result<PathBuf, UsageError> {
         }
     }
     unreachable!("the loop returns")
+}
+
+/// The benchmark_id and RFC 3339 timestamp of a run started at `now`.
+pub(crate) fn run_identity(now: chrono::DateTime<chrono::Utc>) -> (String, String) {
+    let id = format!(
+        "bench_{}_{:06x}",
+        now.format("%Y%m%d_%H%M%S"),
+        now.timestamp_subsec_micros() ^ std::process::id()
+    );
+    (id, now.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
 }
 
 fn weights() -> Value {
@@ -252,6 +262,7 @@ fn metadata(plan: &Plan, models: &[Model], id: &str, timestamp: &str, hash: Stri
         dataset_hash: hash,
         question_mode: plan.question_mode,
         primers: plan.primers.clone(),
+        rescored_from: None,
     }
 }
 
@@ -293,12 +304,7 @@ pub async fn run(
                 &plan.output_root,
                 &now.format("%Y-%m-%d_%H-%M-%S").to_string(),
             )?;
-            let id = format!(
-                "bench_{}_{:06x}",
-                now.format("%Y%m%d_%H%M%S"),
-                now.timestamp_subsec_micros() ^ std::process::id()
-            );
-            let ts = now.to_rfc3339_opts(chrono::SecondsFormat::Millis, true);
+            let (id, ts) = run_identity(now);
             let hashes: Vec<String> = matrix
                 .sizes
                 .iter()

@@ -3,6 +3,7 @@
 
 use crate::dataset::{self, Dataset, Structure, Variant};
 use crate::formats::Format;
+use crate::grading::DataIndex;
 use crate::layout::{self, Rendering};
 use crate::prompt::{Message, Prompt};
 use crate::questions::{self, Question};
@@ -12,6 +13,7 @@ use anyhow::Result;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// How questions are put to the model.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -134,12 +136,15 @@ pub struct Combo {
     pub rendering: Rendering,
     /// Its prompts: one in batch mode, one per question otherwise.
     pub units: Vec<Unit>,
+    /// The records asked about, for the taxonomy of wrong answers: one index per dataset size
+    /// and variant, shared by every combination of it.
+    pub data: Arc<DataIndex>,
 }
 
 /// One dataset size with its questions per variant.
 pub struct Size {
     /// The dataset.
-    pub dataset: Dataset,
+    pub dataset: Arc<Dataset>,
     /// Questions per variant.
     pub questions: BTreeMap<Variant, Vec<Question>>,
 }
@@ -157,13 +162,14 @@ pub fn build(plan: &Plan) -> Result<Matrix> {
     let mut sizes = Vec::new();
     let mut combos = Vec::new();
     for &n in &plan.records {
-        let dataset = dataset::generate(n, plan.seed);
+        let dataset = Arc::new(dataset::generate(n, plan.seed));
         let questions: BTreeMap<Variant, Vec<Question>> = plan
             .variants
             .iter()
             .map(|&v| (v, questions::generate(&dataset.records(v), plan.seed)))
             .collect();
         for &v in &plan.variants {
+            let data = Arc::new(DataIndex::of_dataset(dataset.clone(), v));
             for &s in &plan.structures {
                 let doc = dataset.document(v, s);
                 for &f in plan.formats.iter().filter(|f| f.supports(s)) {
@@ -187,6 +193,7 @@ pub fn build(plan: &Plan) -> Result<Matrix> {
                             primer,
                             rendering,
                             units,
+                            data: data.clone(),
                         });
                     }
                 }

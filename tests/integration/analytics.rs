@@ -277,6 +277,157 @@ fn every_report_returns_the_expected_rows() {
                     assert_eq!(row[col(&t, "answers")], 2 * 55, "2 runs × 55 retrievals");
                 }
             }
+            "failure_modes.sql" => {
+                // Per provider and rendering: the reference fails nothing (one row, no kind);
+                // the noisy provider's "wrong" occurs nowhere in the data: hallucinated.
+                assert_eq!(t.rows.len(), 12, "{name}");
+                for row in &t.rows {
+                    let (kind, failed) = (&row[col(&t, "failure")], &row[col(&t, "failed")]);
+                    if row[col(&t, "provider")] == "reference/reference" {
+                        assert_eq!((kind, failed), (&Value::Null, &json!(0)), "{row:?}");
+                        assert_eq!(row[col(&t, "wrong_form_pct")], 0.0, "{row:?}");
+                    } else {
+                        assert_eq!(kind, "hallucinated", "{row:?}");
+                        assert_eq!(row[col(&t, "pct_of_failures")], 100.0, "{row:?}");
+                        assert!(row[col(&t, "pct_of_answers")].as_f64().unwrap() > 10.0);
+                    }
+                }
+            }
+            "accuracy.sql" => {
+                assert_eq!(t.rows.len(), 12, "{name}");
+                let mut failed_calls = 0;
+                for row in &t.rows {
+                    let get = |c: &str| row[col(&t, c)].as_f64();
+                    let (acc, lo, hi) = (get("accuracy"), get("wilson_low"), get("wilson_high"));
+                    let runs = row[col(&t, "runs")].as_i64().unwrap();
+                    let failed = row[col(&t, "failed_calls")].as_i64().unwrap();
+                    failed_calls += failed;
+                    assert_eq!(runs + failed, 2, "{row:?}");
+                    assert_eq!(row[col(&t, "n_answers")], json!(124 * runs), "{row:?}");
+                    assert!(lo.unwrap() < acc.unwrap() || acc == Some(0.0), "{row:?}");
+                    assert!(acc.unwrap() <= hi.unwrap(), "{row:?}");
+                    if row[col(&t, "provider")] == "reference" {
+                        assert_eq!((acc, hi), (Some(1.0), Some(1.0)), "{row:?}");
+                        assert_eq!(get("weighted_min"), get("weighted_max"));
+                        assert_eq!(get("weighted_stdev"), Some(0.0));
+                    } else {
+                        assert!(acc.unwrap() < 1.0, "{row:?}");
+                    }
+                    let eff = get("efficiency").unwrap();
+                    let tokens = get("data_tokens").unwrap();
+                    let wa = get("weighted_accuracy").unwrap();
+                    assert!(
+                        (eff - 100.0 * wa / (tokens / 1000.0)).abs() < 0.5,
+                        "{row:?}"
+                    );
+                }
+                assert_eq!(failed_calls as usize, failed);
+            }
+            "category_accuracy.sql" => {
+                assert_eq!(t.rows.len(), 12 * 4, "{name}");
+                for row in &t.rows {
+                    let get = |c: &str| row[col(&t, c)].as_f64().unwrap();
+                    assert!(
+                        get("wilson_low") <= get("accuracy")
+                            && get("accuracy") <= get("wilson_high")
+                    );
+                    let n = get("n_answers");
+                    assert!(
+                        (get("accuracy") * n - get("n_correct")).abs() < 1e-9,
+                        "{row:?}"
+                    );
+                }
+            }
+            "paired_comparison.sql" => {
+                // csv and toon_keyfold against json_compact, per provider and variant.
+                assert_eq!(t.rows.len(), 8, "{name}");
+                for row in &t.rows {
+                    let get = |c: &str| row[col(&t, c)].as_f64().unwrap();
+                    let (b, c) = (
+                        get("discordant_format_only"),
+                        get("discordant_baseline_only"),
+                    );
+                    assert!(get("p_holm") >= get("p_value"), "{row:?}");
+                    assert!(
+                        get("n_pairs") >= 124.0 && get("n_pairs") % 124.0 == 0.0,
+                        "{row:?}"
+                    );
+                    let noisy = row[col(&t, "provider")] == "noisy";
+                    // The noisy provider's wrong answers shift with the format name's length:
+                    // toon_keyfold and json_compact (12 letters) err alike, csv does not.
+                    if noisy && row[col(&t, "format")] == "csv" {
+                        assert!(b > 0.0 && c > 0.0, "{row:?}");
+                        assert!(
+                            (get("delta_accuracy_pp") - 100.0 * (b - c) / get("n_pairs")).abs()
+                                < 1e-9
+                        );
+                        assert!(get("mde_pp") > 0.0);
+                    } else {
+                        assert_eq!((b, c), (0.0, 0.0), "{row:?}");
+                        assert_eq!(
+                            (get("p_value"), row[col(&t, "significant")].clone()),
+                            (1.0, json!(false))
+                        );
+                    }
+                }
+            }
+            "pareto.sql" => {
+                assert_eq!(t.rows.len(), 12, "{name}");
+                // Every format of the reference is 100 % right: only the fewest tokens win.
+                for variant in ["mandatory", "optional"] {
+                    let family: Vec<_> = t
+                        .rows
+                        .iter()
+                        .filter(|r| {
+                            r[col(&t, "provider")] == "reference"
+                                && r[col(&t, "variant")] == variant
+                        })
+                        .collect();
+                    let on: Vec<_> = family
+                        .iter()
+                        .filter(|r| r[col(&t, "on_frontier")] == true)
+                        .collect();
+                    assert_eq!(on.len(), 1, "{family:?}");
+                    let fewest = family
+                        .iter()
+                        .map(|r| r[col(&t, "data_tokens")].as_i64().unwrap())
+                        .min();
+                    assert_eq!(on[0][col(&t, "data_tokens")].as_i64(), fewest);
+                }
+            }
+            "token_efficiency.sql" => {
+                assert_eq!(t.rows.len(), 3 * 2 * Tokenizer::ALL.len(), "{name}");
+                for row in &t.rows {
+                    let get = |c: &str| row[col(&t, c)].as_f64().unwrap();
+                    assert!(
+                        get("chars_per_token") > 1.0 && get("tokens_per_value") > 0.0,
+                        "{row:?}"
+                    );
+                    assert!(
+                        get("tokens_per_object") > get("tokens_per_value"),
+                        "{row:?}"
+                    );
+                }
+            }
+            "usage.sql" => {
+                assert_eq!(t.rows.len(), 12, "{name}");
+                let failed_calls: i64 = t
+                    .rows
+                    .iter()
+                    .map(|r| r[col(&t, "failed_calls")].as_i64().unwrap())
+                    .sum();
+                assert_eq!(failed_calls as usize, failed);
+                for row in &t.rows {
+                    assert_eq!(row[col(&t, "calls")], 2, "{row:?}");
+                    // The noisy provider caches prompts, so each rendering had a warm-up.
+                    let warm = if row[col(&t, "provider")] == "noisy" {
+                        1
+                    } else {
+                        0
+                    };
+                    assert_eq!(row[col(&t, "warmup_calls")], warm, "{row:?}");
+                }
+            }
             other => panic!("{other} has no expectations in tests/analytics.rs: add them"),
         }
     }
@@ -336,11 +487,23 @@ fn views_expose_the_documented_columns() {
         "expected",
         "actual",
         "reason",
+        "failure",
+        "off_by",
+        "normalization",
         "format",
         "provider",
     ] {
         assert!(cols("answers").contains(&c.to_string()), "answers.{c}");
     }
+    assert!(cols("results").contains(&"finish".to_string()));
+    let finish = db
+        .query("SELECT DISTINCT finish FROM results WHERE error IS NULL")
+        .unwrap();
+    assert_eq!(
+        finish.rows,
+        vec![vec![json!("stop")]],
+        "the reference stops"
+    );
     let n = db
         .query("SELECT count(*) FROM answers WHERE NOT warmup")
         .unwrap();

@@ -2,8 +2,12 @@
 
 mod analytics;
 mod cli;
+mod grading;
 mod pipeline;
 mod providers;
+mod report;
+mod report_cli;
+mod rescore;
 mod roundtrip;
 mod run_cli;
 mod runs;

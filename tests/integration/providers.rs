@@ -2,7 +2,7 @@
 //! 5xx and timeouts retried, garbage and truncated bodies reported, 401 failing fast.
 
 use bench::prompt::Message;
-use bench::providers::{self, ModelConfig, Provider, ProviderError, Request, Usage};
+use bench::providers::{self, Finish, ModelConfig, Provider, ProviderError, Request, Usage};
 use bench::runner::limits::Limits;
 use bench::runner::retry::{self, RetryPolicy};
 use serde_json::{Value, json};
@@ -27,6 +27,10 @@ pub struct Api {
     pub ok: fn(&str) -> Value,
     /// The usage `ok` must parse to.
     pub usage: Usage,
+    /// The raw finish reason of `ok`.
+    pub stop: &'static str,
+    /// A reply with text `answer` cut at the output-token limit, and its raw finish reason.
+    pub cut: (fn(&str) -> Value, &'static str),
 }
 
 fn anthropic_ok(answer: &str) -> Value {
@@ -35,6 +39,31 @@ fn anthropic_ok(answer: &str) -> Value {
         "stop_reason": "end_turn",
         "usage": {"input_tokens": 100, "output_tokens": 20, "cache_creation_input_tokens": 30,
                   "cache_read_input_tokens": 50}})
+}
+
+fn anthropic_cut(answer: &str) -> Value {
+    let mut v = anthropic_ok(answer);
+    v["stop_reason"] = json!("max_tokens");
+    v
+}
+
+fn chat_cut(answer: &str) -> Value {
+    let mut v = chat_ok(answer);
+    v["choices"][0]["finish_reason"] = json!("length");
+    v
+}
+
+fn responses_cut(answer: &str) -> Value {
+    let mut v = responses_ok(answer);
+    v["status"] = json!("incomplete");
+    v["incomplete_details"] = json!({"reason": "max_output_tokens"});
+    v
+}
+
+fn gemini_cut(answer: &str) -> Value {
+    let mut v = gemini_ok(answer);
+    v["candidates"][0]["finishReason"] = json!("MAX_TOKENS");
+    v
 }
 
 fn chat_ok(answer: &str) -> Value {
@@ -79,6 +108,8 @@ pub fn apis() -> Vec<Api> {
                 cache_read: 50,
                 cache_write: 30,
             },
+            stop: "end_turn",
+            cut: (anthropic_cut, "max_tokens"),
         },
         Api {
             spec: "openai:gpt-test",
@@ -93,6 +124,8 @@ pub fn apis() -> Vec<Api> {
                 cache_read: 128,
                 cache_write: 0,
             },
+            stop: "stop",
+            cut: (chat_cut, "length"),
         },
         Api {
             spec: "openai-responses:gpt-test",
@@ -107,6 +140,8 @@ pub fn apis() -> Vec<Api> {
                 cache_read: 64,
                 cache_write: 0,
             },
+            stop: "completed",
+            cut: (responses_cut, "max_output_tokens"),
         },
         Api {
             spec: "gemini:gemini-test",
@@ -121,6 +156,8 @@ pub fn apis() -> Vec<Api> {
                 cache_read: 100,
                 cache_write: 0,
             },
+            stop: "STOP",
+            cut: (gemini_cut, "MAX_TOKENS"),
         },
     ]
 }
@@ -214,6 +251,8 @@ async fn success_parses_text_usage_and_request_id() {
         assert_eq!(r.usage, api.usage, "{}", api.spec);
         assert_eq!(r.status, Some(200));
         assert_eq!(r.request_id.as_deref(), Some("req-42"), "{}", api.spec);
+        assert_eq!(r.finish, Some(Finish::Stop), "{}", api.spec);
+        assert_eq!(r.finish_reason.as_deref(), Some(api.stop), "{}", api.spec);
         assert_eq!(attempts, 1);
         let url = p.url().unwrap();
         assert!(url.ends_with(api.path) && !url.contains(FAKE_KEY), "{url}");
@@ -366,4 +405,95 @@ async fn missing_key_is_named() {
     let mut c = ModelConfig::from_spec("openai-compatible:m").unwrap();
     c.base_url = Some(server.uri());
     assert!(providers::build(&c, &|_| None).unwrap().ready().is_ok());
+}
+
+#[tokio::test]
+async fn a_reply_cut_at_the_token_limit_reports_finish_length() {
+    for api in apis() {
+        let server = MockServer::start().await;
+        Mock::given(method("POST"))
+            .and(path(api.path))
+            .respond_with(
+                ResponseTemplate::new(200).set_body_json((api.cut.0)("{\"q001\": 1, \"q0")),
+            )
+            .mount(&server)
+            .await;
+        let (r, attempts, _) = call(provider(&api, &server).as_ref()).await;
+        let r = r.unwrap_or_else(|e| panic!("{}: {e}", api.spec));
+        assert_eq!(
+            attempts, 1,
+            "{}: a cut answer is an answer, not retried",
+            api.spec
+        );
+        assert_eq!(r.finish, Some(Finish::Length), "{}", api.spec);
+        assert_eq!(r.finish_reason.as_deref(), Some(api.cut.1), "{}", api.spec);
+    }
+    // Other reasons keep their raw name and normalise.
+    let server = MockServer::start().await;
+    let apis = apis();
+    let mut filtered = chat_ok("");
+    filtered["choices"][0]["finish_reason"] = json!("content_filter");
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(filtered))
+        .mount(&server)
+        .await;
+    let r = call(provider(&apis[1], &server).as_ref()).await.0.unwrap();
+    assert_eq!(r.finish, Some(Finish::ContentFilter));
+}
+
+#[test]
+fn a_run_on_cut_replies_records_finish_and_truncated_answers() {
+    use bench::dataset::{Structure, Variant};
+    use bench::formats::Format;
+    use bench::runner::{Plan, QuestionMode, sequential};
+    use bench::tokens::Tokenizer;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let api = &apis()[1];
+    let server = rt.block_on(MockServer::start());
+    rt.block_on(
+        Mock::given(method("POST"))
+            .respond_with(
+                ResponseTemplate::new(200).set_body_json((api.cut.0)("{\"q001\": 3, \"q0")),
+            )
+            .mount(&server),
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let plan = Plan {
+        formats: vec![Format::Csv],
+        structures: vec![Structure::Flat],
+        variants: vec![Variant::Mandatory],
+        records: vec![3],
+        seed: 1,
+        runs: 1,
+        tokenizers: vec![Tokenizer::O200kBase],
+        output_root: tmp.path().to_path_buf(),
+        question_mode: QuestionMode::Batch,
+        primers: vec![false],
+    };
+    let p = providers::build(&config(api, &server, 2.0), &fake_env).unwrap();
+    let outcome = rt.block_on(sequential(&plan, vec![p])).unwrap();
+    let text = std::fs::read_to_string(&outcome.jsonl).unwrap();
+    let results: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|l| l["type"] == "result")
+        .map(|l| l["data"].clone())
+        .collect();
+    assert!(!results.is_empty());
+    for r in &results {
+        assert_eq!(r["finish"], "length");
+        assert_eq!(r["finish_reason"], "length");
+        let metrics = r["metrics"].as_array().unwrap();
+        assert_eq!(metrics.len(), 124);
+        assert!(
+            metrics
+                .iter()
+                .all(|m| m["failure"] == "truncated" && m["reason"] == "unparseable"),
+            "{:?}",
+            metrics[0]
+        );
+    }
 }

@@ -1,0 +1,46 @@
+-- Accuracy of every rendering per provider/model, with its uncertainty: plain accuracy over the
+-- answers of successful calls with its Wilson 95 % interval and n, and weighted accuracy over
+-- runs (mean, min, max, sample stdev). Warm-ups are excluded; failed calls are counted in
+-- failed_calls and left out of the averages. (The bootstrap interval of weighted accuracy is
+-- computed by `bench report`, which needs resampling SQL cannot express.)
+WITH plain AS (
+    SELECT provider, model, format, structure, variant, records, primer,
+           count(*) AS n_answers,
+           sum(passed)::BIGINT AS n_correct
+    FROM answers
+    WHERE NOT warmup AND error IS NULL
+    GROUP BY ALL
+),
+per_run AS (
+    SELECT provider, model, format, structure, variant, records, primer,
+           count(*) FILTER (WHERE NOT failed) AS runs,
+           sum(calls)::BIGINT AS calls,
+           sum(errors)::BIGINT AS failed_calls,
+           avg(weighted_accuracy) FILTER (WHERE NOT failed) AS weighted_accuracy,
+           min(weighted_accuracy) FILTER (WHERE NOT failed) AS weighted_min,
+           max(weighted_accuracy) FILTER (WHERE NOT failed) AS weighted_max,
+           stddev_samp(weighted_accuracy) FILTER (WHERE NOT failed) AS weighted_stdev,
+           avg(data_tokens_o200k) AS data_tokens
+    FROM runs
+    GROUP BY ALL
+)
+SELECT
+    r.provider, r.model, r.format, r.structure, r.variant, r.records, r.primer,
+    coalesce(p.n_answers, 0) AS n_answers,
+    coalesce(p.n_correct, 0) AS n_correct,
+    p.n_correct / p.n_answers AS accuracy,
+    wilson_low(p.n_correct, p.n_answers) AS wilson_low,
+    wilson_high(p.n_correct, p.n_answers) AS wilson_high,
+    r.weighted_accuracy,
+    r.runs,
+    r.weighted_min,
+    r.weighted_max,
+    r.weighted_stdev,
+    r.calls,
+    r.failed_calls,
+    round(r.data_tokens)::BIGINT AS data_tokens,
+    100 * r.weighted_accuracy / (r.data_tokens / 1000) AS efficiency
+FROM per_run AS r
+LEFT JOIN plain AS p USING (provider, model, format, structure, variant, records, primer)
+ORDER BY r.provider, r.model, r.records, r.primer, r.structure, r.variant,
+         r.weighted_accuracy DESC NULLS LAST, r.data_tokens, r.format;

@@ -1,0 +1,21 @@
+//! The report SQL files of `sql/`, compiled in so `bench report` runs from any directory. Each
+//! runs unchanged in the DuckDB CLI after `.read sql/views.sql`.
+
+/// Plain accuracy with Wilson intervals and weighted accuracy over runs, per rendering.
+pub const ACCURACY: &str = include_str!("../../sql/accuracy.sql");
+/// Plain accuracy per category with Wilson intervals.
+pub const CATEGORY_ACCURACY: &str = include_str!("../../sql/category_accuracy.sql");
+/// Every format against the baseline: McNemar, Holm, power.
+pub const PAIRED_COMPARISON: &str = include_str!("../../sql/paired_comparison.sql");
+/// The accuracy-vs-tokens Pareto frontier.
+pub const PARETO: &str = include_str!("../../sql/pareto.sql");
+/// Tokens, chars/token, tokens/value, tokens/object per tokenizer.
+pub const TOKEN_EFFICIENCY: &str = include_str!("../../sql/token_efficiency.sql");
+/// Usage, cost and latency per rendering.
+pub const USAGE: &str = include_str!("../../sql/usage.sql");
+/// Tokens and accuracy against record count.
+pub const SCALING: &str = include_str!("../../sql/scaling.sql");
+/// Retrieval accuracy by target position.
+pub const POSITION_EFFECT: &str = include_str!("../../sql/position_effect.sql");
+/// Wrong answers by failure kind and the right-value-other-form rate.
+pub const FAILURE_MODES: &str = include_str!("../../sql/failure_modes.sql");

@@ -1,0 +1,113 @@
+//! `bench report`: writes the report of a run (BENCHMARK_REPORT.md, report.html, metrics.json,
+//! analytics_results.json, charts) into its artifact folder; `bench run` and `bench rescore`
+//! call it at the end.
+
+use crate::UsageError;
+use crate::cli::ReportArgs;
+use crate::formats::Format;
+use crate::report::{self, data};
+use anyhow::Result;
+use std::path::{Path, PathBuf};
+
+/// The newest run folder under `root/benchmarks` (names are timestamps; `_N` suffixes of runs
+/// started in the same second sort numerically).
+pub fn latest_run(root: &Path) -> Result<PathBuf> {
+    let dir = root.join("benchmarks");
+    let key = |p: &Path| {
+        let name = p
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        match name.rsplit_once('_') {
+            Some((stamp, n)) if n.bytes().all(|b| b.is_ascii_digit()) && !n.is_empty() => {
+                (stamp.to_string(), n.parse::<u64>().unwrap_or(0))
+            }
+            _ => (name, 1),
+        }
+    };
+    std::fs::read_dir(&dir)
+        .ok()
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| data::run_log(p).is_ok())
+        .max_by_key(|p| key(p))
+        .ok_or_else(|| {
+            UsageError::new(format!(
+                "no runs under {} — run `bench run` first",
+                dir.display()
+            ))
+            .into()
+        })
+}
+
+/// The baseline to compare against: the one asked for (which the run must contain), else
+/// json_compact, else the run's first format (with a notice).
+fn baseline_for(run_dir: &Path, asked: Option<Format>) -> Result<String> {
+    let info = data::run_info(run_dir)?;
+    let formats: Vec<String> = info
+        .metadata
+        .get("formats")
+        .and_then(|f| f.as_array())
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    let has = |f: &str| formats.iter().any(|x| x == f);
+    match asked {
+        Some(f) if has(f.name()) => Ok(f.name().to_string()),
+        Some(f) => Err(UsageError::new(format!(
+            "--baseline {f}: the run has no such format (it has {})",
+            formats.join(", ")
+        ))
+        .into()),
+        None if has(Format::JsonCompact.name()) || formats.is_empty() => {
+            Ok(Format::JsonCompact.name().to_string())
+        }
+        None => {
+            eprintln!(
+                "report: the run has no json_compact; comparing against its first format, {} (--baseline FMT picks another)",
+                formats[0]
+            );
+            Ok(formats[0].clone())
+        }
+    }
+}
+
+/// Writes the report of `run_dir` and prints where it went.
+pub fn write_for_run(run_dir: &Path, baseline: Option<Format>) -> Result<()> {
+    let baseline = baseline_for(run_dir, baseline)?;
+    let written = report::write_report(run_dir, &baseline)?;
+    println!(
+        "report:    {} (report.html, metrics.json, analytics_results.json, {} charts)",
+        written.dir.join("BENCHMARK_REPORT.md").display(),
+        written.files.iter().filter(|f| f.ends_with(".png")).count()
+    );
+    Ok(())
+}
+
+/// `bench report [RUN_DIR|latest]`.
+pub fn execute(args: &ReportArgs) -> Result<()> {
+    let dir = if args.run == "latest" {
+        latest_run(&args.root)?
+    } else {
+        let p = PathBuf::from(&args.run);
+        // A run log file names its folder.
+        if p.extension().is_some_and(|x| x == "jsonl") {
+            p.parent().map(Path::to_path_buf).unwrap_or(p)
+        } else {
+            p
+        }
+    };
+    if !dir.is_dir() {
+        return Err(UsageError::new(format!(
+            "'{}' is not a run folder (expected data/benchmarks/<timestamp> or `latest`)",
+            dir.display()
+        ))
+        .into());
+    }
+    write_for_run(&dir, args.baseline)
+}

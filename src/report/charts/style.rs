@@ -1,0 +1,400 @@
+//! What every chart shares: the embedded font, palette, text helpers, title and legend.
+
+use ab_glyph::FontRef;
+use anyhow::{Result, anyhow};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use std::sync::OnceLock;
+
+/// Default canvas width: wide enough for a report column.
+pub const WIDTH: u32 = 960;
+/// Default canvas height: short enough to sit beside text.
+pub const HEIGHT: u32 = 560;
+
+// Font sizes are plotters' (the glyph box height, about 1.2 em), chosen to stay readable
+// when a 960 px chart is shown at half size in a document.
+/// Chart title.
+pub const TITLE_SIZE: f64 = 24.0;
+/// Axis captions.
+pub const AXIS_SIZE: f64 = 17.0;
+/// Tick labels and category names.
+pub const TICK_SIZE: f64 = 15.0;
+/// Point labels, row labels, legend entries and cell values.
+pub const LABEL_SIZE: f64 = 14.0;
+
+/// Space around the whole chart.
+pub const PAD: i32 = 16;
+
+/// Main text: near-black, softer than pure black on white.
+pub const INK: RGBColor = RGBColor(0x22, 0x22, 0x22);
+/// Secondary text (ticks, values) that should not compete with the data.
+pub const MUTED: RGBColor = RGBColor(0x66, 0x66, 0x66);
+/// Grid lines, faint enough to sit behind the data.
+pub const GRID: RGBColor = RGBColor(0xe3, 0xe3, 0xe3);
+/// Axis lines.
+pub const AXIS: RGBColor = RGBColor(0x88, 0x88, 0x88);
+/// Alternate-row shading.
+pub const BAND: RGBColor = RGBColor(0xf5, 0xf5, 0xf5);
+/// Missing heat map cells: neutral grey, outside the colour scale.
+pub const MISSING: RGBColor = RGBColor(0xd9, 0xd9, 0xd9);
+
+/// Tableau 10: ten hues that stay apart for common colour-vision deficiencies and in print.
+const PALETTE: [RGBColor; 10] = [
+    RGBColor(0x4e, 0x79, 0xa7),
+    RGBColor(0xf2, 0x8e, 0x2b),
+    RGBColor(0xe1, 0x57, 0x59),
+    RGBColor(0x76, 0xb7, 0xb2),
+    RGBColor(0x59, 0xa1, 0x4f),
+    RGBColor(0xed, 0xc9, 0x48),
+    RGBColor(0xb0, 0x7a, 0xa1),
+    RGBColor(0xff, 0x9d, 0xa7),
+    RGBColor(0x9c, 0x75, 0x5f),
+    RGBColor(0xba, 0xb0, 0xac),
+];
+
+/// The colour of the `i`th series; repeats after ten, which legends still disambiguate.
+pub fn color(i: usize) -> RGBColor {
+    PALETTE[i % PALETTE.len()]
+}
+
+static FONT: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf");
+
+/// The embedded font, parsed once and registered with plotters under the generic family
+/// name, so plotters measures text with it and the SVG still asks the browser for plain
+/// `sans-serif`.
+pub fn font() -> Result<&'static FontRef<'static>> {
+    static PARSED: OnceLock<Option<FontRef<'static>>> = OnceLock::new();
+    PARSED
+        .get_or_init(|| {
+            let registered =
+                plotters::style::register_font("sans-serif", FontStyle::Normal, FONT).is_ok();
+            FontRef::try_from_slice(FONT).ok().filter(|_| registered)
+        })
+        .as_ref()
+        .ok_or_else(|| anyhow!("the embedded chart font could not be loaded"))
+}
+
+/// Text in the chart font at `size`, anchored by its top-left corner.
+pub fn text(size: f64, color: &RGBColor) -> TextStyle<'static> {
+    ("sans-serif", size).into_font().color(color)
+}
+
+/// `style` anchored at (`h`, `v`) instead of its top-left corner.
+pub fn anchored(style: TextStyle<'static>, h: HPos, v: VPos) -> TextStyle<'static> {
+    style.pos(Pos::new(h, v))
+}
+
+/// `s` cut to at most `max` characters, ending in "…" when cut; control characters become
+/// spaces since they are not valid in SVG text and have no glyph.
+pub fn truncate(s: &str, max: usize) -> String {
+    let clean = |c: char| if c.is_control() { ' ' } else { c };
+    if s.chars().count() <= max {
+        return s.chars().map(clean).collect();
+    }
+    let mut out: String = s.chars().take(max.saturating_sub(1)).map(clean).collect();
+    out.push('…');
+    out
+}
+
+/// Pixel size of `s` in `style`, (0, 0) for empty text; both backends measure with the
+/// embedded font, so this needs no drawing area and layouts match between SVG and PNG.
+pub fn measure(s: &str, style: &TextStyle) -> Result<(i32, i32)> {
+    if s.is_empty() {
+        return Ok((0, 0));
+    }
+    let (w, h) = style
+        .font
+        .box_size(s)
+        .map_err(|e| anyhow!("measuring chart text: {e}"))?;
+    Ok((w as i32, h as i32))
+}
+
+/// `s` shortened with "…" until it is at most `max_px` wide in `style`.
+pub fn fit(s: &str, style: &TextStyle, max_px: i32) -> Result<String> {
+    let mut n = s.chars().count();
+    let mut out = truncate(s, n);
+    while n > 1 && measure(&out, style)?.0 > max_px {
+        n -= 1;
+        out = truncate(s, n);
+    }
+    Ok(out)
+}
+
+/// The widest of `texts` in `style`, in pixels.
+pub fn widest(texts: &[String], style: &TextStyle) -> Result<i32> {
+    let mut w = 0;
+    for t in texts {
+        w = w.max(measure(t, style)?.0);
+    }
+    Ok(w)
+}
+
+/// 0..1 as a percentage, with more decimals when the axis spans little.
+pub fn pct(v: f64, span: f64) -> String {
+    if span >= 0.1 {
+        format!("{:.0}%", v * 100.0)
+    } else if span >= 0.01 {
+        format!("{:.1}%", v * 100.0)
+    } else {
+        format!("{:.2}%", v * 100.0)
+    }
+}
+
+/// Short number for ticks and bar labels: 950, 4k, 12.5k, 3.2M.
+pub fn compact(v: f64) -> String {
+    let a = v.abs();
+    // Past trillions suffixes stop helping and fixed notation would print hundreds of digits.
+    if a >= 1e12 {
+        return format!("{v:.1e}");
+    }
+    let (scaled, suffix) = if a >= 1e9 {
+        (v / 1e9, "B")
+    } else if a >= 1e6 {
+        (v / 1e6, "M")
+    } else if a >= 1e3 {
+        (v / 1e3, "k")
+    } else {
+        (v, "")
+    };
+    let s = if (suffix.is_empty() && scaled.fract() == 0.0) || scaled.abs() >= 100.0 {
+        format!("{scaled:.0}")
+    } else {
+        let s = format!("{scaled:.1}");
+        s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
+    };
+    format!("{s}{suffix}")
+}
+
+/// A whole number with thousands separators (12,345), or two decimals below 100.
+pub fn grouped(v: f64) -> String {
+    if v.abs() < 100.0 && v.fract() != 0.0 {
+        return format!("{v:.2}");
+    }
+    let digits = format!("{:.0}", v.abs());
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    if v < 0.0 && digits != "0" {
+        out.insert(0, '-');
+    }
+    out
+}
+
+/// Finite (min, max) of `values`, or None when there is none.
+pub fn extent(values: impl IntoIterator<Item = f64>) -> Option<(f64, f64)> {
+    values
+        .into_iter()
+        .filter(|v| v.is_finite())
+        .fold(None, |acc, v| match acc {
+            None => Some((v, v)),
+            Some((lo, hi)) => Some((lo.min(v), hi.max(v))),
+        })
+}
+
+/// `(lo, hi)` widened by `frac` of its span on each side, and to a non-empty range when the
+/// values are all equal (plotters cannot map a zero-width range).
+pub fn pad(lo: f64, hi: f64, frac: f64) -> (f64, f64) {
+    let span = hi - lo;
+    if span > f64::EPSILON * hi.abs().max(1.0) {
+        (lo - span * frac, hi + span * frac)
+    } else {
+        let d = (lo.abs() * 0.1).max(0.05);
+        (lo - d, hi + d)
+    }
+}
+
+/// A padded 0..1 range for percentages, clamped so the axis never shows below 0% or above 100%.
+pub fn unit_range(lo: f64, hi: f64) -> (f64, f64) {
+    let (a, b) = pad(lo, hi, 0.08);
+    let (a, b) = (a.max(0.0), b.min(1.0));
+    if b - a < 0.02 {
+        ((a - 0.01).max(0.0), (b + 0.01).min(1.0))
+    } else {
+        (a, b)
+    }
+}
+
+/// How a legend entry draws its key.
+#[derive(Clone, Copy)]
+pub enum Key {
+    /// A filled dot (scatter points, interval groups).
+    Dot,
+    /// A short line with a dot (line series).
+    Line,
+    /// A filled square (bars).
+    Square,
+}
+
+/// Draws the title and a legend that wraps into rows beneath it, and returns the area below
+/// them, so legends never sit on top of data.
+pub fn frame<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    legend: &[(String, RGBColor)],
+    key: Key,
+) -> Result<DrawingArea<DB, Shift>>
+where
+    DB::ErrorType: 'static,
+{
+    let (w, _) = root.dim_in_pixel();
+    let w = w as i32;
+    let title_style = text(TITLE_SIZE, &INK);
+    let title = fit(title, &title_style, w - 2 * PAD)?;
+    root.draw_text(&title, &title_style, (PAD, PAD))?;
+    let y = PAD + TITLE_SIZE as i32 + 10;
+    if !legend.is_empty() {
+        let style = legend_style();
+        let centred = anchored(style.clone(), HPos::Left, VPos::Center);
+        let placed = legend_layout(legend, &style, w)?;
+        for (name, c, x, _, row) in &placed {
+            let ey = y + row * LEGEND_ROW + 8;
+            draw_key(root, (*x, ey), c, key)?;
+            root.draw_text(name, &centred, (x + 26, ey))?;
+        }
+        let hidden = legend.len() - placed.len();
+        if let Some(last) = placed.last().filter(|_| hidden > 0) {
+            let note = anchored(text(LABEL_SIZE + 1.0, &MUTED), HPos::Right, VPos::Center);
+            let ey = y + last.4 * LEGEND_ROW + 8;
+            root.draw_text(&format!("+{hidden} more"), &note, (w - PAD, ey))?;
+        }
+    }
+    Ok(root.margin(header_height(legend, w), 0, 0, 0))
+}
+
+/// Height of what `frame` draws (title and legend) on a canvas `w` pixels wide.
+pub fn header_height(legend: &[(String, RGBColor)], w: i32) -> i32 {
+    let title = PAD + TITLE_SIZE as i32 + 10;
+    if legend.is_empty() {
+        return title;
+    }
+    // Measuring only fails if the font is missing, and then nothing is drawn anyway.
+    let rows = legend_layout(legend, &legend_style(), w)
+        .ok()
+        .and_then(|p| p.last().map(|p| p.4 + 1))
+        .unwrap_or(1);
+    title + rows * LEGEND_ROW + 6
+}
+
+fn legend_style() -> TextStyle<'static> {
+    text(LABEL_SIZE + 1.0, &INK)
+}
+
+/// Height of one legend row.
+const LEGEND_ROW: i32 = 24;
+/// Legend rows kept at most, so a legend of many series leaves the plot its room.
+const LEGEND_ROWS: i32 = 4;
+/// Room kept at the end of the last row for the "+N more" note.
+const MORE_NOTE: i32 = 90;
+
+/// A legend entry placed: its text, colour, left x, right x and row.
+type Placed = (String, RGBColor, i32, i32, i32);
+
+/// Legend entries flowing left to right in rows; when they need more than LEGEND_ROWS rows
+/// the rest are left out (the caller notes how many), with room kept for that note.
+fn legend_layout(legend: &[(String, RGBColor)], style: &TextStyle, w: i32) -> Result<Vec<Placed>> {
+    let mut out: Vec<Placed> = Vec::new();
+    let (mut x, mut row) = (PAD, 0);
+    for (name, c) in legend {
+        let name = fit(&truncate(name, 40), style, w / 2)?;
+        let entry = 26 + measure(&name, style)?.0 + 22;
+        if x > PAD && x + entry > w - PAD {
+            x = PAD;
+            row += 1;
+        }
+        if row == LEGEND_ROWS {
+            while out.last().is_some_and(|p| p.3 > w - PAD - MORE_NOTE) {
+                out.pop();
+            }
+            break;
+        }
+        out.push((name, *c, x, x + entry, row));
+        x += entry;
+    }
+    Ok(out)
+}
+
+fn draw_key<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    (x, y): (i32, i32),
+    c: &RGBColor,
+    key: Key,
+) -> Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    match key {
+        Key::Dot => root.draw(&Circle::new((x + 10, y), 6, c.filled()))?,
+        Key::Line => {
+            root.draw(&PathElement::new(
+                vec![(x, y), (x + 20, y)],
+                c.stroke_width(3),
+            ))?;
+            root.draw(&Circle::new((x + 10, y), 4, c.filled()))?;
+        }
+        Key::Square => root.draw(&Rectangle::new(
+            [(x + 3, y - 7), (x + 17, y + 7)],
+            c.filled(),
+        ))?,
+    }
+    Ok(())
+}
+
+/// A grey "No data" note in the middle of `area`, for charts with nothing finite to plot.
+pub fn no_data<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>) -> Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    let (w, h) = area.dim_in_pixel();
+    let style = anchored(text(AXIS_SIZE + 3.0, &MUTED), HPos::Center, VPos::Center);
+    area.draw_text("No data", &style, (w as i32 / 2, h as i32 / 2))?;
+    Ok(())
+}
+
+/// A pixel rectangle (x0, y0, x1, y1), for keeping point labels apart.
+pub type Box2 = (i32, i32, i32, i32);
+
+fn overlap(a: Box2, b: Box2) -> i64 {
+    let w = (a.2.min(b.2) - a.0.max(b.0)).max(0) as i64;
+    let h = (a.3.min(b.3) - a.1.max(b.1)).max(0) as i64;
+    w * h
+}
+
+/// Picks where a `w`×`h` label goes beside a dot at `p` (right, left, above, below...), the
+/// first spot that overlaps nothing in `taken` and stays inside `bounds`, else the least
+/// crowded; returns its top-left corner and records it in `taken`.
+pub fn place_label(
+    p: (i32, i32),
+    (w, h): (i32, i32),
+    taken: &mut Vec<Box2>,
+    bounds: Box2,
+) -> (i32, i32) {
+    let gap = 8;
+    let candidates = [
+        (p.0 + gap, p.1 - h / 2),
+        (p.0 - gap - w, p.1 - h / 2),
+        (p.0 - w / 2, p.1 - gap - h),
+        (p.0 - w / 2, p.1 + gap),
+        (p.0 + gap, p.1 - gap - h),
+        (p.0 + gap, p.1 + gap),
+        (p.0 - gap - w, p.1 - gap - h),
+        (p.0 - gap - w, p.1 + gap),
+    ];
+    let score = |(x, y): (i32, i32)| {
+        let b = (x, y, x + w, y + h);
+        let outside = overlap(b, bounds) < (w as i64 * h as i64);
+        let crowd: i64 = taken.iter().map(|t| overlap(b, *t)).sum();
+        crowd + if outside { 1_000_000 } else { 0 }
+    };
+    let best = candidates
+        .iter()
+        .copied()
+        .min_by_key(|c| score(*c))
+        .unwrap_or(candidates[0]);
+    taken.push((best.0, best.1, best.0 + w, best.1 + h));
+    best
+}

@@ -1,0 +1,547 @@
+//! Everything a report shows, read from one run folder: the SQL files of `sql/` over its views,
+//! plus the cluster-bootstrap intervals of `stats` (the only statistic SQL cannot compute).
+
+use crate::analytics::{Analytics, Table, sql};
+use crate::stats::{self, Cluster, PairedCluster, RESAMPLES};
+use anyhow::{Context, Result};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+/// One comparison family: the data and model a set of formats was compared on.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Family {
+    /// Provider name.
+    pub provider: String,
+    /// Model id.
+    pub model: String,
+    /// `flat` or `nested`.
+    pub structure: String,
+    /// `mandatory` or `optional`.
+    pub variant: String,
+    /// Records in the data.
+    pub records: i64,
+    /// Whether a format primer preceded the data.
+    pub primer: bool,
+}
+
+impl Family {
+    /// `provider/model`.
+    pub fn model_label(&self) -> String {
+        format!("{}/{}", self.provider, self.model)
+    }
+
+    /// A short label of the data: `flat · mandatory` (plus records and primer when given).
+    pub fn data_label(&self, with_records: bool, with_primer: bool) -> String {
+        let mut s = format!("{} · {}", self.structure, self.variant);
+        if with_records {
+            s.push_str(&format!(" · {} records", self.records));
+        }
+        if with_primer {
+            s.push_str(if self.primer {
+                " · primer"
+            } else {
+                " · no primer"
+            });
+        }
+        s
+    }
+}
+
+/// Accuracy of one rendering: `sql/accuracy.sql` plus the bootstrap interval of weighted
+/// accuracy. Field names are the `analytics_results.json` contract.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct AccuracyRow {
+    /// Comparison family.
+    #[serde(flatten)]
+    pub family: Family,
+    /// Format.
+    pub format: String,
+    /// Answers graded (successful calls, warm-ups excluded).
+    pub n_answers: i64,
+    /// Answers right.
+    pub n_correct: i64,
+    /// Plain accuracy, 0..1.
+    pub accuracy: Option<f64>,
+    /// Wilson 95 % lower bound.
+    pub wilson_low: Option<f64>,
+    /// Wilson 95 % upper bound.
+    pub wilson_high: Option<f64>,
+    /// Weighted accuracy, mean over successful runs, 0..1.
+    pub weighted_accuracy: Option<f64>,
+    /// Bootstrap 95 % lower bound of weighted accuracy.
+    #[serde(default)]
+    pub weighted_low: Option<f64>,
+    /// Bootstrap 95 % upper bound of weighted accuracy.
+    #[serde(default)]
+    pub weighted_high: Option<f64>,
+    /// Successful runs.
+    pub runs: i64,
+    /// Lowest weighted accuracy of a run.
+    pub weighted_min: Option<f64>,
+    /// Highest weighted accuracy of a run.
+    pub weighted_max: Option<f64>,
+    /// Sample standard deviation over runs (null with one run).
+    pub weighted_stdev: Option<f64>,
+    /// Calls made (per-question mode: one per question).
+    pub calls: i64,
+    /// Calls that failed.
+    pub failed_calls: i64,
+    /// Data tokens (o200k_base).
+    pub data_tokens: Option<i64>,
+    /// Weighted accuracy % per 1,000 data tokens.
+    pub efficiency: Option<f64>,
+}
+
+/// One format against the baseline: `sql/paired_comparison.sql` plus the bootstrap interval of
+/// Δ weighted accuracy. Field names are the `analytics_results.json` contract.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ComparisonRow {
+    /// Comparison family.
+    #[serde(flatten)]
+    pub family: Family,
+    /// Format compared.
+    pub format: String,
+    /// Baseline format.
+    pub baseline: String,
+    /// Δ weighted accuracy, percentage points.
+    pub delta_weighted_pp: Option<f64>,
+    /// Bootstrap 95 % lower bound of Δ weighted accuracy, pp.
+    #[serde(default)]
+    pub delta_low_pp: Option<f64>,
+    /// Bootstrap 95 % upper bound of Δ weighted accuracy, pp.
+    #[serde(default)]
+    pub delta_high_pp: Option<f64>,
+    /// Δ plain accuracy over the pairs, pp.
+    pub delta_accuracy_pp: Option<f64>,
+    /// Paired answers.
+    pub n_pairs: i64,
+    /// Pairs only the format got right.
+    pub discordant_format_only: i64,
+    /// Pairs only the baseline got right.
+    pub discordant_baseline_only: i64,
+    /// Exact McNemar p.
+    pub p_value: f64,
+    /// Holm-adjusted p across the family.
+    pub p_holm: f64,
+    /// p_holm < 0.05.
+    pub significant: bool,
+    /// Data tokens of the format / of the baseline (o200k_base).
+    pub token_ratio: Option<f64>,
+    /// Runs paired.
+    pub runs: i64,
+    /// Smallest detectable plain-accuracy difference (80 % power), pp.
+    pub mde_pp: Option<f64>,
+    /// Runs that would detect the observed difference (when not significant).
+    pub runs_needed: Option<i64>,
+}
+
+/// `sql/category_accuracy.sql`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CategoryRow {
+    /// Comparison family.
+    #[serde(flatten)]
+    pub family: Family,
+    /// Format.
+    pub format: String,
+    /// Question category.
+    pub category: String,
+    /// Answers.
+    pub n_answers: i64,
+    /// Right answers.
+    pub n_correct: i64,
+    /// Plain accuracy.
+    pub accuracy: f64,
+    /// Wilson 95 % lower bound.
+    pub wilson_low: f64,
+    /// Wilson 95 % upper bound.
+    pub wilson_high: f64,
+}
+
+/// `sql/pareto.sql`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ParetoRow {
+    /// Comparison family.
+    #[serde(flatten)]
+    pub family: Family,
+    /// Format.
+    pub format: String,
+    /// Weighted accuracy.
+    pub weighted_accuracy: f64,
+    /// Data tokens (o200k_base).
+    pub data_tokens: i64,
+    /// Whether no format beats it on both accuracy and tokens.
+    pub on_frontier: bool,
+    /// Formats that beat it on both.
+    pub dominated_by: Option<String>,
+}
+
+/// `sql/token_efficiency.sql`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct TokenRow {
+    /// Format.
+    pub format: String,
+    /// Structure.
+    pub structure: String,
+    /// Variant.
+    pub variant: String,
+    /// Records.
+    pub records: i64,
+    /// Tokenizer.
+    pub tokenizer: String,
+    /// Data tokens.
+    pub tokens: i64,
+    /// Characters per token.
+    pub chars_per_token: f64,
+    /// Tokens per non-null value.
+    pub tokens_per_value: f64,
+    /// Tokens per object.
+    pub tokens_per_object: f64,
+}
+
+/// The run's metadata line, as far as reports use it.
+#[derive(Debug, Clone, Default)]
+pub struct RunInfo {
+    /// The run folder.
+    pub dir: PathBuf,
+    /// Suite name (the JSONL file stem).
+    pub suite: String,
+    /// The metadata line's `data` object.
+    pub metadata: Map<String, Value>,
+}
+
+impl RunInfo {
+    /// A metadata field as text (arrays joined with ", ").
+    pub fn text(&self, key: &str) -> String {
+        match self.metadata.get(key) {
+            Some(Value::String(s)) => s.clone(),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+                .collect::<Vec<_>>()
+                .join(", "),
+            Some(Value::Null) | None => String::new(),
+            Some(other) => other.to_string(),
+        }
+    }
+
+    /// Category weights from the metadata, by category name.
+    pub fn weights(&self) -> BTreeMap<String, f64> {
+        self.metadata
+            .get("weights")
+            .and_then(Value::as_object)
+            .map(|o| {
+                o.iter()
+                    .filter_map(|(k, v)| v.as_f64().map(|w| (k.clone(), w)))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// Everything one report shows.
+#[derive(Debug, Clone)]
+pub struct ReportData {
+    /// The run.
+    pub run: RunInfo,
+    /// Baseline format of the comparisons.
+    pub baseline: String,
+    /// Accuracy per rendering.
+    pub accuracy: Vec<AccuracyRow>,
+    /// Every format against the baseline.
+    pub comparisons: Vec<ComparisonRow>,
+    /// Every format against the most accurate format of its family.
+    pub versus_best: Vec<ComparisonRow>,
+    /// Accuracy per category.
+    pub categories: Vec<CategoryRow>,
+    /// Pareto frontier membership.
+    pub pareto: Vec<ParetoRow>,
+    /// Token efficiency per tokenizer.
+    pub tokens: Vec<TokenRow>,
+    /// Usage, cost and latency (`sql/usage.sql`), as returned.
+    pub usage: Table,
+    /// Failed answers by kind (`sql/failure_modes.sql`), as returned.
+    pub failure_modes: Table,
+    /// Tokens and accuracy against record count, when the run swept sizes.
+    pub scaling: Option<Table>,
+    /// Retrieval accuracy by position.
+    pub position: Option<Table>,
+}
+
+/// Rows of a table as typed structs (columns by name).
+fn typed<T: DeserializeOwned>(t: &Table, what: &str) -> Result<Vec<T>> {
+    t.rows
+        .iter()
+        .map(|r| {
+            let o: Map<String, Value> = t.columns.iter().cloned().zip(r.iter().cloned()).collect();
+            serde_json::from_value(Value::Object(o))
+                .with_context(|| format!("reading a row of {what}"))
+        })
+        .collect()
+}
+
+fn run_sql(a: &Analytics, sql: &str, what: &str) -> Result<Table> {
+    a.query(sql).with_context(|| format!("running {what}"))
+}
+
+/// The JSONL run log of a run folder (the one `.jsonl` file in it).
+pub fn run_log(dir: &Path) -> Result<PathBuf> {
+    let mut logs: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("cannot read run folder '{}'", dir.display()))?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    logs.sort();
+    match logs.len() {
+        0 => Err(crate::UsageError::new(format!(
+            "'{}' has no run log (*.jsonl); is it a data/benchmarks/<timestamp> folder?",
+            dir.display()
+        ))
+        .into()),
+        1 => Ok(logs.remove(0)),
+        _ => Err(crate::UsageError::new(format!(
+            "'{}' holds {} run logs; a run folder holds one",
+            dir.display(),
+            logs.len()
+        ))
+        .into()),
+    }
+}
+
+/// Reads the metadata line (the first line) of a run folder's log.
+pub fn run_info(dir: &Path) -> Result<RunInfo> {
+    let log = run_log(dir)?;
+    let text = std::fs::read_to_string(&log)
+        .with_context(|| format!("cannot read '{}'", log.display()))?;
+    let first = text.lines().next().unwrap_or_default();
+    let line: Value = serde_json::from_str(first)
+        .with_context(|| format!("{}:1: not a JSON line", log.display()))?;
+    let metadata = match (line.get("type").and_then(Value::as_str), line.get("data")) {
+        (Some("metadata"), Some(Value::Object(o))) => o.clone(),
+        _ => {
+            return Err(crate::UsageError::new(format!(
+                "{}:1: the first line is not a metadata line",
+                log.display()
+            ))
+            .into());
+        }
+    };
+    Ok(RunInfo {
+        dir: dir.to_path_buf(),
+        suite: log
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        metadata,
+    })
+}
+
+/// The family key of a row of any of the SQL results.
+fn family_of(cols: &[String], row: &[Value]) -> Option<(Family, String)> {
+    let get = |name: &str| cols.iter().position(|c| c == name).map(|i| &row[i]);
+    let s = |name: &str| get(name).and_then(Value::as_str).map(str::to_string);
+    Some((
+        Family {
+            provider: s("provider")?,
+            model: s("model")?,
+            structure: s("structure")?,
+            variant: s("variant")?,
+            records: get("records")?.as_i64()?,
+            primer: get("primer")?.as_bool()?,
+        },
+        s("format")?,
+    ))
+}
+
+/// Category names in weight order, and their weights.
+fn weight_table(run: &RunInfo) -> (Vec<String>, Vec<f64>) {
+    run.weights().into_iter().unzip()
+}
+
+/// Adds the bootstrap interval of weighted accuracy to every accuracy row.
+fn bootstrap_accuracy(a: &Analytics, run: &RunInfo, rows: &mut [AccuracyRow]) -> Result<()> {
+    let (names, weights) = weight_table(run);
+    let t = run_sql(
+        a,
+        "SELECT provider, model, structure, variant, records, primer, format, category,
+                sum(passed)::BIGINT AS passed, count(*) AS total
+         FROM answers WHERE NOT warmup AND error IS NULL
+         GROUP BY provider, model, structure, variant, records, primer, format, category, question_id
+         ORDER BY provider, model, structure, variant, records, primer, format, question_id",
+        "the bootstrap's answers",
+    )?;
+    let mut clusters: HashMap<(Family, String), Vec<Cluster>> = HashMap::new();
+    for r in &t.rows {
+        let Some(key) = family_of(&t.columns, r) else {
+            continue;
+        };
+        let Some(category) = names.iter().position(|n| Some(n.as_str()) == r[7].as_str()) else {
+            continue;
+        };
+        clusters.entry(key).or_default().push(Cluster {
+            category,
+            passed: r[8].as_u64().unwrap_or(0) as u32,
+            total: r[9].as_u64().unwrap_or(0) as u32,
+        });
+    }
+    for row in rows {
+        let key = (row.family.clone(), row.format.clone());
+        if let Some(cs) = clusters.get(&key)
+            && let Some(i) = stats::weighted(
+                cs,
+                &weights,
+                RESAMPLES,
+                stats::seed_for(&format!("{key:?}")),
+            )
+        {
+            row.weighted_low = Some(i.low);
+            row.weighted_high = Some(i.high);
+        }
+    }
+    Ok(())
+}
+
+/// Runs paired_comparison.sql against `baseline`; with `bootstrap`, adds the bootstrap interval
+/// of Δ weighted accuracy to each row.
+fn comparisons(
+    a: &Analytics,
+    run: &RunInfo,
+    baseline: &str,
+    bootstrap: bool,
+) -> Result<Vec<ComparisonRow>> {
+    a.set_variable("bench_baseline", baseline)?;
+    let t = run_sql(a, sql::PAIRED_COMPARISON, "sql/paired_comparison.sql")?;
+    let mut rows: Vec<ComparisonRow> = typed(&t, "sql/paired_comparison.sql")?;
+    if !bootstrap {
+        return Ok(rows);
+    }
+    let (names, weights) = weight_table(run);
+    let pairs = run_sql(
+        a,
+        "SELECT provider, model, structure, variant, records, primer, format, category,
+                sum(passed)::BIGINT, sum(baseline_passed)::BIGINT, count(*)
+         FROM paired_answers
+         GROUP BY provider, model, structure, variant, records, primer, format, category, question_id
+         ORDER BY provider, model, structure, variant, records, primer, format, question_id",
+        "the bootstrap's paired answers",
+    )?;
+    let mut clusters: HashMap<(Family, String), Vec<PairedCluster>> = HashMap::new();
+    for r in &pairs.rows {
+        let Some(key) = family_of(&pairs.columns, r) else {
+            continue;
+        };
+        let Some(category) = names.iter().position(|n| Some(n.as_str()) == r[7].as_str()) else {
+            continue;
+        };
+        clusters.entry(key).or_default().push(PairedCluster {
+            category,
+            passed: r[8].as_u64().unwrap_or(0) as u32,
+            baseline_passed: r[9].as_u64().unwrap_or(0) as u32,
+            total: r[10].as_u64().unwrap_or(0) as u32,
+        });
+    }
+    for row in &mut rows {
+        let key = (row.family.clone(), row.format.clone());
+        let seed = stats::seed_for(&format!("{key:?} vs {baseline}"));
+        if let Some(cs) = clusters.get(&key)
+            && let Some(i) = stats::paired_delta(cs, &weights, RESAMPLES, seed)
+        {
+            row.delta_low_pp = Some(100.0 * i.low);
+            row.delta_high_pp = Some(100.0 * i.high);
+        }
+    }
+    Ok(rows)
+}
+
+/// The most accurate format of each family (ties: fewer data tokens, then name).
+pub fn best_per_family(accuracy: &[AccuracyRow]) -> BTreeMap<Family, &AccuracyRow> {
+    let mut best: BTreeMap<Family, &AccuracyRow> = BTreeMap::new();
+    for r in accuracy.iter().filter(|r| r.weighted_accuracy.is_some()) {
+        let better = |b: &&AccuracyRow| {
+            let (wa, wb) = (
+                r.weighted_accuracy.unwrap_or(0.0),
+                b.weighted_accuracy.unwrap_or(0.0),
+            );
+            wa > wb + 1e-12
+                || ((wa - wb).abs() <= 1e-12
+                    && (r.data_tokens, &r.format) < (b.data_tokens, &b.format))
+        };
+        match best.get(&r.family) {
+            Some(b) if !better(b) => {}
+            _ => {
+                best.insert(r.family.clone(), r);
+            }
+        }
+    }
+    best
+}
+
+/// Reads everything a report of `dir` shows; `baseline` names the comparisons' baseline.
+pub fn gather(dir: &Path, baseline: &str) -> Result<ReportData> {
+    let run = run_info(dir)?;
+    let a = Analytics::open_run(dir)?;
+    let t = run_sql(&a, sql::ACCURACY, "sql/accuracy.sql")?;
+    let mut accuracy: Vec<AccuracyRow> = typed(&t, "sql/accuracy.sql")?;
+    anyhow::ensure!(
+        !accuracy.is_empty(),
+        "'{}' has no result lines to report on",
+        dir.display()
+    );
+    bootstrap_accuracy(&a, &run, &mut accuracy)?;
+    let comparisons_rows = comparisons(&a, &run, baseline, true)?;
+    // Against the most accurate format of each family: one pass per distinct best format (the
+    // verdict needs only the tests, not the Δ intervals).
+    let best = best_per_family(&accuracy);
+    let mut versus_best = Vec::new();
+    let mut bests: Vec<&str> = best.values().map(|r| r.format.as_str()).collect();
+    bests.sort_unstable();
+    bests.dedup();
+    for b in bests {
+        versus_best.extend(
+            comparisons(&a, &run, b, false)?
+                .into_iter()
+                .filter(|c| best.get(&c.family).is_some_and(|r| r.format == b)),
+        );
+    }
+    let categories = typed(
+        &run_sql(&a, sql::CATEGORY_ACCURACY, "sql/category_accuracy.sql")?,
+        "sql/category_accuracy.sql",
+    )?;
+    let pareto = typed(
+        &run_sql(&a, sql::PARETO, "sql/pareto.sql")?,
+        "sql/pareto.sql",
+    )?;
+    let tokens = typed(
+        &run_sql(&a, sql::TOKEN_EFFICIENCY, "sql/token_efficiency.sql")?,
+        "sql/token_efficiency.sql",
+    )?;
+    let usage = run_sql(&a, sql::USAGE, "sql/usage.sql")?;
+    let failure_modes = run_sql(&a, sql::FAILURE_MODES, "sql/failure_modes.sql")?;
+    let sizes = accuracy
+        .iter()
+        .map(|r| r.family.records)
+        .collect::<std::collections::BTreeSet<_>>();
+    let scaling = if sizes.len() > 1 {
+        Some(run_sql(&a, sql::SCALING, "sql/scaling.sql")?)
+    } else {
+        None
+    };
+    let position = run_sql(&a, sql::POSITION_EFFECT, "sql/position_effect.sql")?;
+    Ok(ReportData {
+        run,
+        baseline: baseline.to_string(),
+        accuracy,
+        comparisons: comparisons_rows,
+        versus_best,
+        categories,
+        pareto,
+        tokens,
+        usage,
+        failure_modes,
+        scaling,
+        position: (!position.rows.is_empty()).then_some(position),
+    })
+}

@@ -1,0 +1,255 @@
+//! The report's charts, built from the report data: accuracy vs data tokens with intervals and
+//! the Pareto frontier, weighted accuracy per format with intervals, tokens per format per
+//! tokenizer, a category × format heat map, and accuracy vs record count for size sweeps.
+
+use super::charts::{
+    BarSeries, Chart, GroupedBars, HeatMap, IntervalRow, Intervals, LineSeries, Lines, Scatter,
+    ScatterPoint, ScatterSeries,
+};
+use super::data::{Family, ReportData};
+use super::verdict::varies;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A chart with its file stem and caption.
+pub struct Figure {
+    /// File stem under charts/ (no extension).
+    pub name: String,
+    /// Caption.
+    pub title: String,
+    /// The chart.
+    pub chart: Chart,
+}
+
+/// A file-name-safe slug.
+fn slug(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// The models of the run in first-seen order.
+fn models(d: &ReportData) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for r in &d.accuracy {
+        let m = r.family.model_label();
+        if !out.contains(&m) {
+            out.push(m);
+        }
+    }
+    out
+}
+
+/// Every figure of the report.
+pub fn figures(d: &ReportData) -> Vec<Figure> {
+    let ms = models(d);
+    let suffix = |m: &str| {
+        if ms.len() > 1 {
+            format!("_{}", slug(m))
+        } else {
+            String::new()
+        }
+    };
+    let (sizes, primers) = varies(&d.accuracy);
+    let mut out = Vec::new();
+    for m in &ms {
+        let rows: Vec<_> = d
+            .accuracy
+            .iter()
+            .filter(|r| &r.family.model_label() == m)
+            .collect();
+        // Accuracy vs tokens: one series per data shape, with its frontier.
+        let mut series: BTreeMap<&Family, ScatterSeries> = BTreeMap::new();
+        for r in &rows {
+            let (Some(y), Some(x)) = (r.weighted_accuracy, r.data_tokens) else {
+                continue;
+            };
+            series
+                .entry(&r.family)
+                .or_insert_with(|| ScatterSeries {
+                    name: r.family.data_label(sizes, primers),
+                    points: Vec::new(),
+                    frontier: Vec::new(),
+                })
+                .points
+                .push(ScatterPoint {
+                    x: x as f64,
+                    y,
+                    y_low: r.weighted_low,
+                    y_high: r.weighted_high,
+                    label: r.format.clone(),
+                });
+        }
+        for p in d.pareto.iter().filter(|p| p.on_frontier) {
+            if let Some(s) = series.get_mut(&p.family) {
+                s.frontier.push((p.data_tokens as f64, p.weighted_accuracy));
+            }
+        }
+        for s in series.values_mut() {
+            s.frontier.sort_by(|a, b| a.0.total_cmp(&b.0));
+        }
+        out.push(Figure {
+            name: format!("accuracy_vs_tokens{}", suffix(m)),
+            title: format!("{m}: weighted accuracy (95 % bootstrap CI) vs data tokens, with the Pareto frontier"),
+            chart: Chart::Scatter(Scatter {
+                title: format!("Accuracy vs data tokens — {m}"),
+                x_label: "data tokens (o200k_base)".into(),
+                y_label: "weighted accuracy".into(),
+                series: series.into_values().collect(),
+            }),
+        });
+        let mut sorted = rows.clone();
+        sorted.sort_by(|a, b| {
+            b.weighted_accuracy
+                .unwrap_or(-1.0)
+                .total_cmp(&a.weighted_accuracy.unwrap_or(-1.0))
+        });
+        out.push(Figure {
+            name: format!("weighted_accuracy{}", suffix(m)),
+            title: format!("{m}: weighted accuracy per rendering with its 95 % bootstrap interval"),
+            chart: Chart::Intervals(Intervals {
+                title: format!("Weighted accuracy — {m}"),
+                x_label: "weighted accuracy".into(),
+                rows: sorted
+                    .iter()
+                    .filter_map(|r| {
+                        let v = r.weighted_accuracy?;
+                        Some(IntervalRow {
+                            label: format!(
+                                "{} · {}",
+                                r.format,
+                                r.family.data_label(sizes, primers)
+                            ),
+                            group: r.family.data_label(sizes, primers),
+                            value: v,
+                            low: r.weighted_low.unwrap_or(v),
+                            high: r.weighted_high.unwrap_or(v),
+                        })
+                    })
+                    .collect(),
+            }),
+        });
+        // Category × rendering heat map.
+        let mut cats: Vec<String> = Vec::new();
+        let mut cells: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
+        for c in d.categories.iter().filter(|c| &c.family.model_label() == m) {
+            if !cats.contains(&c.category) {
+                cats.push(c.category.clone());
+            }
+            cells
+                .entry(format!(
+                    "{} · {}",
+                    c.format,
+                    c.family.data_label(sizes, primers)
+                ))
+                .or_default()
+                .insert(c.category.clone(), c.accuracy);
+        }
+        out.push(Figure {
+            name: format!("category_heatmap{}", suffix(m)),
+            title: format!("{m}: plain accuracy per question category and rendering"),
+            chart: Chart::HeatMap(HeatMap {
+                title: format!("Accuracy by category — {m}"),
+                columns: cats.iter().map(|c| c.replace('_', " ")).collect(),
+                values: cells
+                    .values()
+                    .map(|row| cats.iter().map(|c| row.get(c).copied()).collect())
+                    .collect(),
+                rows: cells.keys().cloned().collect(),
+            }),
+        });
+        if sizes {
+            let mut lines: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
+            for r in &rows {
+                if let Some(y) = r.weighted_accuracy {
+                    lines
+                        .entry(format!(
+                            "{} · {} · {}",
+                            r.format, r.family.structure, r.family.variant
+                        ))
+                        .or_default()
+                        .push((r.family.records as f64, y));
+                }
+            }
+            let xs: BTreeSet<i64> = rows.iter().map(|r| r.family.records).collect();
+            let span = xs.last().copied().unwrap_or(1) as f64
+                / xs.first().copied().unwrap_or(1).max(1) as f64;
+            out.push(Figure {
+                name: format!("accuracy_vs_records{}", suffix(m)),
+                title: format!("{m}: weighted accuracy against record count"),
+                chart: Chart::Lines(Lines {
+                    title: format!("Accuracy vs record count — {m}"),
+                    x_label: "records".into(),
+                    y_label: "weighted accuracy".into(),
+                    log_x: span >= 10.0,
+                    series: lines
+                        .into_iter()
+                        .map(|(name, mut points)| {
+                            points.sort_by(|a, b| a.0.total_cmp(&b.0));
+                            LineSeries { name, points }
+                        })
+                        .collect(),
+                }),
+            });
+        }
+    }
+    // Tokens per format per tokenizer, for the first variant at the smallest size.
+    if let Some(first) = d
+        .tokens
+        .iter()
+        .min_by_key(|t| (t.records, t.variant.clone()))
+    {
+        let picked: Vec<_> = d
+            .tokens
+            .iter()
+            .filter(|t| t.records == first.records && t.variant == first.variant)
+            .collect();
+        let mut categories: Vec<String> = Vec::new();
+        let mut tokenizers: Vec<String> = Vec::new();
+        for t in &picked {
+            let c = format!("{} · {}", t.format, t.structure);
+            if !categories.contains(&c) {
+                categories.push(c);
+            }
+            if !tokenizers.contains(&t.tokenizer) {
+                tokenizers.push(t.tokenizer.clone());
+            }
+        }
+        out.push(Figure {
+            name: "tokens_per_format".into(),
+            title: format!(
+                "Data tokens per format and tokenizer ({} variant, {} records)",
+                first.variant, first.records
+            ),
+            chart: Chart::GroupedBars(GroupedBars {
+                title: "Data tokens per format and tokenizer".into(),
+                y_label: "tokens".into(),
+                series: tokenizers
+                    .iter()
+                    .map(|tk| BarSeries {
+                        name: tk.clone(),
+                        values: categories
+                            .iter()
+                            .map(|c| {
+                                picked
+                                    .iter()
+                                    .find(|t| {
+                                        &t.tokenizer == tk
+                                            && &format!("{} · {}", t.format, t.structure) == c
+                                    })
+                                    .map(|t| t.tokens as f64)
+                            })
+                            .collect(),
+                    })
+                    .collect(),
+                categories,
+            }),
+        });
+    }
+    out
+}

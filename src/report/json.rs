@@ -1,0 +1,194 @@
+//! metrics.json and analytics_results.json: the report's numbers for other tools. Arrays of
+//! flat objects; fractions in 0..1, deltas in percentage points. The keys are documented in the
+//! README ("Report files").
+
+use super::data::{AccuracyRow, ReportData, TokenRow};
+use super::verdict::{VerdictRow, findings};
+use crate::analytics::Table;
+use serde_json::{Map, Value, json};
+use std::collections::BTreeMap;
+
+/// A SQL result as an array of objects.
+fn objects(t: &Table) -> Vec<Map<String, Value>> {
+    t.rows
+        .iter()
+        .map(|r| t.columns.iter().cloned().zip(r.iter().cloned()).collect())
+        .collect()
+}
+
+/// The identity of a rendering as object fields.
+fn key_of(o: &Map<String, Value>) -> String {
+    [
+        "provider",
+        "model",
+        "format",
+        "structure",
+        "variant",
+        "records",
+        "primer",
+    ]
+    .iter()
+    .map(|k| o.get(*k).map_or(String::new(), Value::to_string))
+    .collect::<Vec<_>>()
+    .join("|")
+}
+
+fn to_object<T: serde::Serialize>(x: &T) -> Map<String, Value> {
+    match serde_json::to_value(x) {
+        Ok(Value::Object(o)) => o,
+        _ => Map::new(),
+    }
+}
+
+/// metrics.json: one object per rendering and model with its accuracy and intervals, data
+/// tokens per tokenizer, usage, cost, latency and accuracy by category.
+pub fn metrics(d: &ReportData) -> Value {
+    let usage: BTreeMap<String, Map<String, Value>> = objects(&d.usage)
+        .into_iter()
+        .map(|o| (key_of(&o), o))
+        .collect();
+    let mut tokens: BTreeMap<(String, String, String, i64), Vec<&TokenRow>> = BTreeMap::new();
+    for t in &d.tokens {
+        tokens
+            .entry((
+                t.format.clone(),
+                t.structure.clone(),
+                t.variant.clone(),
+                t.records,
+            ))
+            .or_default()
+            .push(t);
+    }
+    let renderings: Vec<Value> = d
+        .accuracy
+        .iter()
+        .map(|r| {
+            let mut o = to_object(r);
+            let key = key_of(&o);
+            let ts = tokens
+                .get(&(
+                    r.format.clone(),
+                    r.family.structure.clone(),
+                    r.family.variant.clone(),
+                    r.family.records,
+                ))
+                .cloned()
+                .unwrap_or_default();
+            let per = |f: fn(&TokenRow) -> Value| -> Value {
+                Value::Object(ts.iter().map(|t| (t.tokenizer.clone(), f(t))).collect())
+            };
+            o.insert("tokens".into(), per(|t| json!(t.tokens)));
+            o.insert("chars_per_token".into(), per(|t| json!(t.chars_per_token)));
+            o.insert(
+                "tokens_per_value".into(),
+                per(|t| json!(t.tokens_per_value)),
+            );
+            o.insert(
+                "tokens_per_object".into(),
+                per(|t| json!(t.tokens_per_object)),
+            );
+            let categories: Map<String, Value> = d
+                .categories
+                .iter()
+                .filter(|c| c.family == r.family && c.format == r.format)
+                .map(|c| {
+                    (
+                        c.category.clone(),
+                        json!({"n_answers": c.n_answers, "accuracy": c.accuracy,
+                               "wilson_low": c.wilson_low, "wilson_high": c.wilson_high}),
+                    )
+                })
+                .collect();
+            o.insert("categories".into(), Value::Object(categories));
+            if let Some(u) = usage.get(&key) {
+                for (k, v) in u {
+                    o.entry(k.clone()).or_insert(v.clone());
+                }
+            }
+            Value::Object(o)
+        })
+        .collect();
+    json!({
+        "benchmark_id": d.run.metadata.get("benchmark_id"),
+        "suite": d.run.suite,
+        "renderings": renderings,
+    })
+}
+
+/// Ranks of `rows` by `value` within groups given by `group` (1 = best; ties share a rank).
+fn ranks<T>(
+    rows: &[T],
+    group: impl Fn(&T) -> String,
+    value: impl Fn(&T) -> Option<f64>,
+    higher_is_better: bool,
+) -> Vec<Option<usize>> {
+    rows.iter()
+        .map(|r| {
+            let v = value(r)?;
+            let g = group(r);
+            let better = rows
+                .iter()
+                .filter(|o| group(o) == g)
+                .filter_map(&value)
+                .filter(|&o| if higher_is_better { o > v } else { o < v })
+                .count();
+            Some(better + 1)
+        })
+        .collect()
+}
+
+/// analytics_results.json: accuracy (with rankings and efficiency), comparisons against the
+/// baseline and against the most accurate format, token-efficiency rankings, the Pareto
+/// frontier, the verdict, failure modes and the key findings.
+pub fn analytics_results(d: &ReportData, verdicts: &[VerdictRow]) -> Value {
+    let fam = |r: &AccuracyRow| format!("{:?}", r.family);
+    let by_weighted = ranks(&d.accuracy, fam, |r| r.weighted_accuracy, true);
+    let by_plain = ranks(&d.accuracy, fam, |r| r.accuracy, true);
+    let by_eff = ranks(&d.accuracy, fam, |r| r.efficiency, true);
+    let accuracy: Vec<Value> = d
+        .accuracy
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let mut o = to_object(r);
+            o.insert("rank_weighted".into(), json!(by_weighted[i]));
+            o.insert("rank_accuracy".into(), json!(by_plain[i]));
+            o.insert("rank_efficiency".into(), json!(by_eff[i]));
+            Value::Object(o)
+        })
+        .collect();
+    let shape = |t: &TokenRow| {
+        format!(
+            "{}|{}|{}|{}",
+            t.structure, t.variant, t.records, t.tokenizer
+        )
+    };
+    let by_cpt = ranks(&d.tokens, shape, |t| Some(t.chars_per_token), true);
+    let by_tpv = ranks(&d.tokens, shape, |t| Some(t.tokens_per_value), false);
+    let by_tpo = ranks(&d.tokens, shape, |t| Some(t.tokens_per_object), false);
+    let token_efficiency: Vec<Value> = d
+        .tokens
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let mut o = to_object(t);
+            o.insert("rank_chars_per_token".into(), json!(by_cpt[i]));
+            o.insert("rank_tokens_per_value".into(), json!(by_tpv[i]));
+            o.insert("rank_tokens_per_object".into(), json!(by_tpo[i]));
+            Value::Object(o)
+        })
+        .collect();
+    json!({
+        "benchmark_id": d.run.metadata.get("benchmark_id"),
+        "suite": d.run.suite,
+        "baseline": d.baseline,
+        "accuracy": accuracy,
+        "comparisons": d.comparisons,
+        "versus_most_accurate": d.versus_best,
+        "token_efficiency": token_efficiency,
+        "pareto": d.pareto,
+        "verdict": verdicts,
+        "failure_modes": objects(&d.failure_modes),
+        "insights": findings(d),
+    })
+}

@@ -1,0 +1,523 @@
+//! The report's sections after the verdict: setup, ranking with intervals, paired comparisons,
+//! token efficiency, categories, failure modes, cost, scaling, position and methodology.
+
+use super::data::{Family, ReportData};
+use super::doc::{Block, Cell};
+use super::verdict::{REFERENCE_NOTE, has_reference, int, interval, p, pct, pp, varies};
+use crate::analytics::Table;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+fn cols(names: &[&str]) -> Vec<String> {
+    names.iter().map(|s| s.to_string()).collect()
+}
+
+/// Setup: what was run.
+pub fn setup(d: &ReportData) -> Vec<Block> {
+    let r = &d.run;
+    let providers = r
+        .metadata
+        .get("providers")
+        .and_then(Value::as_array)
+        .map(|ps| {
+            ps.iter()
+                .map(|p| {
+                    format!(
+                        "`{}/{}`",
+                        p["provider"].as_str().unwrap_or("?"),
+                        p["model"].as_str().unwrap_or("?")
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .unwrap_or_default();
+    let mut items = vec![
+        format!("Models: {providers}"),
+        format!("Formats: {}", r.text("formats")),
+        format!(
+            "Data: {} records per dataset; structures {}; variants {}; seed {}; dataset sha256 `{}`",
+            r.text("records"),
+            r.text("structures"),
+            r.text("variants"),
+            r.text("seed"),
+            r.text("dataset_hash").chars().take(16).collect::<String>()
+        ),
+        format!(
+            "Runs: {} per rendering; question mode {}; format primer {}",
+            r.text("runs"),
+            match r.text("question_mode").as_str() {
+                "" => "batch".to_string(),
+                m => m.to_string(),
+            },
+            match r.text("primers").as_str() {
+                "true" => "on",
+                "false, true" | "true, false" => "off and on (ablation)",
+                _ => "off",
+            }
+        ),
+        format!(
+            "Tokenizers: {} (data tokens in rankings: o200k_base)",
+            r.text("tokenizers")
+        ),
+        format!(
+            "Run: `{}` ({}), bench {}, run log `{}/{}.jsonl`",
+            r.text("benchmark_id"),
+            r.text("timestamp"),
+            r.text("bench_version"),
+            r.dir.display(),
+            r.suite
+        ),
+        format!("Baseline of the paired comparisons: `{}`", d.baseline),
+    ];
+    if let Some(from) = r.metadata.get("rescored_from") {
+        items.push(format!(
+            "Rescored from: `{}` (same responses, graded again with this bench's grader)",
+            match from {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            }
+        ));
+    }
+    vec![Block::Heading(2, "Setup".into()), Block::Bullets(items)]
+}
+
+/// The ranking with intervals, one table per model.
+pub fn ranking(d: &ReportData) -> Vec<Block> {
+    let (sizes, primers) = varies(&d.accuracy);
+    let frontier: BTreeMap<(&Family, &str), bool> = d
+        .pareto
+        .iter()
+        .map(|r| ((&r.family, r.format.as_str()), r.on_frontier))
+        .collect();
+    let mut out = vec![
+        Block::Heading(2, "Ranking".into()),
+        Block::Para(
+            "Weighted accuracy is the mean over runs with its 95 % cluster-bootstrap interval (questions \
+             resampled within category, 2,000 resamples); plain accuracy is over every answer with its Wilson \
+             95 % interval and n; the run-to-run spread is min–max and standard deviation of weighted accuracy. \
+             Efficiency = weighted accuracy % per 1,000 data tokens (o200k_base). Frontier ✓: no other format of \
+             the same model and data is at least as accurate with fewer tokens."
+                .into(),
+        ),
+    ];
+    let mut models: Vec<String> = d.accuracy.iter().map(|r| r.family.model_label()).collect();
+    models.dedup();
+    for m in models {
+        let mut rows: Vec<_> = d
+            .accuracy
+            .iter()
+            .filter(|r| r.family.model_label() == m)
+            .collect();
+        // Ranked within each data shape: accuracy first, then fewer tokens.
+        rows.sort_by(|a, b| {
+            a.family
+                .cmp(&b.family)
+                .then(
+                    b.weighted_accuracy
+                        .unwrap_or(-1.0)
+                        .total_cmp(&a.weighted_accuracy.unwrap_or(-1.0)),
+                )
+                .then(a.data_tokens.cmp(&b.data_tokens))
+        });
+        let mut rank = 0;
+        let body = rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                rank = if i > 0 && rows[i - 1].family == r.family {
+                    rank + 1
+                } else {
+                    1
+                };
+                let i = rank - 1;
+                let spread = match (r.weighted_min, r.weighted_max) {
+                    (Some(lo), Some(hi)) => format!(
+                        "{:.1}–{:.1} (sd {})",
+                        100.0 * lo,
+                        100.0 * hi,
+                        r.weighted_stdev
+                            .map_or("–".into(), |s| format!("{:.1}", 100.0 * s))
+                    ),
+                    _ => "–".into(),
+                };
+                vec![
+                    Cell::num((i + 1).to_string(), Some((i + 1) as f64)),
+                    Cell::text(format!("`{}`", r.format)),
+                    Cell::text(r.family.data_label(sizes, primers)),
+                    Cell::num(pct(r.weighted_accuracy), r.weighted_accuracy),
+                    Cell::text(interval(r.weighted_low, r.weighted_high)),
+                    Cell::num(pct(r.accuracy), r.accuracy),
+                    Cell::text(interval(r.wilson_low, r.wilson_high)),
+                    Cell::num(int(r.n_answers), Some(r.n_answers as f64)),
+                    Cell::num(
+                        if r.failed_calls > 0 {
+                            format!("{} ({} calls failed)", r.runs, r.failed_calls)
+                        } else {
+                            r.runs.to_string()
+                        },
+                        Some(r.runs as f64),
+                    ),
+                    Cell::text(spread),
+                    Cell::num(
+                        r.data_tokens.map_or("–".into(), int),
+                        r.data_tokens.map(|t| t as f64),
+                    ),
+                    Cell::num(
+                        r.efficiency.map_or("–".into(), |e| format!("{e:.2}")),
+                        r.efficiency,
+                    ),
+                    Cell::text(
+                        if frontier
+                            .get(&(&r.family, r.format.as_str()))
+                            .copied()
+                            .unwrap_or(false)
+                        {
+                            "✓"
+                        } else {
+                            ""
+                        },
+                    ),
+                ]
+            })
+            .collect();
+        out.push(Block::Heading(3, format!("`{m}`")));
+        out.push(Block::Table {
+            columns: cols(&[
+                "#",
+                "format",
+                "data",
+                "weighted",
+                "95 % CI",
+                "accuracy",
+                "Wilson 95 %",
+                "n",
+                "runs",
+                "run spread (pp)",
+                "data tokens",
+                "efficiency",
+                "frontier",
+            ]),
+            rows: body,
+        });
+    }
+    out
+}
+
+/// The paired comparisons against the baseline.
+pub fn comparisons(d: &ReportData) -> Vec<Block> {
+    let (sizes, primers) = varies(&d.accuracy);
+    let mut out = vec![
+        Block::Heading(2, format!("Paired comparisons against `{}`", d.baseline)),
+        Block::Para(format!(
+            "Each format against `{}` on the same questions of the same runs (same model, structure, variant, \
+             record count and primer). Δ weighted with its 95 % paired cluster-bootstrap interval; Δ accuracy over \
+             the paired answers; discordant pairs +/− = questions only the format / only the baseline got right; \
+             exact McNemar p (two-sided binomial on the discordant pairs) and Holm-adjusted p across the formats \
+             of each model and data shape; significant when Holm p < 0.05. MDE = the smallest accuracy difference \
+             these pairs detect with 80 % power at α = 0.05, from the observed discordance rate; runs needed = runs \
+             that would detect the observed difference (not significant ones only).",
+            d.baseline
+        )),
+    ];
+    let rows = d
+        .comparisons
+        .iter()
+        .map(|c| {
+            vec![
+                Cell::text(c.family.model_label()),
+                Cell::text(c.family.data_label(sizes, primers)),
+                Cell::text(format!("`{}`", c.format)),
+                Cell::num(pp(c.delta_weighted_pp), c.delta_weighted_pp),
+                Cell::text(match (c.delta_low_pp, c.delta_high_pp) {
+                    (Some(l), Some(h)) => format!("[{l:+.1}, {h:+.1}]"),
+                    _ => "–".into(),
+                }),
+                Cell::num(pp(c.delta_accuracy_pp), c.delta_accuracy_pp),
+                Cell::num(int(c.n_pairs), Some(c.n_pairs as f64)),
+                Cell::text(format!(
+                    "+{} / −{}",
+                    c.discordant_format_only, c.discordant_baseline_only
+                )),
+                Cell::num(p(c.p_value), Some(c.p_value)),
+                Cell::num(p(c.p_holm), Some(c.p_holm)),
+                Cell::text(if c.significant { "**yes**" } else { "no" }),
+                Cell::num(
+                    c.token_ratio.map_or("–".into(), |r| format!("{r:.2}×")),
+                    c.token_ratio,
+                ),
+                Cell::num(
+                    c.mde_pp.map_or("–".into(), |m| format!("{m:.1} pp")),
+                    c.mde_pp,
+                ),
+                Cell::num(
+                    c.runs_needed.map_or("–".into(), int),
+                    c.runs_needed.map(|n| n as f64),
+                ),
+            ]
+        })
+        .collect();
+    out.push(Block::Table {
+        columns: cols(&[
+            "model",
+            "data",
+            "format",
+            "Δ weighted",
+            "95 % CI (pp)",
+            "Δ accuracy",
+            "pairs",
+            "discordant +/−",
+            "p",
+            "Holm p",
+            "significant",
+            "token ratio",
+            "MDE",
+            "runs needed",
+        ]),
+        rows,
+    });
+    out
+}
+
+/// Token efficiency per tokenizer.
+pub fn tokens(d: &ReportData) -> Vec<Block> {
+    let sizes = d
+        .tokens
+        .iter()
+        .any(|t| t.records != d.tokens.first().map_or(0, |f| f.records));
+    let rows = d
+        .tokens
+        .iter()
+        .map(|t| {
+            let data = if sizes {
+                format!("{} · {} · {} records", t.structure, t.variant, t.records)
+            } else {
+                format!("{} · {}", t.structure, t.variant)
+            };
+            vec![
+                Cell::text(format!("`{}`", t.format)),
+                Cell::text(data),
+                Cell::text(t.tokenizer.clone()),
+                Cell::num(int(t.tokens), Some(t.tokens as f64)),
+                Cell::num(format!("{:.2}", t.chars_per_token), Some(t.chars_per_token)),
+                Cell::num(
+                    format!("{:.3}", t.tokens_per_value),
+                    Some(t.tokens_per_value),
+                ),
+                Cell::num(
+                    format!("{:.1}", t.tokens_per_object),
+                    Some(t.tokens_per_object),
+                ),
+            ]
+        })
+        .collect();
+    vec![
+        Block::Heading(2, "Token efficiency".into()),
+        Block::Para(
+            "Data tokens of each rendering counted with each tokenizer of the run (exact counts of the data \
+             block, not the whole prompt): characters per token, tokens per non-null value and tokens per \
+             object (records and nested objects)."
+                .into(),
+        ),
+        Block::Table {
+            columns: cols(&[
+                "format",
+                "data",
+                "tokenizer",
+                "tokens",
+                "chars/token",
+                "tokens/value",
+                "tokens/object",
+            ]),
+            rows,
+        },
+    ]
+}
+
+/// Accuracy per category with Wilson intervals.
+pub fn categories(d: &ReportData) -> Vec<Block> {
+    let (sizes, primers) = varies(&d.accuracy);
+    let mut names: Vec<String> = d.categories.iter().map(|c| c.category.clone()).collect();
+    names.sort_by_key(|n| {
+        [
+            "field_retrieval",
+            "structure_awareness",
+            "filtering",
+            "aggregation",
+        ]
+        .iter()
+        .position(|x| *x == n.as_str())
+        .unwrap_or(9)
+    });
+    names.dedup();
+    let mut grouped: BTreeMap<(String, String, String), BTreeMap<String, String>> = BTreeMap::new();
+    for c in &d.categories {
+        grouped
+            .entry((
+                c.family.model_label(),
+                c.family.data_label(sizes, primers),
+                c.format.clone(),
+            ))
+            .or_default()
+            .insert(
+                c.category.clone(),
+                format!(
+                    "{} {} n={}",
+                    pct(Some(c.accuracy)),
+                    interval(Some(c.wilson_low), Some(c.wilson_high)),
+                    c.n_answers
+                ),
+            );
+    }
+    let rows = grouped
+        .into_iter()
+        .map(|((m, data, f), cats)| {
+            let mut row = vec![
+                Cell::text(m),
+                Cell::text(data),
+                Cell::text(format!("`{f}`")),
+            ];
+            row.extend(
+                names
+                    .iter()
+                    .map(|n| Cell::text(cats.get(n).cloned().unwrap_or("–".into()))),
+            );
+            row
+        })
+        .collect();
+    let mut columns = cols(&["model", "data", "format"]);
+    columns.extend(names.iter().map(|n| n.replace('_', " ")));
+    vec![
+        Block::Heading(2, "Category breakdown".into()),
+        Block::Para(
+            "Plain accuracy per question category with its Wilson 95 % interval and n.".into(),
+        ),
+        Block::Table { columns, rows },
+    ]
+}
+
+/// A SQL result as a document table: numbers right-aligned and rounded for reading.
+pub fn generic_table(t: &Table) -> Block {
+    let rows = t
+        .rows
+        .iter()
+        .map(|r| {
+            r.iter()
+                .map(|v| match v {
+                    Value::Number(n) if n.is_f64() => {
+                        let x = n.as_f64().unwrap_or(0.0);
+                        Cell::num(
+                            if x.abs() >= 100.0 {
+                                format!("{x:.1}")
+                            } else {
+                                format!("{x:.3}")
+                            },
+                            Some(x),
+                        )
+                    }
+                    Value::Number(n) => {
+                        Cell::num(n.as_i64().map_or(n.to_string(), int), n.as_f64())
+                    }
+                    Value::Null => Cell::text("–"),
+                    Value::String(s) => Cell::text(s.clone()),
+                    other => Cell::text(other.to_string()),
+                })
+                .collect()
+        })
+        .collect();
+    Block::Table {
+        columns: t.columns.clone(),
+        rows,
+    }
+}
+
+/// Failure modes, cost, scaling and position: SQL results shown as they come.
+pub fn tables(d: &ReportData) -> Vec<Block> {
+    let mut out = vec![
+        Block::Heading(2, "Failure modes".into()),
+        Block::Para(
+            "Every wrong answer classified (`sql/failure_modes.sql`; the kinds are defined in the README's \
+             wrong-answer taxonomy), and the share of right answers that needed a normalisation (right value, \
+             other form)."
+                .into(),
+        ),
+    ];
+    if d.failure_modes.rows.is_empty() {
+        out.push(Block::Para(
+            "No wrong answers and no normalised ones.".into(),
+        ));
+    } else {
+        out.push(generic_table(&d.failure_modes));
+    }
+    out.push(Block::Heading(2, "Cost and latency".into()));
+    out.push(Block::Para(
+        "Usage as the APIs reported it, dollars from the price table (null when the model's price is unknown), \
+         latency of measured calls; warm-ups counted separately."
+            .into(),
+    ));
+    out.push(generic_table(&d.usage));
+    if let Some(s) = &d.scaling {
+        out.push(Block::Heading(2, "Scaling with record count".into()));
+        out.push(Block::Para(
+            "Tokens and accuracy against record count (`sql/scaling.sql`): least-squares tokens-per-record slope, \
+             intercept and r², and the change of weighted accuracy per 1,000 records."
+                .into(),
+        ));
+        out.push(generic_table(s));
+    }
+    if let Some(s) = &d.position {
+        out.push(Block::Heading(2, "Position of the target record".into()));
+        out.push(Block::Para(
+            "Field-retrieval accuracy by where the target record sits in the data (`sql/position_effect.sql`)."
+                .into(),
+        ));
+        out.push(generic_table(s));
+    }
+    out
+}
+
+/// Methodology: formulas, tests and what `reference` means.
+pub fn methodology(d: &ReportData) -> Vec<Block> {
+    let weights: Vec<String> = d
+        .run
+        .weights()
+        .iter()
+        .map(|(k, w)| format!("{w} · {k}"))
+        .collect();
+    let mut items = vec![
+        format!(
+            "Weighted accuracy = Σ weight · (right / asked) over the question categories, divided by the sum of \
+             the weights: {}.",
+            weights.join(" + ")
+        ),
+        "Plain accuracy: right answers / answers, over every answer of every successful, non-warm-up call. \
+         Wilson score interval, 95 % (z = 1.96)."
+            .into(),
+        "Weighted-accuracy interval: cluster bootstrap over questions — question ids resampled with replacement \
+         within each category, every run of a drawn question kept, 2,000 resamples, percentile interval; seeded from \
+         the rendering's identity, so the same run gives the same interval."
+            .into(),
+        "Paired comparison: answers matched by (question, run); exact McNemar test = two-sided binomial test of the \
+         discordant pairs at p = ½; Holm's step-down correction across the formats compared within one model and data \
+         shape; Δ weighted with a paired cluster bootstrap (both formats resampled with the same question ids)."
+            .into(),
+        "Power: the smallest detectable difference solves Connor's (1987) sample-size formula for paired proportions, \
+         n = (z₀.₉₇₅·√p_d + z₀.₈·√(p_d − δ²))² / δ², at the observed discordance rate p_d; runs needed applies the same \
+         formula to the observed difference."
+            .into(),
+        "Warm-up calls (cache priming) are excluded everywhere; failed calls are counted and left out of the \
+         accuracy figures. Answers are graded by the validators and normalisation policy described in the README; \
+         every wrong answer gets a failure kind."
+            .into(),
+        "Every number here comes from the SQL files in `sql/` over the run log (run them with `bench query`), except \
+         the bootstrap intervals, which `bench report` computes."
+            .into(),
+    ];
+    if has_reference(d) {
+        items.push(REFERENCE_NOTE.into());
+    }
+    vec![
+        Block::Heading(2, "Methodology".into()),
+        Block::Bullets(items),
+    ]
+}

@@ -1,0 +1,280 @@
+//! Tables printed by the CLI: the run ranking, the token table, and SQL results as text.
+
+use crate::analytics::Table as AnalyticsTable;
+use crate::cli::{TableFormat, TokenSort};
+use crate::dataset::{Structure, Variant};
+use crate::formats::Format;
+use crate::questions::Category;
+use crate::records::RankingRow;
+use crate::tokens::{DataStats, Tokenizer};
+use anyhow::Result;
+use comfy_table::{CellAlignment, Table, presets::UTF8_FULL_CONDENSED};
+use serde_json::{Map, Value, json};
+
+/// A table whose columns for which `numeric(i)` holds are right-aligned.
+fn table(header: Vec<String>, rows: Vec<Vec<String>>, numeric: impl Fn(usize) -> bool) -> Table {
+    let mut t = Table::new();
+    t.load_preset(UTF8_FULL_CONDENSED).set_header(header);
+    for r in rows {
+        t.add_row(r);
+    }
+    for (i, col) in t.column_iter_mut().enumerate() {
+        if numeric(i) {
+            col.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    t
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", x * 100.0)
+}
+
+/// The ranking table `bench run` prints.
+pub fn ranking_table(rows: &[RankingRow]) -> String {
+    // Size and primer columns only when the run varied them.
+    let sizes = rows.iter().any(|r| r.records != rows[0].records);
+    let primers = rows.iter().any(|r| r.primer != rows[0].primer);
+    let mut header: Vec<String> = vec![
+        "#".into(),
+        "format".into(),
+        "structure".into(),
+        "variant".into(),
+    ];
+    if sizes {
+        header.push("records".into());
+    }
+    if primers {
+        header.push("primer".into());
+    }
+    header.extend(["provider".into(), "weighted".into()]);
+    let first_numeric = header.len() - 1;
+    header.extend(Category::ALL.iter().map(|c| c.name().replace('_', " ")));
+    header.extend(["data tokens", "tokens/value", "runs"].map(String::from));
+    let body = rows
+        .iter()
+        .map(|r| {
+            let mut row = vec![
+                r.rank.to_string(),
+                r.format.to_string(),
+                r.structure.to_string(),
+                r.variant.to_string(),
+            ];
+            if sizes {
+                row.push(r.records.to_string());
+            }
+            if primers {
+                row.push(if r.primer { "on" } else { "off" }.to_string());
+            }
+            row.extend([r.provider.clone(), pct(r.weighted_accuracy)]);
+            row.extend(
+                Category::ALL
+                    .iter()
+                    .map(|c| pct(r.accuracy_by_category.get(c.name()).copied().unwrap_or(0.0))),
+            );
+            let runs = if r.errors > 0 {
+                format!("{} ({} failed)", r.runs, r.errors)
+            } else {
+                r.runs.to_string()
+            };
+            row.extend([
+                r.data_tokens.to_string(),
+                format!("{:.2}", r.tokens_per_value),
+                runs,
+            ]);
+            row
+        })
+        .collect();
+    table(header, body, |i| i >= first_numeric || (sizes && i == 4)).to_string()
+}
+
+/// One rendering's measurements for `bench tokens`.
+pub struct TokenRow {
+    /// Format.
+    pub format: Format,
+    /// Structure.
+    pub structure: Structure,
+    /// Variant.
+    pub variant: Variant,
+    /// Measurements.
+    pub stats: DataStats,
+}
+
+/// Token count of the same variant rendered in `format` (flat: CSV exists only flat).
+fn baseline(
+    rows: &[&TokenRow],
+    format: Format,
+    structure: Structure,
+    variant: Variant,
+    t: Tokenizer,
+) -> Option<usize> {
+    let s = if format.supports(structure) {
+        structure
+    } else {
+        Structure::Flat
+    };
+    rows.iter()
+        .find(|r| r.format == format && r.structure == s && r.variant == variant)
+        .map(|r| r.stats.tokens_of(t))
+}
+
+/// Renders the token table: counts per tokenizer, and ratios to CSV and to JSON compact of the
+/// same variant (CSV of the flat rendering, since CSV has no nested form) for the first tokenizer.
+/// `baselines` holds CSV / JSON compact renderings that were measured but not selected for display.
+pub fn tokens_table(
+    rows: &mut [TokenRow],
+    baselines: &[TokenRow],
+    tokenizers: &[Tokenizer],
+    sort: TokenSort,
+    format: TableFormat,
+) -> Result<String> {
+    let main = tokenizers[0];
+    match sort {
+        TokenSort::Tokens => {
+            rows.sort_by_key(|r| (r.stats.tokens_of(main), r.format, r.structure, r.variant))
+        }
+        TokenSort::Format => rows.sort_by_key(|r| (r.format, r.structure, r.variant)),
+        TokenSort::CharsPerToken => rows.sort_by(|a, b| {
+            b.stats
+                .chars_per_token(main)
+                .total_cmp(&a.stats.chars_per_token(main))
+        }),
+    }
+    let known: Vec<&TokenRow> = rows.iter().chain(baselines).collect();
+    let mut objects = Vec::new();
+    for r in rows.iter() {
+        let mut o = Map::new();
+        o.insert("format".into(), json!(r.format));
+        o.insert("structure".into(), json!(r.structure));
+        o.insert("variant".into(), json!(r.variant));
+        o.insert("chars".into(), json!(r.stats.chars));
+        o.insert("bytes".into(), json!(r.stats.bytes));
+        o.insert("values".into(), json!(r.stats.values));
+        for t in tokenizers {
+            o.insert(t.name().into(), json!(r.stats.tokens_of(*t)));
+        }
+        o.insert(
+            "chars_per_token".into(),
+            json!(round(r.stats.chars_per_token(main), 3)),
+        );
+        o.insert(
+            "tokens_per_value".into(),
+            json!(round(r.stats.tokens_per_value(main), 3)),
+        );
+        o.insert(
+            "tokens_per_object".into(),
+            json!(round(r.stats.tokens_per_object(main), 2)),
+        );
+        let tokens = r.stats.tokens_of(main) as f64;
+        for (key, base, label) in [
+            ("vs_csv", Format::Csv, "CSV"),
+            ("vs_json_compact", Format::JsonCompact, "JSON"),
+        ] {
+            let ratio = baseline(&known, base, r.structure, r.variant, main)
+                .filter(|&b| b > 0)
+                .map(|b| tokens / b as f64);
+            let shown = match (ratio, format) {
+                (Some(x), TableFormat::Table | TableFormat::Markdown) => {
+                    json!(format!("{x:.2}× {label}"))
+                }
+                (Some(x), _) => json!(round(x, 3)),
+                (None, _) => Value::Null,
+            };
+            o.insert(key.into(), shown);
+        }
+        objects.push(o);
+    }
+    let columns: Vec<String> = objects
+        .first()
+        .map(|o| o.keys().cloned().collect())
+        .unwrap_or_default();
+    let rows = objects
+        .into_iter()
+        .map(|o| o.into_iter().map(|(_, v)| v).collect())
+        .collect();
+    let mut text = render(&AnalyticsTable { columns, rows }, format)?;
+    if format == TableFormat::Table {
+        text.push_str(&format!(
+            "vs_csv / vs_json_compact and per-value figures use {main}\n"
+        ));
+    }
+    Ok(text)
+}
+
+/// Renders a result table as an aligned table, CSV, a JSON array of objects or Markdown.
+pub fn render(t: &AnalyticsTable, format: TableFormat) -> Result<String> {
+    Ok(match format {
+        TableFormat::Json => {
+            let objects: Vec<Value> = t
+                .rows
+                .iter()
+                .map(|r| Value::Object(t.columns.iter().cloned().zip(r.iter().cloned()).collect()))
+                .collect();
+            serde_json::to_string_pretty(&objects)? + "\n"
+        }
+        TableFormat::Csv => {
+            let mut w = csv::Writer::from_writer(Vec::new());
+            w.write_record(&t.columns)?;
+            for r in &t.rows {
+                w.write_record(
+                    r.iter()
+                        .map(|v| if v.is_null() { String::new() } else { cell(v) }),
+                )?;
+            }
+            String::from_utf8(w.into_inner()?)?
+        }
+        TableFormat::Markdown => {
+            let esc = |s: String| s.replace('|', "\\|").replace('\n', " ");
+            let mut out = format!(
+                "| {} |\n",
+                t.columns
+                    .iter()
+                    .map(|c| esc(c.clone()))
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            );
+            out.push_str(&format!("|{}\n", " --- |".repeat(t.columns.len())));
+            for r in &t.rows {
+                out.push_str(&format!(
+                    "| {} |\n",
+                    r.iter()
+                        .map(|v| esc(cell(v)))
+                        .collect::<Vec<_>>()
+                        .join(" | ")
+                ));
+            }
+            out
+        }
+        TableFormat::Table => {
+            // A column is numeric when its first non-null value is a number.
+            let numeric: Vec<bool> = (0..t.columns.len())
+                .map(|i| {
+                    t.rows
+                        .iter()
+                        .map(|r| &r[i])
+                        .find(|v| !v.is_null())
+                        .is_some_and(Value::is_number)
+                })
+                .collect();
+            let body = t
+                .rows
+                .iter()
+                .map(|r| r.iter().map(cell).collect())
+                .collect();
+            format!("{}\n", table(t.columns.clone(), body, |i| numeric[i]))
+        }
+    })
+}
+
+fn cell(v: &Value) -> String {
+    match v {
+        Value::Null => "–".into(),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn round(x: f64, digits: i32) -> f64 {
+    let p = 10f64.powi(digits);
+    (x * p).round() / p
+}

@@ -1,0 +1,381 @@
+//! The verdict and the key findings, written from the numbers only: a format is called better or
+//! worse only when its Holm-adjusted exact McNemar test says so at α = 0.05, and every accuracy
+//! claim carries its p-value; token claims are exact counts, not estimates.
+
+use super::data::{AccuracyRow, ComparisonRow, Family, ReportData, best_per_family};
+use super::doc::{Block, Cell};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A fraction as a percentage with one decimal.
+pub fn pct(x: Option<f64>) -> String {
+    x.map_or("–".into(), |x| format!("{:.1} %", 100.0 * x))
+}
+
+/// A 95 % interval of fractions as `[a, b]` in percent.
+pub fn interval(lo: Option<f64>, hi: Option<f64>) -> String {
+    match (lo, hi) {
+        (Some(l), Some(h)) => format!("[{:.1}, {:.1}]", 100.0 * l, 100.0 * h),
+        _ => "–".into(),
+    }
+}
+
+/// Percentage points with a sign.
+pub fn pp(x: Option<f64>) -> String {
+    x.map_or("–".into(), |x| {
+        if x.abs() < 0.05 {
+            "±0.0 pp".into()
+        } else {
+            format!("{x:+.1} pp")
+        }
+    })
+}
+
+/// A p-value as people read it: `< 0.001`, else three significant digits at most.
+pub fn p(x: f64) -> String {
+    if x < 0.001 {
+        "< 0.001".into()
+    } else if x >= 0.9995 {
+        "1".into()
+    } else {
+        format!("{x:.3}")
+    }
+}
+
+/// A whole number with thousands separators.
+pub fn int(n: i64) -> String {
+    let s = n.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if n < 0 { format!("-{out}") } else { out }
+}
+
+/// Whether rows vary in record count / primer, so labels must name them.
+pub fn varies(rows: &[AccuracyRow]) -> (bool, bool) {
+    let sizes: BTreeSet<i64> = rows.iter().map(|r| r.family.records).collect();
+    let primers: BTreeSet<bool> = rows.iter().map(|r| r.family.primer).collect();
+    (sizes.len() > 1, primers.len() > 1)
+}
+
+/// Whether the run includes the offline reference answerer.
+pub fn has_reference(d: &ReportData) -> bool {
+    d.accuracy.iter().any(|r| r.family.provider == "reference")
+}
+
+/// The note every report of a reference run carries.
+pub const REFERENCE_NOTE: &str = "`reference` is bench's offline self-check, not a model: it decodes each rendering \
+     with the format's own decoder and answers from what it decoded, so 100 % proves the rendering is lossless \
+     and the answer key consistent. Its accuracy says nothing about how an LLM reads a format; its token counts \
+     are real.";
+
+/// The verdict of one family, as computed once for the report and analytics_results.json.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct VerdictRow {
+    /// Comparison family.
+    #[serde(flatten)]
+    pub family: Family,
+    /// The most accurate format (weighted accuracy; ties: fewer tokens).
+    pub most_accurate: String,
+    /// Its weighted accuracy, 0..1.
+    pub weighted_accuracy: Option<f64>,
+    /// Its bootstrap 95 % lower bound.
+    pub weighted_low: Option<f64>,
+    /// Its bootstrap 95 % upper bound.
+    pub weighted_high: Option<f64>,
+    /// Formats not significantly worse than it (Holm-adjusted McNemar), fewest tokens first.
+    pub not_significantly_worse: Vec<String>,
+    /// The format with the fewest data tokens among the most accurate and those.
+    pub fewest_tokens: String,
+    /// Its data tokens (o200k_base).
+    pub fewest_tokens_count: Option<i64>,
+    /// The format with the highest weighted accuracy % per 1,000 data tokens.
+    pub best_per_1k_tokens: Option<String>,
+    /// Its efficiency.
+    pub best_efficiency: Option<f64>,
+}
+
+/// Per family: the most accurate format, the formats not significantly worse than it, the one
+/// of those with the fewest data tokens, and the best accuracy per 1,000 tokens.
+pub fn verdict_rows(d: &ReportData) -> Vec<VerdictRow> {
+    let best = best_per_family(&d.accuracy);
+    let mut rows = Vec::new();
+    for (family, b) in &best {
+        let tied: Vec<&ComparisonRow> = d
+            .versus_best
+            .iter()
+            .filter(|c| &c.family == family && !(c.significant && c.delta_accuracy_pp < Some(0.0)))
+            .collect();
+        let tokens_of = |f: &str| {
+            d.accuracy
+                .iter()
+                .find(|r| &r.family == family && r.format == f)
+                .and_then(|r| r.data_tokens)
+        };
+        let mut group: Vec<(&str, Option<i64>)> = vec![(b.format.as_str(), b.data_tokens)];
+        group.extend(
+            tied.iter()
+                .map(|c| (c.format.as_str(), tokens_of(&c.format))),
+        );
+        group.sort_by_key(|(f, t)| (t.unwrap_or(i64::MAX), f.to_string()));
+        let efficient = d
+            .accuracy
+            .iter()
+            .filter(|r| &r.family == family && r.efficiency.is_some())
+            .max_by(|x, y| {
+                x.efficiency
+                    .unwrap_or(0.0)
+                    .total_cmp(&y.efficiency.unwrap_or(0.0))
+            });
+        rows.push(VerdictRow {
+            family: family.clone(),
+            most_accurate: b.format.clone(),
+            weighted_accuracy: b.weighted_accuracy,
+            weighted_low: b.weighted_low,
+            weighted_high: b.weighted_high,
+            not_significantly_worse: group
+                .iter()
+                .filter(|(f, _)| *f != b.format)
+                .map(|(f, _)| f.to_string())
+                .collect(),
+            fewest_tokens: group[0].0.to_string(),
+            fewest_tokens_count: group[0].1,
+            best_per_1k_tokens: efficient.map(|e| e.format.clone()),
+            best_efficiency: efficient.and_then(|e| e.efficiency),
+        });
+    }
+    rows
+}
+
+/// The verdict table.
+fn verdict_table(d: &ReportData, verdicts: &[VerdictRow]) -> Block {
+    let (sizes, primers) = varies(&d.accuracy);
+    let rows = verdicts
+        .iter()
+        .map(|v| {
+            let others: Vec<String> = v
+                .not_significantly_worse
+                .iter()
+                .map(|f| format!("`{f}`"))
+                .collect();
+            vec![
+                Cell::text(v.family.model_label()),
+                Cell::text(v.family.data_label(sizes, primers)),
+                Cell::text(format!(
+                    "`{}` {} {}",
+                    v.most_accurate,
+                    pct(v.weighted_accuracy),
+                    interval(v.weighted_low, v.weighted_high)
+                )),
+                Cell::text(if others.is_empty() {
+                    "none".into()
+                } else {
+                    others.join(", ")
+                }),
+                Cell::text(format!(
+                    "**`{}`** ({} tokens)",
+                    v.fewest_tokens,
+                    v.fewest_tokens_count.map_or("–".into(), int)
+                )),
+                Cell::text(v.best_per_1k_tokens.as_ref().map_or("–".into(), |f| {
+                    format!(
+                        "`{f}` ({:.2} %/1k tokens)",
+                        v.best_efficiency.unwrap_or(0.0)
+                    )
+                })),
+            ]
+        })
+        .collect();
+    Block::Table {
+        columns: [
+            "model",
+            "data",
+            "most accurate (weighted, 95 % CI)",
+            "not significantly worse (fewest tokens first)",
+            "fewest tokens among those",
+            "best per 1,000 tokens",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows,
+    }
+}
+
+/// One sentence per comparison worth reading; the rest of a family summarised in one line.
+fn comparison_findings(d: &ReportData) -> Vec<String> {
+    let (sizes, primers) = varies(&d.accuracy);
+    let mut by_family: BTreeMap<&Family, Vec<&ComparisonRow>> = BTreeMap::new();
+    for c in &d.comparisons {
+        by_family.entry(&c.family).or_default().push(c);
+    }
+    let mut out = Vec::new();
+    for (family, rows) in by_family {
+        let label = format!(
+            "{}, {}",
+            family.model_label(),
+            family.data_label(sizes, primers)
+        );
+        let mut identical = Vec::new();
+        let mut quiet = Vec::new();
+        for c in rows {
+            let ratio = c.token_ratio.map_or("–".into(), |r| format!("{r:.2}×"));
+            let ci = match (c.delta_low_pp, c.delta_high_pp) {
+                (Some(l), Some(h)) => format!("95 % CI [{l:+.1}, {h:+.1}] pp, "),
+                _ => String::new(),
+            };
+            if c.discordant_format_only + c.discordant_baseline_only == 0 {
+                identical.push(format!("`{}`", c.format));
+            } else if c.significant {
+                let delta = c.delta_weighted_pp.unwrap_or(0.0);
+                out.push(format!(
+                    "**{label}**: `{}` is {:.1} pp {} accurate than `{}` (weighted; {ci}exact McNemar p = {}, \
+                     Holm-adjusted p = {}, {} paired answers) and uses {ratio} its data tokens.",
+                    c.format,
+                    delta.abs(),
+                    if delta >= 0.0 { "more" } else { "less" },
+                    c.baseline,
+                    p(c.p_value),
+                    p(c.p_holm),
+                    int(c.n_pairs),
+                ));
+            } else if c.token_ratio.is_some_and(|r| r < 1.0) {
+                let more = match c.runs_needed {
+                    Some(n) if n > c.runs => format!(
+                        "; about {} runs in total (this run has {}) would detect a difference this size with 80 % power, \
+                         so run {} more to tell",
+                        int(n),
+                        c.runs,
+                        int(n - c.runs)
+                    ),
+                    Some(_) => {
+                        "; a difference this size is near the edge of what this run can detect"
+                            .into()
+                    }
+                    None => String::new(),
+                };
+                out.push(format!(
+                    "**{label}**: `{}` costs {ratio} the data tokens of `{}` and {} {:.1} pp, which is not significant \
+                     (Holm-adjusted p = {}, {} paired answers){more}.",
+                    c.format,
+                    c.baseline,
+                    if c.delta_weighted_pp.unwrap_or(0.0) >= 0.0 { "gains" } else { "loses" },
+                    c.delta_weighted_pp.unwrap_or(0.0).abs(),
+                    p(c.p_holm),
+                    int(c.n_pairs),
+                ));
+            } else {
+                quiet.push(format!(
+                    "`{}` ({}, p = {})",
+                    c.format,
+                    pp(c.delta_weighted_pp),
+                    p(c.p_holm)
+                ));
+            }
+        }
+        if !identical.is_empty() {
+            out.push(format!(
+                "**{label}**: {} answered every paired question exactly as `{}` did (no discordant pairs, p = 1).",
+                identical.join(", "),
+                d.baseline
+            ));
+        }
+        if !quiet.is_empty() {
+            out.push(format!(
+                "**{label}**: no significant difference from `{}` for {} (they use at least as many tokens).",
+                d.baseline,
+                quiet.join(", ")
+            ));
+        }
+    }
+    out
+}
+
+/// The fewest-token format of each data shape, by exact o200k_base count.
+fn token_findings(d: &ReportData) -> Vec<String> {
+    // (records, structure, variant) → (format, tokens).
+    type Shape<'a> = (i64, &'a str, &'a str);
+    let mut shapes: BTreeMap<Shape, Vec<(&str, i64)>> = BTreeMap::new();
+    for t in d.tokens.iter().filter(|t| t.tokenizer == "o200k_base") {
+        shapes
+            .entry((t.records, t.structure.as_str(), t.variant.as_str()))
+            .or_default()
+            .push((t.format.as_str(), t.tokens));
+    }
+    let sizes = shapes.keys().map(|k| k.0).collect::<BTreeSet<_>>().len() > 1;
+    shapes
+        .into_iter()
+        .filter_map(|((records, s, v), mut fs)| {
+            fs.sort_by_key(|&(f, n)| (n, f));
+            let &(f, n) = fs.first()?;
+            let base = fs.iter().find(|(b, _)| *b == d.baseline).map(|&(_, b)| b);
+            let ratio = base
+                .filter(|&b| b > 0 && f != d.baseline)
+                .map(|b| format!(" ({:.2}× `{}`)", n as f64 / b as f64, d.baseline))
+                .unwrap_or_default();
+            let size = if sizes { format!(" · {records} records") } else { String::new() };
+            Some(format!(
+                "Fewest data tokens for {s} · {v}{size}: `{f}` with {} o200k_base tokens{ratio} (exact count).",
+                int(n)
+            ))
+        })
+        .collect()
+}
+
+/// Every key finding, in report order.
+pub fn findings(d: &ReportData) -> Vec<String> {
+    let failed: i64 = d.accuracy.iter().map(|r| r.failed_calls).sum();
+    let mut findings = comparison_findings(d);
+    findings.extend(token_findings(d));
+    if failed > 0 {
+        findings.push(format!(
+            "{} calls failed; their answers are left out of every accuracy figure (`bench run --resume DIR \
+             --retry-errors` re-runs them).",
+            int(failed)
+        ));
+    }
+    findings
+}
+
+/// The verdict section: reference note, verdict table, key findings.
+pub fn verdict(d: &ReportData, verdicts: &[VerdictRow]) -> Vec<Block> {
+    let mut out = vec![Block::Heading(2, "Verdict".into())];
+    if has_reference(d) {
+        out.push(Block::Para(format!("**Note.** {REFERENCE_NOTE}")));
+    }
+    out.push(Block::Para(
+        "Per model and data shape: the most accurate format by weighted accuracy; the formats whose answers are \
+         not significantly worse than it (exact McNemar test on the same questions and runs, Holm-adjusted across \
+         the formats, α = 0.05); of those, the one with the fewest data tokens — the cheapest format you can pick \
+         without a measurable loss; and the highest weighted accuracy per 1,000 data tokens."
+            .into(),
+    ));
+    out.push(verdict_table(d, verdicts));
+    out.push(Block::Heading(
+        3,
+        format!("Key findings (baseline `{}`)", d.baseline),
+    ));
+    out.push(Block::Bullets(findings(d)));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_read_as_people_write_them() {
+        assert_eq!(int(1234567), "1,234,567");
+        assert_eq!(int(-1000), "-1,000");
+        assert_eq!(int(12), "12");
+        assert_eq!(p(0.0004), "< 0.001");
+        assert_eq!(p(0.41), "0.410");
+        assert_eq!(p(1.0), "1");
+        assert_eq!(pp(Some(-1.24)), "-1.2 pp");
+        assert_eq!(pp(Some(0.01)), "±0.0 pp");
+        assert_eq!(pct(Some(0.8034)), "80.3 %");
+        assert_eq!(interval(Some(0.5), Some(0.75)), "[50.0, 75.0]");
+    }
+}

@@ -1,0 +1,292 @@
+//! The verdict's statistics end to end: a test-double provider that answers like the reference
+//! except on known questions of known formats, run through the real runner; the paired test
+//! must find exactly the planted differences, and no others.
+
+use bench::dataset::{Structure, Variant};
+use bench::formats::Format;
+use bench::prompt::parse_data_block;
+use bench::providers::{ModelConfig, Provider, ProviderError, Reference, Request, Response};
+use bench::report::data::{ComparisonRow, gather};
+use bench::runner::progress::Silent;
+use bench::runner::{self, Model, Options, Plan, QuestionMode, Stop};
+use bench::tokens::Tokenizer;
+use serde_json::{Map, Value, json};
+use std::collections::{BTreeSet, HashMap};
+use std::path::Path;
+use std::sync::Arc;
+
+/// Answers like the reference, but "WRONG" for the planted question ids of each format.
+struct Double {
+    model: String,
+    wrong: HashMap<&'static str, BTreeSet<String>>,
+}
+
+fn ids(range: std::ops::RangeInclusive<u32>) -> BTreeSet<String> {
+    range.map(|i| format!("q{i:03}")).collect()
+}
+
+#[async_trait::async_trait]
+impl Provider for Double {
+    fn name(&self) -> &str {
+        "double"
+    }
+    fn model(&self) -> &str {
+        &self.model
+    }
+    fn params(&self) -> Value {
+        json!({})
+    }
+    fn url(&self) -> Option<String> {
+        None
+    }
+    fn caches_prompts(&self) -> bool {
+        false
+    }
+    async fn complete(&self, req: &Request<'_>) -> Result<Response, ProviderError> {
+        let mut resp = Reference.complete(req).await?;
+        let input: String = req.messages.iter().map(|m| m.content.as_str()).collect();
+        let (format, _) = parse_data_block(&input).expect("data block");
+        let mut answers: Map<String, Value> = serde_json::from_str(&resp.output).unwrap();
+        if let Some(wrong) = self.wrong.get(format) {
+            for (id, v) in answers.iter_mut() {
+                if wrong.contains(id) {
+                    *v = json!("WRONG");
+                }
+            }
+        }
+        resp.output = serde_json::to_string(&answers).unwrap();
+        Ok(resp)
+    }
+}
+
+fn model(d: Double) -> Model {
+    Model {
+        config: ModelConfig {
+            provider: "double".into(),
+            model: d.model.clone(),
+            ..ModelConfig::default()
+        },
+        provider: Box::new(d),
+    }
+}
+
+/// One run, two test doubles: `planted` is wrong on q001–q015 (retrieval) in csv only;
+/// `holm` has known discordant pairs against json_compact in three formats.
+async fn run(root: &Path, records: Vec<u32>) -> std::path::PathBuf {
+    let plan = Plan {
+        formats: vec![
+            Format::Csv,
+            Format::JsonCompact,
+            Format::JsonPretty,
+            Format::Yaml,
+        ],
+        structures: vec![Structure::Flat],
+        variants: vec![Variant::Mandatory],
+        records,
+        seed: 42,
+        runs: 1,
+        tokenizers: vec![Tokenizer::O200kBase],
+        output_root: root.to_path_buf(),
+        question_mode: QuestionMode::Batch,
+        primers: vec![false],
+    };
+    // json_compact is wrong on q050–q054. Against it: csv (b, c) = (0, 10); yaml (2, 8),
+    // right on q050–q051 only; json_pretty (5, 5).
+    let base_wrong = ids(50..=54);
+    let holm = Double {
+        model: "holm".into(),
+        wrong: HashMap::from([
+            ("json_compact", base_wrong.clone()),
+            ("csv", ids(1..=10).union(&base_wrong).cloned().collect()),
+            ("yaml", ids(1..=8).union(&ids(52..=54)).cloned().collect()),
+            ("json_pretty", ids(1..=5)),
+        ]),
+    };
+    let planted = Double {
+        model: "planted".into(),
+        wrong: HashMap::from([("csv", ids(1..=15))]),
+    };
+    let outcome = runner::run(
+        &plan,
+        vec![model(planted), model(holm)],
+        Options::default(),
+        None,
+        Arc::new(Silent),
+        Arc::new(Stop::default()),
+    )
+    .await
+    .unwrap();
+    assert_eq!(outcome.missing, 0);
+    outcome.jsonl.parent().unwrap().to_path_buf()
+}
+
+fn find<'a>(rows: &'a [ComparisonRow], model: &str, format: &str) -> &'a ComparisonRow {
+    rows.iter()
+        .find(|c| c.family.model == model && c.format == format)
+        .unwrap_or_else(|| panic!("no comparison for {model} {format}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_paired_test_finds_exactly_the_planted_difference() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = run(tmp.path(), vec![31]).await;
+    let d = gather(&dir, "json_compact").unwrap();
+
+    // Planted: csv wrong on 15 retrieval questions, json_pretty and yaml identical to baseline.
+    let csv = find(&d.comparisons, "planted", "csv");
+    assert_eq!(csv.n_pairs, 124);
+    assert_eq!(
+        (csv.discordant_format_only, csv.discordant_baseline_only),
+        (0, 15)
+    );
+    assert!((csv.p_value - 2.0 * 0.5f64.powi(15)).abs() < 1e-15);
+    assert!(csv.significant);
+    let want = -100.0 * 0.375 * 15.0 / 55.0;
+    assert!((csv.delta_weighted_pp.unwrap() - want).abs() < 1e-9);
+    assert!((csv.delta_accuracy_pp.unwrap() + 100.0 * 15.0 / 124.0).abs() < 1e-9);
+    let (lo, hi) = (csv.delta_low_pp.unwrap(), csv.delta_high_pp.unwrap());
+    assert!(
+        lo < want && want < hi && hi < 0.0,
+        "[{lo}, {hi}] around {want}"
+    );
+    for f in ["json_pretty", "yaml"] {
+        let c = find(&d.comparisons, "planted", f);
+        assert_eq!(
+            (c.discordant_format_only, c.discordant_baseline_only),
+            (0, 0)
+        );
+        assert_eq!((c.p_value, c.p_holm, c.significant), (1.0, 1.0, false));
+        assert_eq!(c.runs_needed, None, "no difference to detect");
+    }
+
+    // Holm on a known set: raw p 0.001953125, 0.109375, 1 → adjusted ×3, ×2, running max.
+    for (f, counts, p, holm) in [
+        ("csv", (0, 10), 0.001953125, 0.005859375),
+        ("yaml", (2, 8), 0.109375, 0.21875),
+        ("json_pretty", (5, 5), 1.0, 1.0),
+    ] {
+        let c = find(&d.comparisons, "holm", f);
+        assert_eq!(
+            (c.discordant_format_only, c.discordant_baseline_only),
+            counts,
+            "{f}"
+        );
+        assert!((c.p_value - p).abs() < 1e-12, "{f}: p {}", c.p_value);
+        assert!((c.p_holm - holm).abs() < 1e-12, "{f}: Holm {}", c.p_holm);
+        assert_eq!(c.significant, holm < 0.05, "{f}");
+    }
+    // Not significant with a difference: the report says how many runs would tell.
+    let yaml = find(&d.comparisons, "holm", "yaml");
+    assert!(yaml.runs_needed.unwrap() > 1);
+
+    // The verdict compares against the most accurate format of each family.
+    let best: BTreeSet<&str> = d.versus_best.iter().map(|c| c.baseline.as_str()).collect();
+    assert!(best.contains("json_compact"), "{best:?}");
+
+    // Seeded bootstrap: the same run gives the same intervals.
+    let again = gather(&dir, "json_compact").unwrap();
+    for (a, b) in d.accuracy.iter().zip(&again.accuracy) {
+        assert_eq!(
+            (a.weighted_low, a.weighted_high),
+            (b.weighted_low, b.weighted_high)
+        );
+        assert!(a.weighted_low.unwrap() <= a.weighted_accuracy.unwrap() + 1e-12);
+    }
+    for (a, b) in d.comparisons.iter().zip(&again.comparisons) {
+        assert_eq!(
+            (a.delta_low_pp, a.delta_high_pp),
+            (b.delta_low_pp, b.delta_high_pp)
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_report_renders_for_a_multi_provider_size_sweep() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = run(tmp.path(), vec![10, 40]).await;
+    let w = bench::report::write_report(&dir, "json_compact").unwrap();
+    for f in [
+        "BENCHMARK_REPORT.md",
+        "report.html",
+        "metrics.json",
+        "analytics_results.json",
+        "charts/accuracy_vs_records_double_planted.png",
+        "charts/accuracy_vs_tokens_double_holm.svg",
+        "charts/tokens_per_format.png",
+    ] {
+        assert!(
+            w.files.iter().any(|x| x == f),
+            "{f} missing from {:?}",
+            w.files
+        );
+        assert!(
+            w.dir.join(f).metadata().unwrap().len() > 100,
+            "{f} is empty"
+        );
+    }
+    let md = std::fs::read_to_string(w.dir.join("BENCHMARK_REPORT.md")).unwrap();
+    assert!(md.find("## Verdict").unwrap() < md.find("## Ranking").unwrap());
+    assert!(md.contains("## Scaling with record count"));
+    assert!(
+        md.contains("is 12.1 pp less accurate than `json_compact`") || md.contains("less accurate")
+    );
+    let results: Value =
+        serde_json::from_slice(&std::fs::read(w.dir.join("analytics_results.json")).unwrap())
+            .unwrap();
+    for key in [
+        "provider",
+        "model",
+        "format",
+        "structure",
+        "variant",
+        "records",
+        "primer",
+        "n_answers",
+        "accuracy",
+        "wilson_low",
+        "wilson_high",
+        "weighted_accuracy",
+        "weighted_low",
+        "weighted_high",
+        "runs",
+        "weighted_min",
+        "weighted_max",
+        "weighted_stdev",
+    ] {
+        assert!(
+            results["accuracy"][0].get(key).is_some(),
+            "accuracy lacks {key}"
+        );
+    }
+    for key in [
+        "provider",
+        "model",
+        "structure",
+        "variant",
+        "records",
+        "primer",
+        "format",
+        "baseline",
+        "delta_weighted_pp",
+        "delta_low_pp",
+        "delta_high_pp",
+        "delta_accuracy_pp",
+        "n_pairs",
+        "discordant_format_only",
+        "discordant_baseline_only",
+        "p_value",
+        "p_holm",
+        "significant",
+        "token_ratio",
+    ] {
+        assert!(
+            results["comparisons"][0].get(key).is_some(),
+            "comparisons lack {key}"
+        );
+    }
+    // Fractions in 0..1.
+    for r in results["accuracy"].as_array().unwrap() {
+        let a = r["weighted_accuracy"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&a));
+    }
+}
