@@ -300,6 +300,29 @@ mod tests {
     }
 
     #[test]
+    fn the_policy_accepts_forms_not_other_values() {
+        let t0 = Validation::Numeric { tolerance: 0.0 };
+        let r = validate(&t0, &json!(10), &json!("10 units"));
+        assert_eq!((r.passed, r.normalization), (true, vec![Norm::Unit]));
+        for bad in ["10 or 12", "10 thousand", "about 10", "10-12", "1O"] {
+            assert!(!ok(t0.clone(), json!(10), json!(bad)), "{bad}");
+        }
+        assert!(!ok(Validation::Exact, json!("USD"), json!("'EUR'")));
+        assert!(!ok(Validation::Exact, json!(false), json!("Yes")));
+        assert!(!ok(Validation::Exact, json!("Red"), json!("N/A")));
+        let set = json!(["A", "B", "C"]);
+        let r = validate(&Validation::ArraySet, &set, &json!("A; B; C"));
+        assert_eq!(
+            (r.passed, r.normalization),
+            (true, vec![Norm::ListSeparator])
+        );
+        assert!(!ok(Validation::ArraySet, set.clone(), json!("A; B")));
+        assert!(!ok(Validation::ArraySet, set, json!("A; B; C; D")));
+        assert!(ok(Validation::ArraySet, json!([]), json!("none")));
+        assert!(!ok(Validation::ArraySet, json!(["A"]), json!("none")));
+    }
+
+    #[test]
     fn fuzzy_needs_most_keywords() {
         let e = json!("A rustic kettle, durable and quiet; made for travel.");
         assert!(ok(

@@ -67,7 +67,7 @@ fn human_number(q: &Question, x: f64, i: usize) -> Value {
         ("rating", _) => format!("{n} stars"),
         (_, 0) => format!("{n} products"),
         (_, 1) => format!("'{n}'"),
-        (_, _) => format!("{n}"),
+        (_, _) => n,
     };
     json!(text)
 }
@@ -182,7 +182,7 @@ fn grade_one(data: &DataIndex, q: &Question, answer: Value) -> Metric {
     grade(std::slice::from_ref(q), Some(&answers), data, false).remove(0)
 }
 
-fn find<'a>(qs: &'a [Question], pred: impl Fn(&Question) -> bool) -> &'a Question {
+fn find(qs: &[Question], pred: impl Fn(&Question) -> bool) -> &Question {
     qs.iter().find(|q| pred(q)).expect("such a question")
 }
 
