@@ -63,46 +63,57 @@ pub fn figures(d: &ReportData) -> Vec<Figure> {
             .iter()
             .filter(|r| &r.family.model_label() == m)
             .collect();
-        // Accuracy vs tokens: one series per data shape, with its frontier.
-        let mut series: BTreeMap<&Family, ScatterSeries> = BTreeMap::new();
-        for r in &rows {
-            let (Some(y), Some(x)) = (r.weighted_accuracy, r.data_tokens) else {
-                continue;
-            };
-            series
-                .entry(&r.family)
-                .or_insert_with(|| ScatterSeries {
-                    name: r.family.data_label(sizes, primers),
-                    points: Vec::new(),
-                    frontier: Vec::new(),
-                })
-                .points
-                .push(ScatterPoint {
-                    x: x as f64,
-                    y,
-                    y_low: r.weighted_low,
-                    y_high: r.weighted_high,
-                    label: r.format.clone(),
-                });
-        }
-        for p in d.pareto.iter().filter(|p| p.on_frontier) {
-            if let Some(s) = series.get_mut(&p.family) {
-                s.frontier.push((p.data_tokens as f64, p.weighted_accuracy));
+        // Accuracy vs tokens: one series per data shape, with its frontier; one chart per
+        // record count when the run swept sizes (their token scales differ by orders).
+        let sizes_of: BTreeSet<i64> = rows.iter().map(|r| r.family.records).collect();
+        for &size in &sizes_of {
+            let mut series: BTreeMap<&Family, ScatterSeries> = BTreeMap::new();
+            for r in rows.iter().filter(|r| r.family.records == size) {
+                let (Some(y), Some(x)) = (r.weighted_accuracy, r.data_tokens) else {
+                    continue;
+                };
+                series
+                    .entry(&r.family)
+                    .or_insert_with(|| ScatterSeries {
+                        name: r.family.data_label(false, primers),
+                        points: Vec::new(),
+                        frontier: Vec::new(),
+                    })
+                    .points
+                    .push(ScatterPoint {
+                        x: x as f64,
+                        y,
+                        y_low: r.weighted_low,
+                        y_high: r.weighted_high,
+                        label: r.format.clone(),
+                    });
             }
+            for p in d.pareto.iter().filter(|p| p.on_frontier) {
+                if let Some(s) = series.get_mut(&p.family) {
+                    s.frontier.push((p.data_tokens as f64, p.weighted_accuracy));
+                }
+            }
+            for s in series.values_mut() {
+                s.frontier.sort_by(|a, b| a.0.total_cmp(&b.0));
+            }
+            let (stem, of) = if sizes {
+                (format!("_{size}_records"), format!(", {size} records"))
+            } else {
+                (String::new(), String::new())
+            };
+            out.push(Figure {
+                name: format!("accuracy_vs_tokens{}{stem}", suffix(m)),
+                title: format!(
+                    "{m}{of}: weighted accuracy (95 % bootstrap CI) vs data tokens, with the Pareto frontier"
+                ),
+                chart: Chart::Scatter(Scatter {
+                    title: format!("Accuracy vs data tokens — {m}{of}"),
+                    x_label: "data tokens (o200k_base)".into(),
+                    y_label: "weighted accuracy".into(),
+                    series: series.into_values().collect(),
+                }),
+            });
         }
-        for s in series.values_mut() {
-            s.frontier.sort_by(|a, b| a.0.total_cmp(&b.0));
-        }
-        out.push(Figure {
-            name: format!("accuracy_vs_tokens{}", suffix(m)),
-            title: format!("{m}: weighted accuracy (95 % bootstrap CI) vs data tokens, with the Pareto frontier"),
-            chart: Chart::Scatter(Scatter {
-                title: format!("Accuracy vs data tokens — {m}"),
-                x_label: "data tokens (o200k_base)".into(),
-                y_label: "weighted accuracy".into(),
-                series: series.into_values().collect(),
-            }),
-        });
         let mut sorted = rows.clone();
         sorted.sort_by(|a, b| {
             b.weighted_accuracy

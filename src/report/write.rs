@@ -69,6 +69,14 @@ pub fn write_report(run_dir: &Path, baseline: &str) -> Result<Written> {
     let chart_dir = dir.join("charts");
     std::fs::create_dir_all(&chart_dir)
         .with_context(|| format!("cannot create '{}'", chart_dir.display()))?;
+    // Charts of an earlier report of this run (another baseline or bench version) would
+    // otherwise linger beside the new ones.
+    for old in std::fs::read_dir(&chart_dir)?.flatten().map(|e| e.path()) {
+        if old.extension().is_some_and(|x| x == "svg" || x == "png") {
+            std::fs::remove_file(&old)
+                .with_context(|| format!("cannot replace '{}'", old.display()))?;
+        }
+    }
     let mut files = Vec::new();
     let mut rendered = Vec::new();
     for f in figures(&d) {

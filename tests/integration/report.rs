@@ -211,7 +211,7 @@ async fn the_report_renders_for_a_multi_provider_size_sweep() {
         "metrics.json",
         "analytics_results.json",
         "charts/accuracy_vs_records_double_planted.png",
-        "charts/accuracy_vs_tokens_double_holm.svg",
+        "charts/accuracy_vs_tokens_double_holm_40_records.svg",
         "charts/tokens_per_format.png",
     ] {
         assert!(
