@@ -175,7 +175,7 @@ p,li{line-height:1.5}code{background:#eff1f3;padding:1px 4px;border-radius:4px;f
 .tbl{overflow-x:auto;margin:12px 0}
 table{border-collapse:collapse;font-size:13px;min-width:50%}
 th,td{border:1px solid #d0d7de;padding:4px 8px;vertical-align:top}
-td{max-width:420px}td.n,th{white-space:nowrap}
+td{max-width:420px}td.n{white-space:nowrap}
 th{background:#f6f8fa;cursor:pointer;user-select:none;position:sticky;top:0}
 th.asc::after{content:" ▲"}th.desc::after{content:" ▼"}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
