@@ -201,15 +201,22 @@ LEFT JOIN accuracy AS a
 
 -- Every answer paired with the baseline format's answer to the same question in the same run of
 -- the same run log, provider/model, structure, variant, record count and primer setting. The
--- baseline is json_compact, or the variable bench_baseline. Warm-ups and failed calls are left
--- out: a failed call has no answer to pair. paired_comparison.sql and the bootstrap of
--- `bench report` both read this view, so the pairing rule exists once.
+-- baseline is json_compact, or the variable bench_baseline. Only complete runs (no failed call,
+-- as in `runs`) take part, so the pairs cover exactly the runs that weighted accuracy averages;
+-- warm-ups are left out. paired_comparison.sql and the bootstrap of `bench report` both read
+-- this view, so the pairing rule exists once.
 CREATE OR REPLACE VIEW paired_answers AS
 WITH a AS (
-    SELECT benchmark_id, provider, model, format, structure, variant, records, primer, run,
-           question_id, category, passed
-    FROM answers
-    WHERE NOT warmup AND error IS NULL
+    SELECT x.benchmark_id, x.provider, x.model, x.format, x.structure, x.variant, x.records,
+           x.primer, x.run, x.question_id, x.category, x.passed
+    FROM answers AS x
+    SEMI JOIN runs AS r
+        ON (r.benchmark_id, r.provider, r.model, r.format, r.structure, r.variant, r.records,
+            r.primer, r.run)
+         = (x.benchmark_id, x.provider, x.model, x.format, x.structure, x.variant, x.records,
+            x.primer, x.run)
+        AND NOT r.failed
+    WHERE NOT x.warmup
 )
 SELECT f.benchmark_id, f.provider, f.model, f.structure, f.variant, f.records, f.primer,
        f.format, b.format AS baseline, f.run, f.question_id, f.category,
@@ -258,8 +265,9 @@ CREATE OR REPLACE MACRO mcnemar_exact_p(b, c) AS
 -- Smallest difference of paired proportions that n pairs with discordance rate pd detect with
 -- 80 % power at α = 0.05 (two-sided): the δ that solves Connor's (1987) sample-size formula
 -- n = (z_α·√pd + z_β·√(pd − δ²))² / δ² (closed form). Null without discordant pairs.
+-- The closed form has a real root only from n > z_α² − z_β² ≈ 3.13 pairs: fewer detect nothing.
 CREATE OR REPLACE MACRO mcnemar_mde(n, pd) AS
-    CASE WHEN n > 0 AND pd > 0 THEN
+    CASE WHEN n >= 4 AND pd > 0 THEN
         sqrt(greatest(0.0, pd - power(
             sqrt(pd) * (-1.959963984540054 * 0.8416212335729143
                         + sqrt(3.841458820694124 * 0.708326300800794

@@ -89,6 +89,15 @@ fn detectable_difference_solves_connors_formula() {
     let big = scalar(&conn, "mcnemar_mde(3720, 0.1)").unwrap();
     assert!(big < d / 3.0);
     assert_eq!(scalar(&conn, "mcnemar_mde(100, 0.0)"), None);
+    // Below z_α² − z_β² ≈ 3.13 pairs the formula has no root: no detectable difference, no error.
+    for n in 1..=3 {
+        assert_eq!(
+            scalar(&conn, &format!("mcnemar_mde({n}, 0.5)")),
+            None,
+            "n {n}"
+        );
+    }
+    assert!(scalar(&conn, "mcnemar_mde(4, 0.5)").is_some());
     assert_eq!(scalar(&conn, "mcnemar_pairs_needed(0.1, 0.0)"), None);
     // Textbook size: 10 % discordance, 5-point difference → about 312 pairs.
     let n = scalar(&conn, "mcnemar_pairs_needed(0.1, 0.05)").unwrap();

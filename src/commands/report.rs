@@ -4,6 +4,7 @@
 
 use crate::UsageError;
 use crate::cli::ReportArgs;
+use crate::dataset::Structure;
 use crate::formats::Format;
 use crate::report::{self, data};
 use anyhow::Result;
@@ -43,7 +44,8 @@ pub fn latest_run(root: &Path) -> Result<PathBuf> {
 }
 
 /// The baseline to compare against: the one asked for (which the run must contain), else
-/// json_compact, else the run's first format (with a notice).
+/// json_compact, else the run's first format that renders every structure of the run (with a
+/// notice), so no data shape is left without comparisons.
 fn baseline_for(run_dir: &Path, asked: Option<Format>) -> Result<String> {
     let info = data::run_info(run_dir)?;
     let formats: Vec<String> = info
@@ -68,11 +70,25 @@ fn baseline_for(run_dir: &Path, asked: Option<Format>) -> Result<String> {
             Ok(Format::JsonCompact.name().to_string())
         }
         None => {
+            let structures: Vec<Structure> = info
+                .metadata
+                .get("structures")
+                .and_then(|f| f.as_array())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|v| v.as_str())
+                        .filter_map(|n| Structure::ALL.into_iter().find(|s| s.name() == n))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let everywhere = |f: &&String| {
+                Format::from_name(f).is_some_and(|f| structures.iter().all(|&s| f.supports(s)))
+            };
+            let pick = formats.iter().find(everywhere).unwrap_or(&formats[0]);
             eprintln!(
-                "report: the run has no json_compact; comparing against its first format, {} (--baseline FMT picks another)",
-                formats[0]
+                "report: the run has no json_compact; comparing against {pick} (--baseline FMT picks another)"
             );
-            Ok(formats[0].clone())
+            Ok(pick.clone())
         }
     }
 }

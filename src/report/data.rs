@@ -170,8 +170,8 @@ pub struct ParetoRow {
     pub format: String,
     /// Weighted accuracy.
     pub weighted_accuracy: f64,
-    /// Data tokens (o200k_base).
-    pub data_tokens: i64,
+    /// Data tokens (o200k_base); null when the log has no o200k count.
+    pub data_tokens: Option<i64>,
     /// Whether no format beats it on both accuracy and tokens.
     pub on_frontier: bool,
     /// Formats that beat it on both.
@@ -366,11 +366,21 @@ fn bootstrap_accuracy(a: &Analytics, run: &RunInfo, rows: &mut [AccuracyRow]) ->
     let (names, weights) = weight_table(run);
     let t = run_sql(
         a,
-        "SELECT provider, model, structure, variant, records, primer, format, category,
-                sum(passed)::BIGINT AS passed, count(*) AS total
-         FROM answers WHERE NOT warmup AND error IS NULL
-         GROUP BY provider, model, structure, variant, records, primer, format, category, question_id
-         ORDER BY provider, model, structure, variant, records, primer, format, question_id",
+        // The runs weighted accuracy averages: complete ones (no failed call), so the interval
+        // is around the reported mean.
+        "SELECT a.provider, a.model, a.structure, a.variant, a.records, a.primer, a.format,
+                a.category, sum(a.passed)::BIGINT AS passed, count(*) AS total
+         FROM answers AS a
+         SEMI JOIN runs AS r
+             ON (r.benchmark_id, r.provider, r.model, r.format, r.structure, r.variant,
+                 r.records, r.primer, r.run)
+              = (a.benchmark_id, a.provider, a.model, a.format, a.structure, a.variant,
+                 a.records, a.primer, a.run)
+             AND NOT r.failed
+         WHERE NOT a.warmup
+         GROUP BY a.provider, a.model, a.structure, a.variant, a.records, a.primer, a.format,
+                  a.category, a.question_id
+         ORDER BY ALL",
         "the bootstrap's answers",
     )?;
     let mut clusters: HashMap<(Family, String), Vec<Cluster>> = HashMap::new();
@@ -425,7 +435,7 @@ fn comparisons(
                 sum(passed)::BIGINT, sum(baseline_passed)::BIGINT, count(*)
          FROM paired_answers
          GROUP BY provider, model, structure, variant, records, primer, format, category, question_id
-         ORDER BY provider, model, structure, variant, records, primer, format, question_id",
+         ORDER BY ALL",
         "the bootstrap's paired answers",
     )?;
     let mut clusters: HashMap<(Family, String), Vec<PairedCluster>> = HashMap::new();
@@ -467,7 +477,8 @@ pub fn best_per_family(accuracy: &[AccuracyRow]) -> BTreeMap<Family, &AccuracyRo
             );
             wa > wb + 1e-12
                 || ((wa - wb).abs() <= 1e-12
-                    && (r.data_tokens, &r.format) < (b.data_tokens, &b.format))
+                    && (r.data_tokens.unwrap_or(i64::MAX), &r.format)
+                        < (b.data_tokens.unwrap_or(i64::MAX), &b.format))
         };
         match best.get(&r.family) {
             Some(b) if !better(b) => {}

@@ -89,8 +89,8 @@ pub fn figures(d: &ReportData) -> Vec<Figure> {
                     });
             }
             for p in d.pareto.iter().filter(|p| p.on_frontier) {
-                if let Some(s) = series.get_mut(&p.family) {
-                    s.frontier.push((p.data_tokens as f64, p.weighted_accuracy));
+                if let (Some(s), Some(t)) = (series.get_mut(&p.family), p.data_tokens) {
+                    s.frontier.push((t as f64, p.weighted_accuracy));
                 }
             }
             for s in series.values_mut() {

@@ -97,7 +97,9 @@ pub fn ranking(d: &ReportData) -> Vec<Block> {
              resampled within category, 2,000 resamples); plain accuracy is over every answer with its Wilson \
              95 % interval and n; the run-to-run spread is min–max and standard deviation of weighted accuracy. \
              Efficiency = weighted accuracy % per 1,000 data tokens (o200k_base). Frontier ✓: no other format of \
-             the same model and data is at least as accurate with fewer tokens."
+             the same model and data is at least as accurate with at most as many tokens and better in one of \
+             the two. Weighted accuracy, its spread and its interval use complete runs (a run with a failed call \
+             is left out); plain accuracy uses every answered question."
                 .into(),
         ),
     ];
@@ -212,7 +214,7 @@ pub fn comparisons(d: &ReportData) -> Vec<Block> {
         Block::Para(format!(
             "Each format against `{}` on the same questions of the same runs (same model, structure, variant, \
              record count and primer). Δ weighted with its 95 % paired cluster-bootstrap interval; Δ accuracy over \
-             the paired answers; discordant pairs +/− = questions only the format / only the baseline got right; \
+             the paired answers; discordant pairs +/− = (question, run) pairs only the format / only the baseline got right; \
              exact McNemar p (two-sided binomial on the discordant pairs) and Holm-adjusted p across the formats \
              of each model and data shape; significant when Holm p < 0.05. MDE = the smallest accuracy difference \
              these pairs detect with 80 % power at α = 0.05, from the observed discordance rate; runs needed = runs \
@@ -257,6 +259,25 @@ pub fn comparisons(d: &ReportData) -> Vec<Block> {
             ]
         })
         .collect();
+    let compared: std::collections::BTreeSet<&Family> =
+        d.comparisons.iter().map(|c| &c.family).collect();
+    let mut missing: Vec<String> = d
+        .accuracy
+        .iter()
+        .map(|r| &r.family)
+        .filter(|f| !compared.contains(f))
+        .filter(|f| d.accuracy.iter().filter(|r| &r.family == *f).count() > 1)
+        .map(|f| format!("{}, {}", f.model_label(), f.data_label(sizes, primers)))
+        .collect();
+    missing.dedup();
+    if !missing.is_empty() {
+        out.push(Block::Para(format!(
+            "No comparisons for {}: `{}` has no complete run there (a flat-only format in nested data, or every call \
+             failed); `bench report --baseline FMT` picks another baseline.",
+            missing.join("; "),
+            d.baseline
+        )));
+    }
     out.push(Block::Table {
         columns: cols(&[
             "model",
@@ -501,12 +522,19 @@ pub fn methodology(d: &ReportData) -> Vec<Block> {
          discordant pairs at p = ½; Holm's step-down correction across the formats compared within one model and data \
          shape; Δ weighted with a paired cluster bootstrap (both formats resampled with the same question ids)."
             .into(),
+        "The exact McNemar test counts every (question, run) pair as independent; when a model answers the same \
+         question the same way in every run (temperature 0), repeated runs add pairs but no evidence. The key \
+         findings therefore call a difference confirmed only when the question-clustered bootstrap interval of Δ \
+         weighted accuracy excludes zero as well."
+            .into(),
         "Power: the smallest detectable difference solves Connor's (1987) sample-size formula for paired proportions, \
          n = (z₀.₉₇₅·√p_d + z₀.₈·√(p_d − δ²))² / δ², at the observed discordance rate p_d; runs needed applies the same \
-         formula to the observed difference."
+         formula to the observed difference. Both use α = 0.05 unadjusted for Holm, so they are optimistic when many \
+         formats are compared."
             .into(),
-        "Warm-up calls (cache priming) are excluded everywhere; failed calls are counted and left out of the \
-         accuracy figures. Answers are graded by the validators and normalisation policy described in the README; \
+        "Warm-up calls (cache priming) are excluded everywhere. Failed calls are counted; plain accuracy uses \
+         every answered question, while weighted accuracy, the paired comparisons and the bootstrap use complete \
+         runs only (in per-question mode one failed call leaves its run out). Answers are graded by the validators and normalisation policy described in the README; \
          every wrong answer gets a failure kind."
             .into(),
         "Every number here comes from the SQL files in `sql/` over the run log (run them with `bench query`), except \

@@ -30,14 +30,16 @@ pub fn pp(x: Option<f64>) -> String {
     })
 }
 
-/// A p-value as people read it: `< 0.001`, else three significant digits at most.
+/// A p-value as people read it: `< 0.001`, else three significant digits (so 0.0496 and
+/// 0.0504 stay apart).
 pub fn p(x: f64) -> String {
     if x < 0.001 {
         "< 0.001".into()
     } else if x >= 0.9995 {
         "1".into()
     } else {
-        format!("{x:.3}")
+        let decimals = (2 - x.log10().floor() as i32).max(0) as usize;
+        format!("{x:.decimals$}")
     }
 }
 
@@ -222,30 +224,50 @@ fn comparison_findings(d: &ReportData) -> Vec<String> {
         let mut quiet = Vec::new();
         for c in rows {
             let ratio = c.token_ratio.map_or("–".into(), |r| format!("{r:.2}×"));
-            let ci = match (c.delta_low_pp, c.delta_high_pp) {
-                (Some(l), Some(h)) => format!("95 % CI [{l:+.1}, {h:+.1}] pp, "),
+            // The tested quantity: plain accuracy over the paired answers.
+            let delta = c.delta_accuracy_pp.unwrap_or(0.0);
+            let weighted = match (c.delta_weighted_pp, c.delta_low_pp, c.delta_high_pp) {
+                (Some(w), Some(l), Some(h)) => {
+                    format!("; weighted Δ {w:+.1} pp, 95 % CI [{l:+.1}, {h:+.1}]")
+                }
+                (Some(w), _, _) => format!("; weighted Δ {w:+.1} pp"),
                 _ => String::new(),
             };
+            let test = format!(
+                "exact McNemar p = {}, Holm-adjusted p = {}, {} paired answers{weighted}",
+                p(c.p_value),
+                p(c.p_holm),
+                int(c.n_pairs)
+            );
+            // The question-clustered interval includes 0: the difference may rest on the same
+            // questions repeated across runs, which McNemar counts as independent pairs.
+            let unconfirmed = matches!(
+                (c.delta_low_pp, c.delta_high_pp),
+                (Some(l), Some(h)) if l <= 0.0 && h >= 0.0
+            );
             if c.discordant_format_only + c.discordant_baseline_only == 0 {
                 identical.push(format!("`{}`", c.format));
-            } else if c.significant {
-                let delta = c.delta_weighted_pp.unwrap_or(0.0);
+            } else if c.significant && !unconfirmed {
                 out.push(format!(
-                    "**{label}**: `{}` is {:.1} pp {} accurate than `{}` (weighted; {ci}exact McNemar p = {}, \
-                     Holm-adjusted p = {}, {} paired answers) and uses {ratio} its data tokens.",
+                    "**{label}**: `{}` got {:.1} pp {} of the paired answers right than `{}` ({test}) and uses \
+                     {ratio} its data tokens.",
                     c.format,
                     delta.abs(),
-                    if delta >= 0.0 { "more" } else { "less" },
+                    if delta >= 0.0 { "more" } else { "fewer" },
                     c.baseline,
-                    p(c.p_value),
-                    p(c.p_holm),
-                    int(c.n_pairs),
+                ));
+            } else if c.significant {
+                out.push(format!(
+                    "**{label}**: `{}` differs from `{}` by {delta:+.1} pp of the paired answers ({test}), but the \
+                     question-clustered interval includes zero: the difference may come from the same questions \
+                     repeated across runs, so it is not confirmed.",
+                    c.format, c.baseline,
                 ));
             } else if c.token_ratio.is_some_and(|r| r < 1.0) {
                 let more = match c.runs_needed {
                     Some(n) if n > c.runs => format!(
-                        "; about {} runs in total (this run has {}) would detect a difference this size with 80 % power, \
-                         so run {} more to tell",
+                        "; about {} runs in total (this run has {}) would detect a difference this size with 80 % \
+                         power if answers vary between runs, so run {} more to tell",
                         int(n),
                         c.runs,
                         int(n - c.runs)
@@ -257,34 +279,34 @@ fn comparison_findings(d: &ReportData) -> Vec<String> {
                     None => String::new(),
                 };
                 out.push(format!(
-                    "**{label}**: `{}` costs {ratio} the data tokens of `{}` and {} {:.1} pp, which is not significant \
-                     (Holm-adjusted p = {}, {} paired answers){more}.",
+                    "**{label}**: `{}` costs {ratio} the data tokens of `{}` and got {:.1} pp {} of the paired answers \
+                     right, which is not significant ({test}){more}.",
                     c.format,
                     c.baseline,
-                    if c.delta_weighted_pp.unwrap_or(0.0) >= 0.0 { "gains" } else { "loses" },
-                    c.delta_weighted_pp.unwrap_or(0.0).abs(),
-                    p(c.p_holm),
-                    int(c.n_pairs),
+                    delta.abs(),
+                    if delta >= 0.0 { "more" } else { "fewer" },
                 ));
             } else {
                 quiet.push(format!(
-                    "`{}` ({}, p = {})",
+                    "`{}` ({}, Holm p = {}{})",
                     c.format,
-                    pp(c.delta_weighted_pp),
-                    p(c.p_holm)
+                    pp(c.delta_accuracy_pp),
+                    p(c.p_holm),
+                    c.token_ratio
+                        .map_or(", tokens unknown".into(), |r| format!(", {r:.2}× tokens"))
                 ));
             }
         }
         if !identical.is_empty() {
             out.push(format!(
-                "**{label}**: {} answered every paired question exactly as `{}` did (no discordant pairs, p = 1).",
+                "**{label}**: {} were graded exactly as `{}` on every paired answer (no discordant pairs, p = 1).",
                 identical.join(", "),
                 d.baseline
             ));
         }
         if !quiet.is_empty() {
             out.push(format!(
-                "**{label}**: no significant difference from `{}` for {} (they use at least as many tokens).",
+                "**{label}**: no significant difference from `{}` in paired accuracy for {}.",
                 d.baseline,
                 quiet.join(", ")
             ));
@@ -331,8 +353,8 @@ pub fn findings(d: &ReportData) -> Vec<String> {
     findings.extend(token_findings(d));
     if failed > 0 {
         findings.push(format!(
-            "{} calls failed; their answers are left out of every accuracy figure (`bench run --resume DIR \
-             --retry-errors` re-runs them).",
+            "{} calls failed: plain accuracy uses the questions they did answer, weighted accuracy and the paired \
+             comparisons leave their runs out (`bench run --resume DIR --retry-errors` re-runs them).",
             int(failed)
         ));
     }
@@ -348,8 +370,10 @@ pub fn verdict(d: &ReportData, verdicts: &[VerdictRow]) -> Vec<Block> {
     out.push(Block::Para(
         "Per model and data shape: the most accurate format by weighted accuracy; the formats whose answers are \
          not significantly worse than it (exact McNemar test on the same questions and runs, Holm-adjusted across \
-         the formats, α = 0.05); of those, the one with the fewest data tokens — the cheapest format you can pick \
-         without a measurable loss; and the highest weighted accuracy per 1,000 data tokens."
+         the formats, α = 0.05); of those, the one with the fewest data tokens — the cheapest format with no \
+         significant loss detected (not proof of equivalence: the paired comparisons give each difference's \
+         interval and the smallest difference the run could detect); and the highest weighted accuracy per \
+         1,000 data tokens."
             .into(),
     ));
     out.push(verdict_table(d, verdicts));
@@ -372,6 +396,9 @@ mod tests {
         assert_eq!(int(12), "12");
         assert_eq!(p(0.0004), "< 0.001");
         assert_eq!(p(0.41), "0.410");
+        assert_eq!(p(0.0496), "0.0496");
+        assert_eq!(p(0.0504), "0.0504");
+        assert_eq!(p(0.00149), "0.00149");
         assert_eq!(p(1.0), "1");
         assert_eq!(pp(Some(-1.24)), "-1.2 pp");
         assert_eq!(pp(Some(0.01)), "±0.0 pp");

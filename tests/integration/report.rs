@@ -15,10 +15,14 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 use std::sync::Arc;
 
-/// Answers like the reference, but "WRONG" for the planted question ids of each format.
+/// Answers like the reference, but "WRONG" for the planted question ids of each format, and
+/// fails the `fail_call`-th call (1-based) of the format `fail_format`.
 struct Double {
     model: String,
     wrong: HashMap<&'static str, BTreeSet<String>>,
+    fail_format: &'static str,
+    fail_call: usize,
+    calls: std::sync::atomic::AtomicUsize,
 }
 
 fn ids(range: std::ops::RangeInclusive<u32>) -> BTreeSet<String> {
@@ -46,6 +50,11 @@ impl Provider for Double {
         let mut resp = Reference.complete(req).await?;
         let input: String = req.messages.iter().map(|m| m.content.as_str()).collect();
         let (format, _) = parse_data_block(&input).expect("data block");
+        if format == self.fail_format
+            && self.calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1 == self.fail_call
+        {
+            return Err(ProviderError::BadPrompt("simulated failure".into()));
+        }
         let mut answers: Map<String, Value> = serde_json::from_str(&resp.output).unwrap();
         if let Some(wrong) = self.wrong.get(format) {
             for (id, v) in answers.iter_mut() {
@@ -70,10 +79,8 @@ fn model(d: Double) -> Model {
     }
 }
 
-/// One run, two test doubles: `planted` is wrong on q001–q015 (retrieval) in csv only;
-/// `holm` has known discordant pairs against json_compact in three formats.
-async fn run(root: &Path, records: Vec<u32>) -> std::path::PathBuf {
-    let plan = Plan {
+fn plan(root: &Path, records: Vec<u32>, runs: u32) -> Plan {
+    Plan {
         formats: vec![
             Format::Csv,
             Format::JsonCompact,
@@ -84,16 +91,25 @@ async fn run(root: &Path, records: Vec<u32>) -> std::path::PathBuf {
         variants: vec![Variant::Mandatory],
         records,
         seed: 42,
-        runs: 1,
+        runs,
         tokenizers: vec![Tokenizer::O200kBase],
         output_root: root.to_path_buf(),
         question_mode: QuestionMode::Batch,
         primers: vec![false],
-    };
+    }
+}
+
+/// One run, two test doubles: `planted` is wrong on q001–q015 (retrieval) in csv only;
+/// `holm` has known discordant pairs against json_compact in three formats.
+async fn run(root: &Path, records: Vec<u32>) -> std::path::PathBuf {
+    let plan = plan(root, records, 1);
     // json_compact is wrong on q050–q054. Against it: csv (b, c) = (0, 10); yaml (2, 8),
     // right on q050–q051 only; json_pretty (5, 5).
     let base_wrong = ids(50..=54);
     let holm = Double {
+        fail_format: "",
+        fail_call: 0,
+        calls: Default::default(),
         model: "holm".into(),
         wrong: HashMap::from([
             ("json_compact", base_wrong.clone()),
@@ -103,6 +119,9 @@ async fn run(root: &Path, records: Vec<u32>) -> std::path::PathBuf {
         ]),
     };
     let planted = Double {
+        fail_format: "",
+        fail_call: 0,
+        calls: Default::default(),
         model: "planted".into(),
         wrong: HashMap::from([("csv", ids(1..=15))]),
     };
@@ -228,7 +247,8 @@ async fn the_report_renders_for_a_multi_provider_size_sweep() {
     assert!(md.find("## Verdict").unwrap() < md.find("## Ranking").unwrap());
     assert!(md.contains("## Scaling with record count"));
     assert!(
-        md.contains("is 12.1 pp less accurate than `json_compact`") || md.contains("less accurate")
+        md.contains("`csv` got 12.1 pp fewer of the paired answers right than `json_compact`"),
+        "the planted difference is stated in the tested quantity"
     );
     let results: Value =
         serde_json::from_slice(&std::fs::read(w.dir.join("analytics_results.json")).unwrap())
@@ -289,4 +309,69 @@ async fn the_report_renders_for_a_multi_provider_size_sweep() {
         let a = r["weighted_accuracy"].as_f64().unwrap();
         assert!((0.0..=1.0).contains(&a));
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn intervals_contain_their_points_when_a_baseline_call_failed() {
+    // csv wrong on q001–q015 in every run; the baseline's second call fails, so that run is
+    // incomplete: weighted accuracy, pairs and Δ must all use runs 1 and 3 only.
+    let tmp = tempfile::tempdir().unwrap();
+    let mut wrong = HashMap::from([("csv", ids(1..=15))]);
+    // Make the baseline imperfect too, so its interval is not degenerate.
+    wrong.insert("json_compact", ids(60..=64));
+    let flaky = Double {
+        model: "flaky".into(),
+        wrong,
+        fail_format: "json_compact",
+        fail_call: 2,
+        calls: Default::default(),
+    };
+    let outcome = runner::run(
+        &plan(tmp.path(), vec![31], 3),
+        vec![model(flaky)],
+        Options::default(),
+        None,
+        Arc::new(Silent),
+        Arc::new(Stop::default()),
+    )
+    .await
+    .unwrap();
+    let d = gather(outcome.jsonl.parent().unwrap(), "json_compact").unwrap();
+    let base = d
+        .accuracy
+        .iter()
+        .find(|r| r.format == "json_compact")
+        .unwrap();
+    assert_eq!((base.runs, base.failed_calls), (2, 1));
+    for r in &d.accuracy {
+        let (lo, w, hi) = (
+            r.weighted_low.unwrap(),
+            r.weighted_accuracy.unwrap(),
+            r.weighted_high.unwrap(),
+        );
+        assert!(
+            lo <= w + 1e-12 && w <= hi + 1e-12,
+            "{}: {lo} {w} {hi}",
+            r.format
+        );
+    }
+    let csv = find(&d.comparisons, "flaky", "csv");
+    assert_eq!(
+        (csv.runs, csv.n_pairs),
+        (2, 248),
+        "pairs from the two complete runs"
+    );
+    assert_eq!(
+        (csv.discordant_format_only, csv.discordant_baseline_only),
+        (2 * 5, 2 * 15)
+    );
+    let (lo, w, hi) = (
+        csv.delta_low_pp.unwrap(),
+        csv.delta_weighted_pp.unwrap(),
+        csv.delta_high_pp.unwrap(),
+    );
+    assert!(lo <= w && w <= hi, "[{lo}, {hi}] around {w}");
+    // q001–q015 are retrieval (55 questions, weight 0.375), q060–q064 structure (27, 0.29167).
+    let want = 100.0 * (-0.375 * 15.0 / 55.0 + 0.29167 * 5.0 / 27.0);
+    assert!((w - want).abs() < 1e-9, "{w} vs {want}");
 }
