@@ -214,7 +214,7 @@ pub fn html(title: &str, blocks: &[Block]) -> String {
             Block::Heading(level, text) => {
                 let id = slug(text);
                 if *level == 2 {
-                    let _ = write!(nav, "<a href=\"#{id}\">{}</a>", esc(text));
+                    let _ = write!(nav, "<a href=\"#{id}\">{}</a>", esc(&text.replace('`', "")));
                 }
                 let _ = writeln!(body, "<h{level} id=\"{id}\">{}</h{level}>", inline(text));
             }

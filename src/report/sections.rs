@@ -71,12 +71,11 @@ pub fn setup(d: &ReportData) -> Vec<Block> {
         format!("Baseline of the paired comparisons: `{}`", d.baseline),
     ];
     if let Some(from) = r.metadata.get("rescored_from") {
+        let field = |k: &str| from.get(k).and_then(Value::as_str).unwrap_or("?").to_string();
         items.push(format!(
-            "Rescored from: `{}` (same responses, graded again with this bench's grader)",
-            match from {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            }
+            "Rescored from run `{}` (`{}`): the same responses, graded again with this bench's grader",
+            field("run"),
+            field("benchmark_id")
         ));
     }
     vec![Block::Heading(2, "Setup".into()), Block::Bullets(items)]
