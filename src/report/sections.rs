@@ -71,7 +71,12 @@ pub fn setup(d: &ReportData) -> Vec<Block> {
         format!("Baseline of the paired comparisons: `{}`", d.baseline),
     ];
     if let Some(from) = r.metadata.get("rescored_from") {
-        let field = |k: &str| from.get(k).and_then(Value::as_str).unwrap_or("?").to_string();
+        let field = |k: &str| {
+            from.get(k)
+                .and_then(Value::as_str)
+                .unwrap_or("?")
+                .to_string()
+        };
         items.push(format!(
             "Rescored from run `{}` (`{}`): the same responses, graded again with this bench's grader",
             field("run"),

@@ -128,9 +128,15 @@ pub fn verdict_rows(d: &ReportData) -> Vec<VerdictRow> {
             .iter()
             .filter(|r| &r.family == family && r.efficiency.is_some())
             .max_by(|x, y| {
+                // Ties (e.g. all at 0 %) go to the format with fewer tokens.
                 x.efficiency
                     .unwrap_or(0.0)
                     .total_cmp(&y.efficiency.unwrap_or(0.0))
+                    .then(
+                        y.data_tokens
+                            .unwrap_or(i64::MAX)
+                            .cmp(&x.data_tokens.unwrap_or(i64::MAX)),
+                    )
             });
         rows.push(VerdictRow {
             family: family.clone(),
@@ -346,10 +352,33 @@ fn token_findings(d: &ReportData) -> Vec<String> {
         .collect()
 }
 
+/// Families where no format got a single answer right: nothing to rank on accuracy.
+fn nothing_right(d: &ReportData) -> Vec<String> {
+    let (sizes, primers) = varies(&d.accuracy);
+    let mut families: BTreeMap<&Family, bool> = BTreeMap::new();
+    for r in &d.accuracy {
+        *families.entry(&r.family).or_insert(true) &= r.n_correct == 0;
+    }
+    families
+        .into_iter()
+        .filter(|&(_, none)| none)
+        .map(|(f, _)| {
+            format!(
+                "**{}, {}**: no format got a single answer right, so this run cannot rank formats by accuracy \
+                 (the failure modes below say why: unparseable or truncated replies point at the model or \
+                 `max_tokens`, not at the format); only the token counts carry information.",
+                f.model_label(),
+                f.data_label(sizes, primers)
+            )
+        })
+        .collect()
+}
+
 /// Every key finding, in report order.
 pub fn findings(d: &ReportData) -> Vec<String> {
     let failed: i64 = d.accuracy.iter().map(|r| r.failed_calls).sum();
-    let mut findings = comparison_findings(d);
+    let mut findings = nothing_right(d);
+    findings.extend(comparison_findings(d));
     findings.extend(token_findings(d));
     if failed > 0 {
         findings.push(format!(
