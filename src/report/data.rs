@@ -210,6 +210,29 @@ pub struct RunInfo {
     pub suite: String,
     /// The metadata line's `data` object.
     pub metadata: Map<String, Value>,
+    /// The summary line's `data` object; None while a run is going or after a crash.
+    pub summary: Option<Map<String, Value>>,
+}
+
+impl RunInfo {
+    /// Why the numbers cover only part of the plan, if they do: a run stopped early (Ctrl-C,
+    /// budget) or with no summary line (still going, or killed).
+    pub fn incomplete(&self) -> Option<String> {
+        match &self.summary {
+            None => {
+                Some("its log has no summary line (the run is still going, or was killed)".into())
+            }
+            Some(s) if s.get("interrupted").and_then(Value::as_bool) == Some(true) => {
+                Some(format!(
+                    "it stopped early ({})",
+                    s.get("stop_reason")
+                        .and_then(Value::as_str)
+                        .unwrap_or("interrupted")
+                ))
+            }
+            Some(_) => None,
+        }
+    }
 }
 
 impl RunInfo {
@@ -329,7 +352,15 @@ pub fn run_info(dir: &Path) -> Result<RunInfo> {
             .into());
         }
     };
+    let summary = text
+        .lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .and_then(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|l| l.get("type").and_then(Value::as_str) == Some("summary"))
+        .and_then(|l| l.get("data").and_then(Value::as_object).cloned());
     Ok(RunInfo {
+        summary,
         dir: dir.to_path_buf(),
         suite: log
             .file_stem()

@@ -393,6 +393,13 @@ pub fn findings(d: &ReportData) -> Vec<String> {
 /// The verdict section: reference note, verdict table, key findings.
 pub fn verdict(d: &ReportData, verdicts: &[VerdictRow]) -> Vec<Block> {
     let mut out = vec![Block::Heading(2, "Verdict".into())];
+    if let Some(why) = d.run.incomplete() {
+        out.push(Block::Para(format!(
+            "**Incomplete run.** This report covers only the calls made so far: {why}. `bench run --resume {}` \
+             completes it, then `bench report` again.",
+            d.run.dir.display()
+        )));
+    }
     if has_reference(d) {
         out.push(Block::Para(format!("**Note.** {REFERENCE_NOTE}")));
     }

@@ -421,6 +421,14 @@ async fn budget_exits_3_and_ctrl_c_leaves_a_resumable_run() {
         .count();
     assert!((1..10).contains(&n), "{n} calls under the budget");
     assert!(matches!(lines.last(), Some(Line::Summary(s)) if s.interrupted));
+    // Its report still comes, and says first that it covers part of the plan.
+    let md = std::fs::read_to_string(dir.join("formats/BENCHMARK_REPORT.md")).unwrap();
+    let verdict = md.find("## Verdict").unwrap();
+    assert!(
+        md[verdict..].starts_with("## Verdict\n\n**Incomplete run.**"),
+        "{md:.600}"
+    );
+    assert!(md.contains("stopped early"));
 
     // Ctrl-C mid-run: in-flight calls finish, the summary is marked, exit 130.
     std::fs::remove_dir_all(&root).unwrap();
@@ -481,7 +489,7 @@ async fn budget_exits_3_and_ctrl_c_leaves_a_resumable_run() {
         }
         other => panic!("{other:?}"),
     }
-    // Resume finishes exactly the rest.
+    // Resume finishes exactly the rest, and its report is no longer marked incomplete.
     let out = bench(tmp.path())
         .args(["run", "--no-cache", "--resume"])
         .arg(&dir)
@@ -492,6 +500,8 @@ async fn budget_exits_3_and_ctrl_c_leaves_a_resumable_run() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    let md = std::fs::read_to_string(dir.join("formats/BENCHMARK_REPORT.md")).unwrap();
+    assert!(!md.contains("Incomplete run"), "{md:.600}");
     let lines = parse(&dir.join("formats.jsonl"));
     let keys: HashSet<SampleKey> = lines
         .iter()
