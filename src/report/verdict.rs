@@ -169,15 +169,24 @@ fn verdict_table(d: &ReportData, verdicts: &[VerdictRow]) -> Block {
                 .iter()
                 .map(|f| format!("`{f}`"))
                 .collect();
+            let none_right = d
+                .accuracy
+                .iter()
+                .filter(|r| r.family == v.family)
+                .all(|r| r.n_correct == 0);
             vec![
                 Cell::text(v.family.model_label()),
                 Cell::text(v.family.data_label(sizes, primers)),
-                Cell::text(format!(
-                    "`{}` {} {}",
-                    v.most_accurate,
-                    pct(v.weighted_accuracy),
-                    interval(v.weighted_low, v.weighted_high)
-                )),
+                Cell::text(if none_right {
+                    "none: no format got any answer right".to_string()
+                } else {
+                    format!(
+                        "`{}` {} {}",
+                        v.most_accurate,
+                        pct(v.weighted_accuracy),
+                        interval(v.weighted_low, v.weighted_high)
+                    )
+                }),
                 Cell::text(if others.is_empty() {
                     "none".into()
                 } else {

@@ -375,3 +375,40 @@ async fn intervals_contain_their_points_when_a_baseline_call_failed() {
     let want = 100.0 * (-0.375 * 15.0 / 55.0 + 0.29167 * 5.0 / 27.0);
     assert!((w - want).abs() < 1e-9, "{w} vs {want}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_model_that_gets_nothing_right_is_not_crowned() {
+    let tmp = tempfile::tempdir().unwrap();
+    let all = ids(1..=124);
+    let hopeless = Double {
+        model: "hopeless".into(),
+        wrong: ["csv", "json_compact", "json_pretty", "yaml"]
+            .into_iter()
+            .map(|f| (f, all.clone()))
+            .collect(),
+        fail_format: "",
+        fail_call: 0,
+        calls: Default::default(),
+    };
+    let outcome = runner::run(
+        &plan(tmp.path(), vec![31], 1),
+        vec![model(hopeless)],
+        Options::default(),
+        None,
+        Arc::new(Silent),
+        Arc::new(Stop::default()),
+    )
+    .await
+    .unwrap();
+    let w = bench::report::write_report(outcome.jsonl.parent().unwrap(), "json_compact").unwrap();
+    let md = std::fs::read_to_string(w.dir.join("BENCHMARK_REPORT.md")).unwrap();
+    assert!(
+        md.contains("| none: no format got any answer right |"),
+        "{md:.1500}"
+    );
+    assert!(md.contains("no format got a single answer right, so this run cannot rank formats"));
+    assert!(
+        !md.contains("of the paired answers right than"),
+        "no difference claimed"
+    );
+}
