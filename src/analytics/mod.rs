@@ -36,6 +36,19 @@ pub struct Table {
     pub rows: Vec<Vec<Value>>,
 }
 
+impl Table {
+    /// Each row as an object keyed by column name.
+    pub fn objects(&self) -> impl Iterator<Item = serde_json::Map<String, Value>> + '_ {
+        self.rows.iter().map(|r| {
+            self.columns
+                .iter()
+                .cloned()
+                .zip(r.iter().cloned())
+                .collect()
+        })
+    }
+}
+
 /// An in-memory DuckDB with the views staged on one root folder.
 pub struct Analytics {
     conn: Connection,

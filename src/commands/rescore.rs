@@ -45,11 +45,7 @@ fn not_a_run(dir: &Path, why: &str) -> anyhow::Error {
 
 /// Reads the one `<suite>.jsonl` of a run folder: metadata first, results, summary.
 fn read_run(dir: &Path) -> Result<Source> {
-    let entries = std::fs::read_dir(dir).map_err(|e| not_a_run(dir, &e.to_string()))?;
-    let logs: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "jsonl"))
-        .collect();
+    let logs = crate::records::run_logs(dir).map_err(|e| not_a_run(dir, &e.to_string()))?;
     let jsonl = match logs.as_slice() {
         [one] => one.clone(),
         [] => return Err(not_a_run(dir, "no .jsonl run log in it")),

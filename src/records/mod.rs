@@ -222,6 +222,17 @@ pub struct ResultRecord {
     pub error: Option<String>,
 }
 
+/// The `.jsonl` files directly in a run folder, sorted (a run folder holds exactly one; callers
+/// word the error when it does not).
+pub fn run_logs(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut logs: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    logs.sort();
+    Ok(logs)
+}
+
 /// Append-only JSONL writer; every line is written whole and flushed before the next.
 pub struct JsonlWriter {
     file: File,

@@ -295,10 +295,8 @@ pub struct ReportData {
 
 /// Rows of a table as typed structs (columns by name).
 fn typed<T: DeserializeOwned>(t: &Table, what: &str) -> Result<Vec<T>> {
-    t.rows
-        .iter()
-        .map(|r| {
-            let o: Map<String, Value> = t.columns.iter().cloned().zip(r.iter().cloned()).collect();
+    t.objects()
+        .map(|o| {
             serde_json::from_value(Value::Object(o))
                 .with_context(|| format!("reading a row of {what}"))
         })
@@ -311,13 +309,8 @@ fn run_sql(a: &Analytics, sql: &str, what: &str) -> Result<Table> {
 
 /// The JSONL run log of a run folder (the one `.jsonl` file in it).
 pub fn run_log(dir: &Path) -> Result<PathBuf> {
-    let mut logs: Vec<PathBuf> = std::fs::read_dir(dir)
-        .with_context(|| format!("cannot read run folder '{}'", dir.display()))?
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-        .collect();
-    logs.sort();
+    let mut logs = crate::records::run_logs(dir)
+        .with_context(|| format!("cannot read run folder '{}'", dir.display()))?;
     match logs.len() {
         0 => Err(crate::UsageError::new(format!(
             "'{}' has no run log (*.jsonl); is it a data/benchmarks/<timestamp> folder?",

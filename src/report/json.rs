@@ -4,17 +4,8 @@
 
 use super::data::{AccuracyRow, ReportData, TokenRow};
 use super::verdict::{VerdictRow, findings};
-use crate::analytics::Table;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
-
-/// A SQL result as an array of objects.
-fn objects(t: &Table) -> Vec<Map<String, Value>> {
-    t.rows
-        .iter()
-        .map(|r| t.columns.iter().cloned().zip(r.iter().cloned()).collect())
-        .collect()
-}
 
 /// The identity of a rendering as object fields.
 fn key_of(o: &Map<String, Value>) -> String {
@@ -43,10 +34,8 @@ fn to_object<T: serde::Serialize>(x: &T) -> Map<String, Value> {
 /// metrics.json: one object per rendering and model with its accuracy and intervals, data
 /// tokens per tokenizer, usage, cost, latency and accuracy by category.
 pub fn metrics(d: &ReportData) -> Value {
-    let usage: BTreeMap<String, Map<String, Value>> = objects(&d.usage)
-        .into_iter()
-        .map(|o| (key_of(&o), o))
-        .collect();
+    let usage: BTreeMap<String, Map<String, Value>> =
+        d.usage.objects().map(|o| (key_of(&o), o)).collect();
     let mut tokens: BTreeMap<(String, String, String, i64), Vec<&TokenRow>> = BTreeMap::new();
     for t in &d.tokens {
         tokens
@@ -188,7 +177,7 @@ pub fn analytics_results(d: &ReportData, verdicts: &[VerdictRow]) -> Value {
         "token_efficiency": token_efficiency,
         "pareto": d.pareto,
         "verdict": verdicts,
-        "failure_modes": objects(&d.failure_modes),
+        "failure_modes": d.failure_modes.objects().collect::<Vec<_>>(),
         "insights": findings(d),
     })
 }

@@ -205,11 +205,7 @@ pub fn tokens_table(
 pub fn render(t: &AnalyticsTable, format: TableFormat) -> Result<String> {
     Ok(match format {
         TableFormat::Json => {
-            let objects: Vec<Value> = t
-                .rows
-                .iter()
-                .map(|r| Value::Object(t.columns.iter().cloned().zip(r.iter().cloned()).collect()))
-                .collect();
+            let objects: Vec<Value> = t.objects().map(Value::Object).collect();
             serde_json::to_string_pretty(&objects)? + "\n"
         }
         TableFormat::Csv => {

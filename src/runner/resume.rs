@@ -25,12 +25,8 @@ fn find_log(dir: &Path) -> Result<PathBuf, UsageError> {
     if dir.is_file() {
         return Ok(dir.to_path_buf());
     }
-    let entries = std::fs::read_dir(dir)
+    let logs = crate::records::run_logs(dir)
         .map_err(|e| UsageError::new(format!("cannot resume '{}': {e}", dir.display())))?;
-    let logs: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
-        .collect();
     match logs.as_slice() {
         [one] => Ok(one.clone()),
         [] => Err(UsageError::new(format!(
