@@ -46,18 +46,8 @@ pub fn latest_run(root: &Path) -> Result<PathBuf> {
 /// The baseline to compare against: the one asked for (which the run must contain), else
 /// json_compact, else the run's first format that renders every structure of the run (with a
 /// notice), so no data shape is left without comparisons.
-fn baseline_for(run_dir: &Path, asked: Option<Format>) -> Result<String> {
-    let info = data::run_info(run_dir)?;
-    let formats: Vec<String> = info
-        .metadata
-        .get("formats")
-        .and_then(|f| f.as_array())
-        .map(|a| {
-            a.iter()
-                .filter_map(|v| v.as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default();
+fn baseline_for(info: &data::RunInfo, asked: Option<Format>) -> Result<String> {
+    let formats = info.names("formats");
     let has = |f: &str| formats.iter().any(|x| x == f);
     match asked {
         Some(f) if has(f.name()) => Ok(f.name().to_string()),
@@ -71,16 +61,10 @@ fn baseline_for(run_dir: &Path, asked: Option<Format>) -> Result<String> {
         }
         None => {
             let structures: Vec<Structure> = info
-                .metadata
-                .get("structures")
-                .and_then(|f| f.as_array())
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|v| v.as_str())
-                        .filter_map(|n| Structure::ALL.into_iter().find(|s| s.name() == n))
-                        .collect()
-                })
-                .unwrap_or_default();
+                .names("structures")
+                .iter()
+                .filter_map(|n| Structure::ALL.into_iter().find(|s| s.name() == n))
+                .collect();
             let everywhere = |f: &&String| {
                 Format::from_name(f).is_some_and(|f| structures.iter().all(|&s| f.supports(s)))
             };
@@ -95,8 +79,9 @@ fn baseline_for(run_dir: &Path, asked: Option<Format>) -> Result<String> {
 
 /// Writes the report of `run_dir` and prints where it went.
 pub fn write_for_run(run_dir: &Path, baseline: Option<Format>) -> Result<()> {
-    let baseline = baseline_for(run_dir, baseline)?;
-    let written = report::write_report(run_dir, &baseline)?;
+    let info = data::run_info(run_dir)?;
+    let baseline = baseline_for(&info, baseline)?;
+    let written = report::write_run_report(info, &baseline)?;
     println!(
         "report:    {} (report.html, metrics.json, analytics_results.json, {} charts)",
         written.dir.join("BENCHMARK_REPORT.md").display(),

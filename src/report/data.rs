@@ -215,27 +215,6 @@ pub struct RunInfo {
 }
 
 impl RunInfo {
-    /// Why the numbers cover only part of the plan, if they do: a run stopped early (Ctrl-C,
-    /// budget) or with no summary line (still going, or killed).
-    pub fn incomplete(&self) -> Option<String> {
-        match &self.summary {
-            None => {
-                Some("its log has no summary line (the run is still going, or was killed)".into())
-            }
-            Some(s) if s.get("interrupted").and_then(Value::as_bool) == Some(true) => {
-                Some(format!(
-                    "it stopped early ({})",
-                    s.get("stop_reason")
-                        .and_then(Value::as_str)
-                        .unwrap_or("interrupted")
-                ))
-            }
-            Some(_) => None,
-        }
-    }
-}
-
-impl RunInfo {
     /// A metadata field as text (arrays joined with ", ").
     pub fn text(&self, key: &str) -> String {
         match self.metadata.get(key) {
@@ -258,6 +237,37 @@ impl RunInfo {
             .map(|o| {
                 o.iter()
                     .filter_map(|(k, v)| v.as_f64().map(|w| (k.clone(), w)))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+    /// Why the numbers cover only part of the plan, if they do: a run stopped early (Ctrl-C,
+    /// budget) or with no summary line (still going, or killed).
+    pub fn incomplete(&self) -> Option<String> {
+        match &self.summary {
+            None => {
+                Some("its log has no summary line (the run is still going, or was killed)".into())
+            }
+            Some(s) if s.get("interrupted").and_then(Value::as_bool) == Some(true) => {
+                Some(format!(
+                    "it stopped early ({})",
+                    s.get("stop_reason")
+                        .and_then(Value::as_str)
+                        .unwrap_or("interrupted")
+                ))
+            }
+            Some(_) => None,
+        }
+    }
+
+    /// A metadata field that lists names (formats, structures, …), as strings.
+    pub fn names(&self, key: &str) -> Vec<String> {
+        self.metadata
+            .get(key)
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str().map(str::to_string))
                     .collect()
             })
             .unwrap_or_default()
@@ -327,13 +337,20 @@ pub fn run_log(dir: &Path) -> Result<PathBuf> {
     }
 }
 
-/// Reads the metadata line (the first line) of a run folder's log.
+/// Reads the metadata line (the first line) and the summary line (the last, if it is one) of a
+/// run folder's log, streaming it so a large log is never held in memory.
 pub fn run_info(dir: &Path) -> Result<RunInfo> {
+    use std::io::BufRead;
     let log = run_log(dir)?;
-    let text = std::fs::read_to_string(&log)
-        .with_context(|| format!("cannot read '{}'", log.display()))?;
-    let first = text.lines().next().unwrap_or_default();
-    let line: Value = serde_json::from_str(first)
+    let file =
+        std::fs::File::open(&log).with_context(|| format!("cannot read '{}'", log.display()))?;
+    let mut lines = std::io::BufReader::new(file).lines();
+    let first = lines
+        .next()
+        .transpose()
+        .with_context(|| format!("cannot read '{}'", log.display()))?
+        .unwrap_or_default();
+    let line: Value = serde_json::from_str(&first)
         .with_context(|| format!("{}:1: not a JSON line", log.display()))?;
     let metadata = match (line.get("type").and_then(Value::as_str), line.get("data")) {
         (Some("metadata"), Some(Value::Object(o))) => o.clone(),
@@ -345,11 +362,15 @@ pub fn run_info(dir: &Path) -> Result<RunInfo> {
             .into());
         }
     };
-    let summary = text
-        .lines()
-        .rev()
-        .find(|l| !l.trim().is_empty())
-        .and_then(|l| serde_json::from_str::<Value>(l).ok())
+    let mut last = None;
+    for l in lines {
+        let l = l.with_context(|| format!("cannot read '{}'", log.display()))?;
+        if !l.trim().is_empty() {
+            last = Some(l);
+        }
+    }
+    let summary = last
+        .and_then(|l| serde_json::from_str::<Value>(&l).ok())
         .filter(|l| l.get("type").and_then(Value::as_str) == Some("summary"))
         .and_then(|l| l.get("data").and_then(Value::as_object).cloned());
     Ok(RunInfo {
@@ -380,6 +401,30 @@ fn family_of(cols: &[String], row: &[Value]) -> Option<(Family, String)> {
     ))
 }
 
+/// The question clusters of a bootstrap query, per rendering: its columns are the family keys,
+/// `format`, `category` (column 7), then the counts `make` turns into one cluster.
+fn clusters_of<T>(
+    t: &Table,
+    names: &[String],
+    make: impl Fn(usize, &[u32]) -> T,
+) -> HashMap<(Family, String), Vec<T>> {
+    let mut out: HashMap<(Family, String), Vec<T>> = HashMap::new();
+    for r in &t.rows {
+        let Some(key) = family_of(&t.columns, r) else {
+            continue;
+        };
+        let Some(category) = names.iter().position(|n| Some(n.as_str()) == r[7].as_str()) else {
+            continue;
+        };
+        let counts: Vec<u32> = r[8..]
+            .iter()
+            .map(|v| v.as_u64().unwrap_or(0) as u32)
+            .collect();
+        out.entry(key).or_default().push(make(category, &counts));
+    }
+    out
+}
+
 /// Category names in weight order, and their weights.
 fn weight_table(run: &RunInfo) -> (Vec<String>, Vec<f64>) {
     run.weights().into_iter().unzip()
@@ -407,20 +452,11 @@ fn bootstrap_accuracy(a: &Analytics, run: &RunInfo, rows: &mut [AccuracyRow]) ->
          ORDER BY ALL",
         "the bootstrap's answers",
     )?;
-    let mut clusters: HashMap<(Family, String), Vec<Cluster>> = HashMap::new();
-    for r in &t.rows {
-        let Some(key) = family_of(&t.columns, r) else {
-            continue;
-        };
-        let Some(category) = names.iter().position(|n| Some(n.as_str()) == r[7].as_str()) else {
-            continue;
-        };
-        clusters.entry(key).or_default().push(Cluster {
-            category,
-            passed: r[8].as_u64().unwrap_or(0) as u32,
-            total: r[9].as_u64().unwrap_or(0) as u32,
-        });
-    }
+    let clusters = clusters_of(&t, &names, |category, n| Cluster {
+        category,
+        passed: n[0],
+        total: n[1],
+    });
     for row in rows {
         let key = (row.family.clone(), row.format.clone());
         if let Some(cs) = clusters.get(&key)
@@ -462,21 +498,12 @@ fn comparisons(
          ORDER BY ALL",
         "the bootstrap's paired answers",
     )?;
-    let mut clusters: HashMap<(Family, String), Vec<PairedCluster>> = HashMap::new();
-    for r in &pairs.rows {
-        let Some(key) = family_of(&pairs.columns, r) else {
-            continue;
-        };
-        let Some(category) = names.iter().position(|n| Some(n.as_str()) == r[7].as_str()) else {
-            continue;
-        };
-        clusters.entry(key).or_default().push(PairedCluster {
-            category,
-            passed: r[8].as_u64().unwrap_or(0) as u32,
-            baseline_passed: r[9].as_u64().unwrap_or(0) as u32,
-            total: r[10].as_u64().unwrap_or(0) as u32,
-        });
-    }
+    let clusters = clusters_of(&pairs, &names, |category, n| PairedCluster {
+        category,
+        passed: n[0],
+        baseline_passed: n[1],
+        total: n[2],
+    });
     for row in &mut rows {
         let key = (row.family.clone(), row.format.clone());
         let seed = stats::seed_for(&format!("{key:?} vs {baseline}"));
@@ -516,14 +543,18 @@ pub fn best_per_family(accuracy: &[AccuracyRow]) -> BTreeMap<Family, &AccuracyRo
 
 /// Reads everything a report of `dir` shows; `baseline` names the comparisons' baseline.
 pub fn gather(dir: &Path, baseline: &str) -> Result<ReportData> {
-    let run = run_info(dir)?;
-    let a = Analytics::open_run(dir)?;
+    gather_run(run_info(dir)?, baseline)
+}
+
+/// [`gather`] for a run whose log lines were already read.
+pub fn gather_run(run: RunInfo, baseline: &str) -> Result<ReportData> {
+    let a = Analytics::open_run(&run.dir)?;
     let t = run_sql(&a, sql::ACCURACY, "sql/accuracy.sql")?;
     let mut accuracy: Vec<AccuracyRow> = typed(&t, "sql/accuracy.sql")?;
     anyhow::ensure!(
         !accuracy.is_empty(),
         "'{}' has no result lines to report on",
-        dir.display()
+        run.dir.display()
     );
     bootstrap_accuracy(&a, &run, &mut accuracy)?;
     let comparisons_rows = comparisons(&a, &run, baseline, true)?;

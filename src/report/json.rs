@@ -3,7 +3,7 @@
 //! README ("Report files").
 
 use super::data::{AccuracyRow, ReportData, TokenRow};
-use super::verdict::{VerdictRow, findings};
+use super::verdict::VerdictRow;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 
@@ -129,7 +129,7 @@ fn ranks<T>(
 /// analytics_results.json: accuracy (with rankings and efficiency), comparisons against the
 /// baseline and against the most accurate format, token-efficiency rankings, the Pareto
 /// frontier, the verdict, failure modes and the key findings.
-pub fn analytics_results(d: &ReportData, verdicts: &[VerdictRow]) -> Value {
+pub fn analytics_results(d: &ReportData, verdicts: &[VerdictRow], findings: &[String]) -> Value {
     let fam = |r: &AccuracyRow| format!("{:?}", r.family);
     let by_weighted = ranks(&d.accuracy, fam, |r| r.weighted_accuracy, true);
     let by_plain = ranks(&d.accuracy, fam, |r| r.accuracy, true);
@@ -178,6 +178,6 @@ pub fn analytics_results(d: &ReportData, verdicts: &[VerdictRow]) -> Value {
         "pareto": d.pareto,
         "verdict": verdicts,
         "failure_modes": d.failure_modes.objects().collect::<Vec<_>>(),
-        "insights": findings(d),
+        "insights": findings,
     })
 }

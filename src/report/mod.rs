@@ -12,4 +12,4 @@ mod verdict;
 mod write;
 
 pub use tables::{TokenRow, ranking_table, render, tokens_table};
-pub use write::{Written, write_report};
+pub use write::{Written, write_report, write_run_report};

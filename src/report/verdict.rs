@@ -161,6 +161,7 @@ pub fn verdict_rows(d: &ReportData) -> Vec<VerdictRow> {
 /// The verdict table.
 fn verdict_table(d: &ReportData, verdicts: &[VerdictRow]) -> Block {
     let (sizes, primers) = varies(&d.accuracy);
+    let nothing_right = families_with_nothing_right(d);
     let rows = verdicts
         .iter()
         .map(|v| {
@@ -169,11 +170,7 @@ fn verdict_table(d: &ReportData, verdicts: &[VerdictRow]) -> Block {
                 .iter()
                 .map(|f| format!("`{f}`"))
                 .collect();
-            let none_right = d
-                .accuracy
-                .iter()
-                .filter(|r| r.family == v.family)
-                .all(|r| r.n_correct == 0);
+            let none_right = nothing_right.contains(&v.family);
             vec![
                 Cell::text(v.family.model_label()),
                 Cell::text(v.family.data_label(sizes, primers)),
@@ -362,16 +359,23 @@ fn token_findings(d: &ReportData) -> Vec<String> {
 }
 
 /// Families where no format got a single answer right: nothing to rank on accuracy.
-fn nothing_right(d: &ReportData) -> Vec<String> {
-    let (sizes, primers) = varies(&d.accuracy);
+fn families_with_nothing_right(d: &ReportData) -> BTreeSet<&Family> {
     let mut families: BTreeMap<&Family, bool> = BTreeMap::new();
     for r in &d.accuracy {
         *families.entry(&r.family).or_insert(true) &= r.n_correct == 0;
     }
     families
         .into_iter()
-        .filter(|&(_, none)| none)
-        .map(|(f, _)| {
+        .filter_map(|(f, none)| none.then_some(f))
+        .collect()
+}
+
+/// The finding for each family where no format got a single answer right.
+fn nothing_right(d: &ReportData) -> Vec<String> {
+    let (sizes, primers) = varies(&d.accuracy);
+    families_with_nothing_right(d)
+        .into_iter()
+        .map(|f| {
             format!(
                 "**{}, {}**: no format got a single answer right, so this run cannot rank formats by accuracy \
                  (the failure modes below say why: unparseable or truncated replies point at the model or \
@@ -400,7 +404,7 @@ pub fn findings(d: &ReportData) -> Vec<String> {
 }
 
 /// The verdict section: reference note, verdict table, key findings.
-pub fn verdict(d: &ReportData, verdicts: &[VerdictRow]) -> Vec<Block> {
+pub fn verdict(d: &ReportData, verdicts: &[VerdictRow], findings: &[String]) -> Vec<Block> {
     let mut out = vec![Block::Heading(2, "Verdict".into())];
     if let Some(why) = d.run.incomplete() {
         out.push(Block::Para(format!(
@@ -426,7 +430,7 @@ pub fn verdict(d: &ReportData, verdicts: &[VerdictRow]) -> Vec<Block> {
         3,
         format!("Key findings (baseline `{}`)", d.baseline),
     ));
-    out.push(Block::Bullets(findings(d)));
+    out.push(Block::Bullets(findings.to_vec()));
     out
 }
 

@@ -2,7 +2,7 @@
 //! metrics.json, analytics_results.json and charts/ (SVG + PNG).
 
 use super::charts;
-use super::data::{ReportData, gather};
+use super::data::{ReportData, RunInfo, gather_run, run_info};
 use super::doc::{self, Block};
 use super::figures::figures;
 use super::{json, sections, verdict};
@@ -23,8 +23,12 @@ fn write(path: &Path, bytes: impl AsRef<[u8]>) -> Result<()> {
 }
 
 /// The document: verdict first, then the evidence.
-fn document(d: &ReportData, charts: &[(String, String, String)]) -> Vec<Block> {
-    let verdicts = verdict::verdict_rows(d);
+fn document(
+    d: &ReportData,
+    verdicts: &[verdict::VerdictRow],
+    findings: &[String],
+    charts: &[(String, String, String)],
+) -> Vec<Block> {
     let chart = |stem: &str| {
         charts
             .iter()
@@ -44,7 +48,7 @@ fn document(d: &ReportData, charts: &[(String, String, String)]) -> Vec<Block> {
             d.run.text("timestamp")
         )),
     ];
-    out.extend(verdict::verdict(d, &verdicts));
+    out.extend(verdict::verdict(d, verdicts, findings));
     out.extend(chart("accuracy_vs_tokens"));
     out.extend(sections::setup(d));
     out.extend(sections::ranking(d));
@@ -64,8 +68,13 @@ fn document(d: &ReportData, charts: &[(String, String, String)]) -> Vec<Block> {
 
 /// Writes the report of the run folder `run_dir` with `baseline` as the comparisons' baseline.
 pub fn write_report(run_dir: &Path, baseline: &str) -> Result<Written> {
-    let d = gather(run_dir, baseline)?;
-    let dir = run_dir.join(&d.run.suite);
+    write_run_report(run_info(run_dir)?, baseline)
+}
+
+/// [`write_report`] for a run whose log lines were already read.
+pub fn write_run_report(run: RunInfo, baseline: &str) -> Result<Written> {
+    let d = gather_run(run, baseline)?;
+    let dir = d.run.dir.join(&d.run.suite);
     let chart_dir = dir.join("charts");
     std::fs::create_dir_all(&chart_dir)
         .with_context(|| format!("cannot create '{}'", chart_dir.display()))?;
@@ -87,7 +96,9 @@ pub fn write_report(run_dir: &Path, baseline: &str) -> Result<Written> {
         files.push(format!("charts/{}.png", f.name));
         rendered.push((f.name, f.title, r.svg));
     }
-    let blocks = document(&d, &rendered);
+    let verdicts = verdict::verdict_rows(&d);
+    let findings = verdict::findings(&d);
+    let blocks = document(&d, &verdicts, &findings, &rendered);
     let title = format!(
         "bench report — {} — {}",
         d.run.suite,
@@ -100,12 +111,11 @@ pub fn write_report(run_dir: &Path, baseline: &str) -> Result<Written> {
         write(&dir.join(name), text)?;
         files.push(name.into());
     }
-    let verdicts = verdict::verdict_rows(&d);
     for (name, value) in [
         ("metrics.json", json::metrics(&d)),
         (
             "analytics_results.json",
-            json::analytics_results(&d, &verdicts),
+            json::analytics_results(&d, &verdicts, &findings),
         ),
     ] {
         write(

@@ -69,6 +69,21 @@ fn weighted_of(sums: &[(f64, f64)], weights: &[f64]) -> f64 {
 /// the unpaired statistic leaves the baseline column at zero.
 type Groups = Vec<Vec<(f64, f64, f64)>>;
 
+/// Clusters (category, right answers, baseline's right answers, answers) grouped by category;
+/// None when no cluster has an answer.
+fn groups(
+    categories: usize,
+    clusters: impl Iterator<Item = (usize, u32, u32, u32)>,
+) -> Option<Groups> {
+    let mut out: Groups = vec![Vec::new(); categories];
+    let mut answers = 0u64;
+    for (category, passed, baseline, total) in clusters {
+        answers += u64::from(total);
+        out[category].push((f64::from(passed), f64::from(baseline), f64::from(total)));
+    }
+    (answers > 0).then_some(out)
+}
+
 /// Weighted accuracy of the format and of the baseline over per-category sums.
 fn both(sums: &[(f64, f64, f64)], weights: &[f64]) -> (f64, f64) {
     let a: Vec<(f64, f64)> = sums.iter().map(|s| (s.0, s.2)).collect();
@@ -143,14 +158,11 @@ pub fn weighted(
     resamples: usize,
     seed: u64,
 ) -> Option<Interval> {
-    if clusters.iter().all(|c| c.total == 0) || resamples == 0 {
-        return None;
-    }
-    let mut groups: Groups = vec![Vec::new(); weights.len()];
-    for c in clusters {
-        groups[c.category].push((f64::from(c.passed), 0.0, f64::from(c.total)));
-    }
-    Some(interval(&groups, weights, resamples, seed, |(a, _)| a))
+    let groups = groups(
+        weights.len(),
+        clusters.iter().map(|c| (c.category, c.passed, 0, c.total)),
+    )?;
+    (resamples > 0).then(|| interval(&groups, weights, resamples, seed, |(a, _)| a))
 }
 
 /// Difference in weighted accuracy (format − baseline) over paired answers, with its
@@ -162,18 +174,13 @@ pub fn paired_delta(
     resamples: usize,
     seed: u64,
 ) -> Option<Interval> {
-    if clusters.iter().all(|c| c.total == 0) || resamples == 0 {
-        return None;
-    }
-    let mut groups: Groups = vec![Vec::new(); weights.len()];
-    for c in clusters {
-        groups[c.category].push((
-            f64::from(c.passed),
-            f64::from(c.baseline_passed),
-            f64::from(c.total),
-        ));
-    }
-    Some(interval(&groups, weights, resamples, seed, |(a, b)| a - b))
+    let groups = groups(
+        weights.len(),
+        clusters
+            .iter()
+            .map(|c| (c.category, c.passed, c.baseline_passed, c.total)),
+    )?;
+    (resamples > 0).then(|| interval(&groups, weights, resamples, seed, |(a, b)| a - b))
 }
 
 #[cfg(test)]
