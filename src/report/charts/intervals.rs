@@ -32,11 +32,7 @@ fn groups(c: &Intervals) -> (Vec<&str>, Vec<(String, RGBColor)>) {
         }
     }
     let legend = if groups.len() > 1 || groups.iter().any(|g| !g.is_empty()) {
-        groups
-            .iter()
-            .enumerate()
-            .map(|(i, g)| (g.to_string(), style::color(i)))
-            .collect()
+        style::legend(groups.iter().copied())
     } else {
         Vec::new()
     };

@@ -12,12 +12,7 @@ pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Lines) -> Res
 where
     DB::ErrorType: 'static,
 {
-    let legend: Vec<_> = c
-        .series
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.name.clone(), style::color(i)))
-        .collect();
+    let legend = style::legend(c.series.iter().map(|s| s.name.as_str()));
     let body = style::frame(root, &c.title, &legend, Key::Line)?;
 
     let all = || {

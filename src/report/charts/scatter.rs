@@ -18,12 +18,8 @@ where
 {
     // A single unnamed series needs no legend.
     let named = c.series.len() > 1 || c.series.iter().any(|s| !s.name.is_empty());
-    let legend: Vec<_> = if named {
-        c.series
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.name.clone(), style::color(i)))
-            .collect()
+    let legend = if named {
+        style::legend(c.series.iter().map(|s| s.name.as_str()))
     } else {
         Vec::new()
     };

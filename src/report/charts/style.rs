@@ -58,6 +58,14 @@ pub fn color(i: usize) -> RGBColor {
     PALETTE[i % PALETTE.len()]
 }
 
+/// Legend entries for series named `names`, coloured in series order.
+pub fn legend<'a>(names: impl Iterator<Item = &'a str>) -> Vec<(String, RGBColor)> {
+    names
+        .enumerate()
+        .map(|(i, n)| (n.to_string(), color(i)))
+        .collect()
+}
+
 static FONT: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf");
 
 /// The embedded font, parsed once and registered with plotters under the generic family
