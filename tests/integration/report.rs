@@ -2,18 +2,17 @@
 //! except on known questions of known formats, run through the real runner; the paired test
 //! must find exactly the planted differences, and no others.
 
+use super::runs::run as run_plan;
 use bench::dataset::{Structure, Variant};
 use bench::formats::Format;
 use bench::prompt::parse_data_block;
 use bench::providers::{ModelConfig, Provider, ProviderError, Reference, Request, Response};
 use bench::report::data::{ComparisonRow, gather};
-use bench::runner::progress::Silent;
-use bench::runner::{self, Model, Options, Plan, QuestionMode, Stop};
+use bench::runner::{Model, Options, Plan, QuestionMode};
 use bench::tokens::Tokenizer;
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
-use std::sync::Arc;
 
 /// Answers like the reference, but "WRONG" for the planted question ids of each format, and
 /// fails the `fail_call`-th call (1-based) of the format `fail_format`.
@@ -125,16 +124,7 @@ async fn run(root: &Path, records: Vec<u32>) -> std::path::PathBuf {
         model: "planted".into(),
         wrong: HashMap::from([("csv", ids(1..=15))]),
     };
-    let outcome = runner::run(
-        &plan,
-        vec![model(planted), model(holm)],
-        Options::default(),
-        None,
-        Arc::new(Silent),
-        Arc::new(Stop::default()),
-    )
-    .await
-    .unwrap();
+    let outcome = run_plan(&plan, vec![model(planted), model(holm)], Options::default()).await;
     assert_eq!(outcome.missing, 0);
     outcome.jsonl.parent().unwrap().to_path_buf()
 }
@@ -326,16 +316,12 @@ async fn intervals_contain_their_points_when_a_baseline_call_failed() {
         fail_call: 2,
         calls: Default::default(),
     };
-    let outcome = runner::run(
+    let outcome = run_plan(
         &plan(tmp.path(), vec![31], 3),
         vec![model(flaky)],
         Options::default(),
-        None,
-        Arc::new(Silent),
-        Arc::new(Stop::default()),
     )
-    .await
-    .unwrap();
+    .await;
     let d = gather(outcome.jsonl.parent().unwrap(), "json_compact").unwrap();
     let base = d
         .accuracy
@@ -390,16 +376,12 @@ async fn a_model_that_gets_nothing_right_is_not_crowned() {
         fail_call: 0,
         calls: Default::default(),
     };
-    let outcome = runner::run(
+    let outcome = run_plan(
         &plan(tmp.path(), vec![31], 1),
         vec![model(hopeless)],
         Options::default(),
-        None,
-        Arc::new(Silent),
-        Arc::new(Stop::default()),
     )
-    .await
-    .unwrap();
+    .await;
     let w = bench::report::write_report(outcome.jsonl.parent().unwrap(), "json_compact").unwrap();
     let md = std::fs::read_to_string(w.dir.join("BENCHMARK_REPORT.md")).unwrap();
     assert!(

@@ -1,21 +1,7 @@
 //! `bench report` and the report at the end of `bench run`, as a user runs them.
 
-use assert_cmd::Command;
+use super::run_cli::bench;
 use std::path::{Path, PathBuf};
-
-fn bench(cache: &Path) -> Command {
-    let mut c = Command::cargo_bin("bench").unwrap();
-    for k in [
-        "ANTHROPIC_API_KEY",
-        "OPENAI_API_KEY",
-        "GEMINI_API_KEY",
-        "GOOGLE_API_KEY",
-    ] {
-        c.env_remove(k);
-    }
-    c.env("BENCH_CACHE_DIR", cache);
-    c
-}
 
 fn only_run(root: &Path) -> PathBuf {
     let dirs: Vec<_> = std::fs::read_dir(root.join("benchmarks"))

@@ -7,9 +7,7 @@ use bench::records::{Line, ResultRecord, SummaryRecord};
 use std::path::{Path, PathBuf};
 
 fn bench(root: &Path) -> Command {
-    let mut c = Command::cargo_bin("bench").unwrap();
-    c.env("BENCH_CACHE_DIR", root.join("cache"));
-    c
+    super::run_cli::bench(&root.join("cache"))
 }
 
 fn runs(root: &Path) -> Vec<PathBuf> {

@@ -15,7 +15,7 @@ const KEY_ENVS: [&str; 5] = [
     "OPENAI_BASE_URL",
 ];
 
-fn bench(cache: &Path) -> Command {
+pub(super) fn bench(cache: &Path) -> Command {
     let mut c = Command::cargo_bin("bench").unwrap();
     for k in KEY_ENVS {
         c.env_remove(k);

@@ -92,7 +92,7 @@ fn files(dir: &Path) -> Vec<std::path::PathBuf> {
     out
 }
 
-async fn run(plan: &Plan, models: Vec<Model>, opts: Options) -> Outcome {
+pub(super) async fn run(plan: &Plan, models: Vec<Model>, opts: Options) -> Outcome {
     runner::run(
         plan,
         models,
