@@ -385,7 +385,7 @@ pub fn run_info(dir: &Path) -> Result<RunInfo> {
 }
 
 /// The family key of a row of any of the SQL results.
-fn family_of(cols: &[String], row: &[Value]) -> Option<(Family, String)> {
+pub(super) fn family_of(cols: &[String], row: &[Value]) -> Option<(Family, String)> {
     let get = |name: &str| cols.iter().position(|c| c == name).map(|i| &row[i]);
     let s = |name: &str| get(name).and_then(Value::as_str).map(str::to_string);
     Some((

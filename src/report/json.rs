@@ -2,27 +2,10 @@
 //! flat objects; fractions in 0..1, deltas in percentage points. The keys are documented in the
 //! README ("Report files").
 
-use super::data::{AccuracyRow, ReportData, TokenRow};
+use super::data::{AccuracyRow, Family, ReportData, TokenRow, family_of};
 use super::verdict::VerdictRow;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
-
-/// The identity of a rendering as object fields.
-fn key_of(o: &Map<String, Value>) -> String {
-    [
-        "provider",
-        "model",
-        "format",
-        "structure",
-        "variant",
-        "records",
-        "primer",
-    ]
-    .iter()
-    .map(|k| o.get(*k).map_or(String::new(), Value::to_string))
-    .collect::<Vec<_>>()
-    .join("|")
-}
 
 fn to_object<T: serde::Serialize>(x: &T) -> Map<String, Value> {
     match serde_json::to_value(x) {
@@ -34,8 +17,13 @@ fn to_object<T: serde::Serialize>(x: &T) -> Map<String, Value> {
 /// metrics.json: one object per rendering and model with its accuracy and intervals, data
 /// tokens per tokenizer, usage, cost, latency and accuracy by category.
 pub fn metrics(d: &ReportData) -> Value {
-    let usage: BTreeMap<String, Map<String, Value>> =
-        d.usage.objects().map(|o| (key_of(&o), o)).collect();
+    let usage: BTreeMap<(Family, String), Map<String, Value>> = d
+        .usage
+        .rows
+        .iter()
+        .zip(d.usage.objects())
+        .filter_map(|(r, o)| Some((family_of(&d.usage.columns, r)?, o)))
+        .collect();
     let mut tokens: BTreeMap<(String, String, String, i64), Vec<&TokenRow>> = BTreeMap::new();
     for t in &d.tokens {
         tokens
@@ -53,7 +41,6 @@ pub fn metrics(d: &ReportData) -> Value {
         .iter()
         .map(|r| {
             let mut o = to_object(r);
-            let key = key_of(&o);
             let ts = tokens
                 .get(&(
                     r.format.clone(),
@@ -89,7 +76,7 @@ pub fn metrics(d: &ReportData) -> Value {
                 })
                 .collect();
             o.insert("categories".into(), Value::Object(categories));
-            if let Some(u) = usage.get(&key) {
+            if let Some(u) = usage.get(&(r.family.clone(), r.format.clone())) {
                 for (k, v) in u {
                     o.entry(k.clone()).or_insert(v.clone());
                 }

@@ -73,6 +73,18 @@ fn offline_run_ends_with_a_complete_report() {
             .iter()
             .all(|c| c["significant"] == false)
     );
+    // metrics.json joins each rendering's usage to its accuracy (2 runs: 2 measured calls).
+    let metrics: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(art.join("metrics.json")).unwrap()).unwrap();
+    let renderings = metrics["renderings"].as_array().unwrap();
+    assert_eq!(renderings.len(), 30);
+    assert!(
+        renderings
+            .iter()
+            .all(|r| r["calls"] == 2 && r["failed_calls"] == 0),
+        "{:?}",
+        renderings[0]
+    );
 }
 
 #[test]
