@@ -42,7 +42,7 @@ pub fn render(
     let text = format
         .encode(doc)
         .with_context(|| format!("rendering {format} {structure} {variant}"))?;
-    let products = doc["products"].as_array().map_or(0, Vec::len);
+    let products = crate::formats::records(format.name(), doc).map_or(0, |r| r.items.len());
     let stats = DataStats::measure(&text, dataset::count_values(doc), products, tokenizers);
     Ok(Rendering {
         format,

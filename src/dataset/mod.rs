@@ -187,8 +187,8 @@ pub fn nest(record: &Record) -> Value {
 /// Why a decoded document could not be read back as product records.
 #[derive(Debug, thiserror::Error)]
 pub enum ShapeError {
-    /// The root is not `{"products": [...]}`.
-    #[error("expected a root object with a \"products\" array")]
+    /// The root is neither `{"products": [...]}` nor an array of products.
+    #[error("expected a root object with a \"products\" array, or an array of products")]
     NoProducts,
     /// A record lacks a field in both the flat and the nested shape.
     #[error("product {index}: field '{field}' is missing")]
@@ -203,11 +203,13 @@ pub enum ShapeError {
     NotAnObject(usize),
 }
 
-/// Reads records back from a decoded document, in either structure, as logical fields.
+/// Reads records back from a decoded document, in either structure, as logical fields. A bare
+/// array is what tabular formats decode to (they carry no root key).
 pub fn records_from_document(doc: &Value) -> Result<Vec<Record>, ShapeError> {
     let products = doc
         .get("products")
-        .and_then(Value::as_array)
+        .unwrap_or(doc)
+        .as_array()
         .ok_or(ShapeError::NoProducts)?;
     products
         .iter()

@@ -1,6 +1,7 @@
-//! `csv`: header row plus one row per record; flat structure only, null is an empty cell.
+//! `csv`: header row plus one row per record; flat records only, null is an empty cell.
+//! Decoding gives the bare array of records (CSV has no root key).
 
-use super::{Encoder, FormatError, FormatSpec, scalar};
+use super::{Encoder, FormatError, FormatSpec, flat_records, scalar};
 use serde_json::{Map, Value};
 
 /// RFC 4180 CSV via the `csv` crate.
@@ -24,32 +25,26 @@ fn err(e: impl std::fmt::Display) -> FormatError {
 
 impl Encoder for Csv {
     fn encode(&self, doc: &Value) -> Result<String, FormatError> {
-        let products = doc
-            .get("products")
-            .and_then(Value::as_array)
-            .ok_or_else(|| err("expected {\"products\": [...]}"))?;
+        let records = flat_records("csv", doc)?;
         let mut w = csv::WriterBuilder::new()
             .terminator(csv::Terminator::Any(b'\n'))
             .from_writer(Vec::new());
-        let header: Vec<&String> = match products.first().and_then(Value::as_object) {
-            Some(first) => first.keys().collect(),
-            None => Vec::new(),
-        };
-        w.write_record(&header).map_err(err)?;
-        for (i, p) in products.iter().enumerate() {
-            let obj = p
-                .as_object()
-                .ok_or_else(|| err(format!("product {i} is not an object")))?;
-            let mut row = Vec::with_capacity(header.len());
-            for key in &header {
-                let v = obj.get(*key).unwrap_or(&Value::Null);
-                row.push(scalar::to_text(v).ok_or_else(|| {
-                    err(format!(
-                        "product {i}: field '{key}' is nested; CSV renders the flat structure only"
-                    ))
-                })?);
+        // Columns: the first record's keys, then keys seen only later, so sparse records keep
+        // every field (a missing key is an empty cell, read back as null).
+        let mut header: Vec<&String> = Vec::new();
+        for r in &records.items {
+            for k in r.keys() {
+                if !header.contains(&k) {
+                    header.push(k);
+                }
             }
-            w.write_record(&row).map_err(err)?;
+        }
+        w.write_record(&header).map_err(err)?;
+        for r in &records.items {
+            let row = header.iter().map(|key| {
+                scalar::to_text(r.get(*key).unwrap_or(&Value::Null)).expect("flat_records")
+            });
+            w.write_record(row).map_err(err)?;
         }
         let bytes = w.into_inner().map_err(err)?;
         String::from_utf8(bytes).map_err(err)
@@ -58,7 +53,7 @@ impl Encoder for Csv {
     fn decode(&self, text: &str) -> Result<Value, FormatError> {
         let mut r = csv::ReaderBuilder::new().from_reader(text.as_bytes());
         let header = r.headers().map_err(err)?.clone();
-        let mut products = Vec::new();
+        let mut records = Vec::new();
         for (i, row) in r.records().enumerate() {
             let row = row.map_err(|e| err(format!("line {}: {e}", i + 2)))?;
             let obj: Map<String, Value> = header
@@ -66,10 +61,8 @@ impl Encoder for Csv {
                 .zip(row.iter())
                 .map(|(k, v)| (k.to_string(), scalar::infer(v)))
                 .collect();
-            products.push(Value::Object(obj));
+            records.push(Value::Object(obj));
         }
-        let mut root = Map::new();
-        root.insert("products".into(), Value::Array(products));
-        Ok(Value::Object(root))
+        Ok(Value::Array(records))
     }
 }

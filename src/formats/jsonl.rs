@@ -1,7 +1,8 @@
-//! `jsonl`: JSON Lines, one minified record per line (no root object).
+//! `jsonl`: JSON Lines, one minified record per line (no root object): a document that is, or
+//! holds under one key, an array of records; decoding gives the bare array back.
 
-use super::{Encoder, FormatError, FormatSpec};
-use serde_json::{Map, Value};
+use super::{Encoder, FormatError, FormatSpec, records};
+use serde_json::Value;
 
 /// One record per line.
 pub struct Jsonl;
@@ -24,12 +25,8 @@ fn err(e: impl std::fmt::Display) -> FormatError {
 
 impl Encoder for Jsonl {
     fn encode(&self, doc: &Value) -> Result<String, FormatError> {
-        let products = doc
-            .get("products")
-            .and_then(Value::as_array)
-            .ok_or_else(|| err("expected {\"products\": [...]}"))?;
         let mut out = String::new();
-        for p in products {
+        for p in records("jsonl", doc)?.items {
             out.push_str(&serde_json::to_string(p).map_err(err)?);
             out.push('\n');
         }
@@ -37,14 +34,12 @@ impl Encoder for Jsonl {
     }
 
     fn decode(&self, text: &str) -> Result<Value, FormatError> {
-        let products = text
+        let records = text
             .lines()
             .enumerate()
             .filter(|(_, l)| !l.trim().is_empty())
             .map(|(i, l)| serde_json::from_str(l).map_err(|e| err(format!("line {}: {e}", i + 1))))
             .collect::<Result<Vec<Value>, _>>()?;
-        let mut root = Map::new();
-        root.insert("products".into(), Value::Array(products));
-        Ok(Value::Object(root))
+        Ok(Value::Array(records))
     }
 }

@@ -2,7 +2,7 @@
 //! Null is an empty cell; `\`, `|` and line breaks in text are backslash-escaped (`\\`, `\|`,
 //! `\n`, `\r`) so every cell stays on its row and the table reads back exactly.
 
-use super::{Encoder, FormatError, FormatSpec, scalar};
+use super::{Encoder, FormatError, FormatSpec, flat_records, scalar};
 use serde_json::{Map, Value};
 
 /// Markdown table.
@@ -84,18 +84,7 @@ fn row(cells: impl Iterator<Item = String>) -> String {
 
 impl Encoder for MarkdownTable {
     fn encode(&self, doc: &Value) -> Result<String, FormatError> {
-        let products = doc
-            .get("products")
-            .and_then(Value::as_array)
-            .ok_or_else(|| err("expected {\"products\": [...]}"))?;
-        let objects: Vec<&Map<String, Value>> = products
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                p.as_object()
-                    .ok_or_else(|| err(format!("product {i} is not an object")))
-            })
-            .collect::<Result<_, _>>()?;
+        let objects = flat_records("markdown_table", doc)?.items;
         // Columns: every key of any product, in first-seen order; a missing key is an empty cell.
         let mut header: Vec<&String> = Vec::new();
         for o in &objects {
@@ -110,15 +99,11 @@ impl Encoder for MarkdownTable {
         }
         let mut out = row(header.iter().map(|k| escape(k)));
         out.push_str(&row(header.iter().map(|_| "---".to_string())));
-        for (i, obj) in objects.iter().enumerate() {
+        for obj in &objects {
             let mut line = Vec::with_capacity(header.len());
             for key in &header {
                 let text =
-                    scalar::to_text(obj.get(*key).unwrap_or(&Value::Null)).ok_or_else(|| {
-                        err(format!(
-                            "product {i}: field '{key}' is nested; flat structure only"
-                        ))
-                    })?;
+                    scalar::to_text(obj.get(*key).unwrap_or(&Value::Null)).expect("flat_records");
                 line.push(escape(&text));
             }
             out.push_str(&row(line.into_iter()));
@@ -131,7 +116,7 @@ impl Encoder for MarkdownTable {
             .lines()
             .enumerate()
             .filter(|(_, l)| !l.trim().is_empty());
-        let mut products = Vec::new();
+        let mut records = Vec::new();
         if let Some((i, head)) = lines.next() {
             let header = cells(head, i + 1)?;
             match lines.next() {
@@ -153,12 +138,10 @@ impl Encoder for MarkdownTable {
                     .zip(values)
                     .map(|(k, v)| (k.clone(), scalar::infer(&v)))
                     .collect();
-                products.push(Value::Object(obj));
+                records.push(Value::Object(obj));
             }
         }
-        let mut root = Map::new();
-        root.insert("products".into(), Value::Array(products));
-        Ok(Value::Object(root))
+        Ok(Value::Array(records))
     }
 }
 
@@ -177,9 +160,9 @@ mod tests {
         assert!(text.lines().all(|l| l.starts_with('|') && l.ends_with('|')));
         assert!(text.contains("A\\|B") && text.contains("line1\\nline2\\\\x"));
         let back = MarkdownTable.decode(&text).unwrap();
-        let mut want = doc.clone();
+        let mut want = doc["products"].clone();
         // An empty cell is null, as in CSV.
-        want["products"][1]["note"] = Value::Null;
+        want[1]["note"] = Value::Null;
         assert_eq!(back, want);
     }
 }

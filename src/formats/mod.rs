@@ -15,25 +15,38 @@ mod xml;
 mod yaml;
 
 use crate::dataset::Structure;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::fmt;
 
-/// Renders a `{"products": [...]}` document as text and reads it back.
+/// Renders any JSON document as text and reads it back. A format whose syntax has no form for
+/// part of a document (CSV has no nesting) says so with [`FormatError::cannot_represent`].
 pub trait Encoder: Sync {
     /// Renders the document.
     fn encode(&self, doc: &Value) -> Result<String, FormatError>;
-    /// Parses text this encoder produced back into a document.
+    /// Parses text this encoder produced back into a document. Tabular formats carry no root
+    /// key, so they give back the bare array of records (see [`Format::decode_as`]).
     fn decode(&self, text: &str) -> Result<Value, FormatError>;
+}
+
+/// Why a format failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The document has a shape the format has no syntax for: a skip with a reason, not a bug.
+    CannotRepresent,
+    /// Rendering or parsing failed.
+    Invalid,
 }
 
 /// A format could not render or parse a document.
 #[derive(Debug, thiserror::Error)]
-#[error("{format}: {message}")]
+#[error("{format}: {}{message}", if *.kind == ErrorKind::CannotRepresent { "cannot represent: " } else { "" })]
 pub struct FormatError {
     /// Format name.
     pub format: &'static str,
-    /// What went wrong, with the line where known.
+    /// What went wrong, with the line or path where known.
     pub message: String,
+    /// Whether the document is out of the format's reach or something failed.
+    pub kind: ErrorKind,
 }
 
 impl FormatError {
@@ -42,8 +55,88 @@ impl FormatError {
         Self {
             format,
             message: message.to_string(),
+            kind: ErrorKind::Invalid,
         }
     }
+
+    /// The document has a shape `format` cannot express; `why` names the part.
+    pub fn cannot_represent(format: &'static str, why: impl fmt::Display) -> Self {
+        Self {
+            kind: ErrorKind::CannotRepresent,
+            ..Self::new(format, why)
+        }
+    }
+
+    /// Whether this is a shape the format cannot express (a skip) rather than a failure.
+    pub fn is_cannot_represent(&self) -> bool {
+        self.kind == ErrorKind::CannotRepresent
+    }
+}
+
+/// The array of records a tabular format renders: the document itself when it is an array, or
+/// the array under the only key of a root object (`{"products": [...]}`), with that key.
+pub struct Records<'a> {
+    /// Root key the array sits under, `None` for a bare array.
+    pub key: Option<&'a str>,
+    /// The records, each checked to be an object.
+    pub items: Vec<&'a Map<String, Value>>,
+}
+
+/// Finds the records of `doc` for a tabular format named `format`, or says why there are none.
+pub fn records<'a>(format: &'static str, doc: &'a Value) -> Result<Records<'a>, FormatError> {
+    let cannot = |why: String| FormatError::cannot_represent(format, why);
+    let (key, array) = match doc {
+        Value::Array(a) => (None, a),
+        Value::Object(o) if o.len() == 1 => {
+            let (k, v) = o.iter().next().expect("one key");
+            match v {
+                Value::Array(a) => (Some(k.as_str()), a),
+                _ => {
+                    return Err(cannot(format!(
+                        "the root key '{k}' holds no array of records"
+                    )));
+                }
+            }
+        }
+        Value::Object(o) => {
+            let keys: Vec<&str> = o.keys().map(String::as_str).collect();
+            return Err(cannot(format!(
+                "the root object has {} keys ({}); a table needs one array of records",
+                keys.len(),
+                keys.join(", ")
+            )));
+        }
+        _ => return Err(cannot("the document is a single value, not records".into())),
+    };
+    let items = array
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            v.as_object()
+                .ok_or_else(|| cannot(format!("record {i} is not an object")))
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(Records { key, items })
+}
+
+/// [`records`] for formats with one flat row per record: also rejects nested values, naming
+/// the first record and field that holds one.
+pub fn flat_records<'a>(format: &'static str, doc: &'a Value) -> Result<Records<'a>, FormatError> {
+    let records = records(format, doc)?;
+    for (i, r) in records.items.iter().enumerate() {
+        if let Some((k, v)) = r.iter().find(|(_, v)| v.is_object() || v.is_array()) {
+            let what = if v.is_object() {
+                "an object"
+            } else {
+                "an array"
+            };
+            return Err(FormatError::cannot_represent(
+                format,
+                format!("record {i}: field '{k}' holds {what}; rows hold flat values only"),
+            ));
+        }
+    }
+    Ok(records)
 }
 
 /// Declares [`Format`]: one line per format, `Variant => module::SPEC`. The variant's
@@ -136,6 +229,20 @@ impl Format {
     pub fn decode(self, text: &str) -> Result<Value, FormatError> {
         self.spec().encoder.decode(text)
     }
+
+    /// Parses a rendering back into the shape it was rendered from: a tabular format's bare
+    /// array of records goes back under `root_key` (see [`Records::key`]).
+    pub fn decode_as(self, text: &str, root_key: Option<&str>) -> Result<Value, FormatError> {
+        let doc = self.decode(text)?;
+        Ok(match (doc, root_key) {
+            (Value::Array(items), Some(key)) => {
+                let mut root = Map::new();
+                root.insert(key.to_string(), Value::Array(items));
+                Value::Object(root)
+            }
+            (doc, _) => doc,
+        })
+    }
 }
 
 impl fmt::Display for Format {
@@ -154,7 +261,8 @@ pub struct FormatSpec {
     pub extension: &'static str,
     /// Info string of the fenced code block in prompts.
     pub fence: &'static str,
-    /// Only the flat structure can be rendered.
+    /// Renders one flat row per record: only a document that is, or holds under one key, an
+    /// array of flat records (the product suite's flat structure).
     pub flat_only: bool,
     /// Only with `--formats all` or by name, not in the default set of 8.
     pub extra: bool,

@@ -1,7 +1,9 @@
 //! `tealeaf`: the TeaLeaf text format as TeaLeaf itself puts data into LLM prompts (compact
 //! layout, compact floats): `@struct` schemas inferred from the records — nested objects become
 //! nested structs, declared before their parent — then `products:@table product[` with one
-//! positional tuple per record. `null` is a null value, `~` an absent key.
+//! positional tuple per record. `null` is a null value, `~` an absent key. Renders a document
+//! that holds under one key an array of records (any key: `orders:@table order[`); other
+//! shapes, and lists of objects inside records, are a "cannot represent" error.
 //!
 //! Written here rather than taken from `tealeaf-core`, which turns on serde_json's
 //! `arbitrary_precision` for the whole build and breaks our YAML and XML output. Output is
@@ -282,16 +284,19 @@ fn check(obj: &Map<String, Value>, schema: usize, schemas: &[Schema]) -> Result<
         match (obj.get(&f.name), &f.kind) {
             (Some(Value::Object(m)), Kind::Struct(i)) => check(m, *i, schemas)?,
             (Some(Value::Object(_)), _) => {
-                return Err(err(format!(
-                    "field '{}' mixes objects with other values; not representable",
-                    f.name
-                )));
+                return Err(FormatError::cannot_represent(
+                    "tealeaf",
+                    format!("field '{}' mixes objects with other values", f.name),
+                ));
             }
             (Some(Value::Array(items)), _) if items.iter().any(Value::is_object) => {
-                return Err(err(format!(
-                    "field '{}' is an array of objects; not supported",
-                    f.name
-                )));
+                return Err(FormatError::cannot_represent(
+                    "tealeaf",
+                    format!(
+                        "field '{}' is a list of objects, which a @table tuple has no form for",
+                        f.name
+                    ),
+                ));
             }
             _ => {}
         }
@@ -312,23 +317,19 @@ fn write_tuple(out: &mut String, obj: &Map<String, Value>, schema: usize, schema
 
 impl Encoder for TeaLeaf {
     fn encode(&self, doc: &Value) -> Result<String, FormatError> {
-        let products = doc
-            .get("products")
-            .and_then(Value::as_array)
-            .ok_or_else(|| err("expected {\"products\": [...]}"))?;
-        if products.is_empty() {
-            return Ok("products:[]\n".into());
+        let records = super::records("tealeaf", doc)?;
+        let key = records.key.ok_or_else(|| {
+            FormatError::cannot_represent("tealeaf", "a bare array has no key to name its table")
+        })?;
+        let objects = records.items;
+        if objects.is_empty() {
+            let mut out = String::new();
+            write_str(&mut out, key);
+            out.push_str(":[]\n");
+            return Ok(out);
         }
-        let objects: Vec<&Map<String, Value>> = products
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                p.as_object()
-                    .ok_or_else(|| err(format!("product {i} is not an object")))
-            })
-            .collect::<Result<_, _>>()?;
         let mut schemas = Vec::new();
-        let root = infer("products", &objects, &mut schemas);
+        let root = infer(key, &objects, &mut schemas);
         for o in &objects {
             check(o, root, &schemas)?;
         }
@@ -350,7 +351,8 @@ impl Encoder for TeaLeaf {
             }
             out.push_str(")\n");
         }
-        out.push_str("products:@table ");
+        write_str(&mut out, key);
+        out.push_str(":@table ");
         out.push_str(&schemas[root].name);
         out.push_str("[\n");
         for (i, o) in objects.iter().enumerate() {

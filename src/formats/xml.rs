@@ -1,5 +1,8 @@
-//! `xml_compact` and `xml_pretty`: root `<products>`, one `<product>` per record, nested
-//! objects as child elements, null as an empty element.
+//! `xml_compact` and `xml_pretty`: any JSON document as elements. A one-key document is its
+//! root element (`<products>`), anything else sits in `<document>`; list items are named after
+//! the list (`<products>` holds `<product>`s, other lists `<item>`s), objects are child
+//! elements, null is `<x/>`. Shapes XML cannot say without type hints (empty lists and
+//! objects, keys that are not element names) are a "cannot represent" error, never a guess.
 
 use super::{Encoder, FormatError, FormatSpec, scalar};
 use quick_xml::Writer;
@@ -43,11 +46,27 @@ pub static XML_PRETTY: FormatSpec = FormatSpec {
     },
 };
 
-/// Element name of one array item: `products` → `product`.
+/// Root element of a document that is not an object with one key (several keys, an array or
+/// a scalar); decoding unwraps it. A one-key document named `document` is wrapped too, so the
+/// rule has no exception.
+const WRAPPER: &str = "document";
+
+/// Element name of one array item: `products` → `product`; `item` when the list's name is not
+/// a plain `-s` plural (`status`, `class`, `data`).
 fn item_name(list: &str) -> &str {
+    if ["ss", "us", "is"].iter().any(|end| list.ends_with(end)) {
+        return "item";
+    }
     list.strip_suffix('s')
         .filter(|s| !s.is_empty())
         .unwrap_or("item")
+}
+
+/// `[A-Za-z_][A-Za-z0-9_.-]*`: a key XML can use as an element name as it is.
+fn valid_name(key: &str) -> bool {
+    let mut chars = key.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }
 
 impl Xml {
@@ -55,6 +74,38 @@ impl Xml {
         FormatError::new(self.name, e)
     }
 
+    /// What XML cannot say without attributes or type hints, found before writing anything.
+    fn check(&self, path: &str, name: &str, v: &Value) -> Result<(), FormatError> {
+        let cannot = |why: String| Err(FormatError::cannot_represent(self.name, why));
+        match v {
+            Value::Object(o) if o.is_empty() => cannot(format!(
+                "{path} is an empty object, which reads back as an empty string"
+            )),
+            Value::Array(a) if a.is_empty() => cannot(format!(
+                "{path} is an empty list, which reads back as an empty string"
+            )),
+            Value::Object(o) => {
+                if o.len() == 1 && o.contains_key(item_name(name)) {
+                    return cannot(format!(
+                        "{path} is an object whose only key is '{}', which reads back as a list",
+                        item_name(name)
+                    ));
+                }
+                for (k, v) in o {
+                    if !valid_name(k) {
+                        return cannot(format!("key '{k}' in {path} is not an XML element name"));
+                    }
+                    self.check(&format!("{path}.{k}"), k, v)?;
+                }
+                Ok(())
+            }
+            Value::Array(a) => a
+                .iter()
+                .enumerate()
+                .try_for_each(|(i, v)| self.check(&format!("{path}[{i}]"), item_name(name), v)),
+            _ => Ok(()),
+        }
+    }
     fn write(&self, w: &mut Writer<Vec<u8>>, name: &str, v: &Value) -> Result<(), FormatError> {
         let io = |e: std::io::Error| self.err(e);
         match v {
@@ -99,23 +150,48 @@ struct Open {
 }
 
 impl Open {
-    fn finish(self, is_root: bool) -> Value {
-        if is_root {
-            return Value::Array(self.children.into_iter().map(|(_, v)| v).collect());
-        }
+    /// Children all named as items of this element are a list, other children an object, no
+    /// children the text (`<x></x>` is the empty string; `<x/>`, read elsewhere, is null).
+    fn finish(self) -> Result<Value, String> {
         if self.children.is_empty() {
-            return scalar::infer(&self.text);
+            return Ok(match self.text.as_str() {
+                "" => Value::String(String::new()),
+                text => scalar::infer(text),
+            });
         }
-        Value::Object(self.children.into_iter().collect::<Map<_, _>>())
+        let item = item_name(&self.name);
+        if self.children.iter().all(|(n, _)| n == item) {
+            return Ok(Value::Array(
+                self.children.into_iter().map(|(_, v)| v).collect(),
+            ));
+        }
+        let mut obj = Map::new();
+        for (k, v) in self.children {
+            if obj.contains_key(&k) {
+                return Err(format!("<{k}> appears twice in <{}>", self.name));
+            }
+            obj.insert(k, v);
+        }
+        Ok(Value::Object(obj))
     }
 }
 
 impl Encoder for Xml {
     fn encode(&self, doc: &Value) -> Result<String, FormatError> {
-        let (root, value) = doc
-            .as_object()
-            .and_then(|o| o.iter().next())
-            .ok_or_else(|| self.err("expected a root object with one key"))?;
+        let (root, value) = match doc.as_object() {
+            Some(o) if o.len() == 1 && !o.contains_key(WRAPPER) => {
+                o.iter().next().expect("one key")
+            }
+            _ => (&WRAPPER.to_string(), doc),
+        };
+        if !valid_name(root) {
+            return Err(FormatError::cannot_represent(
+                self.name,
+                format!("root key '{root}' is not an XML element name"),
+            ));
+        }
+        self.check(root, root, value)?;
+        let root = root.as_str();
         let mut w = if self.pretty {
             Writer::new_with_indent(Vec::new(), b' ', 2)
         } else {
@@ -152,7 +228,7 @@ impl Encoder for Xml {
                 }),
                 Event::Empty(s) => match stack.last_mut() {
                     Some(parent) => parent.children.push((name_of(&s), Value::Null)),
-                    None => root = Some((name_of(&s), Value::Array(Vec::new()))),
+                    None => root = Some((name_of(&s), Value::Null)),
                 },
                 Event::Text(t) => {
                     // Entities arrive as separate GeneralRef events, so text is taken as is;
@@ -177,7 +253,9 @@ impl Encoder for Xml {
                 Event::End(_) => {
                     let open = stack.pop().ok_or_else(|| self.err("unbalanced end tag"))?;
                     let name = open.name.clone();
-                    let value = open.finish(stack.is_empty());
+                    let value = open
+                        .finish()
+                        .map_err(|e| self.err(format!("line {}: {e}", line_of(pos))))?;
                     match stack.last_mut() {
                         Some(parent) => parent.children.push((name, value)),
                         None => root = Some((name, value)),
@@ -194,6 +272,9 @@ impl Encoder for Xml {
             )));
         }
         let (name, value) = root.ok_or_else(|| self.err("no root element"))?;
+        if name == WRAPPER {
+            return Ok(value);
+        }
         let mut doc = Map::new();
         doc.insert(name, value);
         Ok(Value::Object(doc))

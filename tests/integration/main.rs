@@ -2,6 +2,7 @@
 
 mod analytics;
 mod cli;
+mod documents;
 mod grading;
 mod pipeline;
 mod providers;

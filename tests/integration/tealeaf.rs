@@ -104,7 +104,9 @@ fn markdown_columns_are_the_union_of_keys() {
     let doc = json!({"products": [{"a": 1}, {"a": 2, "b": "x|y"}]});
     let text = Format::MarkdownTable.encode(&doc).unwrap();
     assert!(text.starts_with("| a | b |"), "{text}");
-    let back = Format::MarkdownTable.decode(&text).unwrap();
+    let back = Format::MarkdownTable
+        .decode_as(&text, Some("products"))
+        .unwrap();
     assert_eq!(
         back,
         json!({"products": [{"a": 1, "b": null}, {"a": 2, "b": "x|y"}]})
