@@ -58,6 +58,10 @@ FROM read_json(
             data_stats STRUCT(chars BIGINT, bytes BIGINT, "values" BIGINT, objects BIGINT, tokens MAP(VARCHAR, BIGINT)),
             cost_usd DOUBLE, cached BOOLEAN, attempts INTEGER, status INTEGER, request_id VARCHAR,
             finish VARCHAR, finish_reason VARCHAR,
+            task VARCHAR,
+            task_scores STRUCT(fact_accuracy DOUBLE, completeness DOUBLE, relevance DOUBLE,
+                               coherence DOUBLE, factual DOUBLE, actionability DOUBLE,
+                               composite DOUBLE, score DOUBLE),
             error VARCHAR
         )'
     },
@@ -111,7 +115,18 @@ SELECT
     -- Why the model stopped (stop, length, content_filter, tool_use, error, other; null in
     -- logs from before it was recorded), and the reason as the API gave it.
     r.finish,
-    r.finish_reason
+    r.finish_reason,
+    -- The `tasks` suite: task id, the share of its expected values stated correctly, and
+    -- TeaLeaf's rubric (README, "Analysis tasks"); null in the `formats` suite.
+    r.task,
+    r.task_scores.fact_accuracy,
+    r.task_scores.composite AS rubric_composite,
+    r.task_scores.completeness AS rubric_completeness,
+    r.task_scores.relevance AS rubric_relevance,
+    r.task_scores.coherence AS rubric_coherence,
+    r.task_scores.factual AS rubric_factual,
+    r.task_scores.actionability AS rubric_actionability,
+    r.task_scores.score AS task_score
 FROM result_lines;
 
 -- One row per question per provider call.
@@ -145,7 +160,8 @@ SELECT
     -- logs from before they were recorded, so "none needed" is the empty list).
     m.failure,
     m.off_by,
-    m.normalization
+    m.normalization,
+    r.task
 FROM result_lines, unnest(r.metrics) AS t(m);
 
 -- Derived views: built only on the three views above, so they also run on a Parquet export.

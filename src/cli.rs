@@ -37,9 +37,65 @@ pub enum Command {
     InitConfig(InitConfigArgs),
     /// Measure bench itself (the runner against a local mock server).
     Perf(PerfArgs),
+    /// List the analysis tasks of a task file (id, domain, data, facts).
+    ListTasks(ListTasksArgs),
+    /// Write every selected task's prompt in every format as {task-id}-{format}.txt (no API
+    /// call).
+    DumpPrompts(DumpPromptsArgs),
     /// Re-grade a run's stored responses with the current grader (no API calls) into a new
     /// run folder.
     Rescore(RescoreArgs),
+}
+
+/// Which analysis tasks: shared by `run --suite tasks`, `list-tasks` and `dump-prompts`.
+#[derive(Debug, Clone, Args)]
+pub struct TaskArgs {
+    /// Task file in the TeaLeaf schema; default: the bundled file of --data-source.
+    #[arg(long, value_name = "FILE")]
+    pub tasks: Option<PathBuf>,
+    /// Bundled task file: synthetic (benchmarks/tasks/synthetic.json) or real (real.json).
+    #[arg(long, value_enum, default_value = "synthetic")]
+    pub data_source: crate::tasks::DataSource,
+    /// Only these task ids, comma-separated.
+    #[arg(long, value_delimiter = ',', value_name = "IDS")]
+    pub task_ids: Vec<String>,
+    /// Only tasks of these categories (domains), comma-separated.
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+    pub categories: Vec<String>,
+}
+
+/// `bench list-tasks`.
+#[derive(Debug, Args)]
+pub struct ListTasksArgs {
+    /// Task selection.
+    #[command(flatten)]
+    pub select: TaskArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: TableFormat,
+}
+
+/// `bench dump-prompts`.
+#[derive(Debug, Args)]
+pub struct DumpPromptsArgs {
+    /// Folder to write the prompts into.
+    #[arg(long, short)]
+    pub output: PathBuf,
+    /// Task selection.
+    #[command(flatten)]
+    pub select: TaskArgs,
+    /// Formats, comma-separated, `default` or `all`; default: the default 8.
+    #[arg(long, value_parser = parse_formats)]
+    pub formats: Option<Formats>,
+}
+
+/// Which suite `bench run` runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Suite {
+    /// Field lookups over the product data set (124 questions).
+    Formats,
+    /// Analysis tasks over task data files, scored against values computed from the data.
+    Tasks,
 }
 
 /// `bench rescore`.
@@ -252,7 +308,7 @@ pub struct RunArgs {
     /// from its log).
     #[arg(long, value_name = "DIR", conflicts_with_all = [
         "providers", "config", "runs", "question_mode", "primer", "formats", "structures", "variants",
-        "records", "seed", "tokenizers", "dry_run"
+        "records", "seed", "tokenizers", "dry_run", "suite", "tasks", "task_ids", "categories"
     ])]
     pub resume: Option<PathBuf>,
     /// With --resume: run failed calls again (their old lines are replaced).
@@ -273,6 +329,12 @@ pub struct RunArgs {
     /// Baseline format of the report's paired comparisons (default json_compact).
     #[arg(long, value_parser = parse_format)]
     pub baseline: Option<Format>,
+    /// Suite: formats (field lookups over the product data) or tasks (analysis tasks).
+    #[arg(long, value_enum, default_value = "formats")]
+    pub suite: Suite,
+    /// Task selection (with --suite tasks).
+    #[command(flatten)]
+    pub task_select: TaskArgs,
     /// Data selection.
     #[command(flatten)]
     pub data: DataArgs,

@@ -17,6 +17,7 @@ pub mod records;
 pub mod report;
 pub mod runner;
 pub mod stats;
+pub mod tasks;
 pub mod tokens;
 
 pub use error::UsageError;

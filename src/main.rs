@@ -38,6 +38,8 @@ fn main() -> ExitCode {
         Command::InitConfig(args) => commands::init_config::execute(args),
         Command::Perf(args) => commands::perf::execute(args),
         Command::Rescore(args) => commands::rescore::execute(args),
+        Command::ListTasks(args) => commands::tasks::list(args),
+        Command::DumpPrompts(args) => commands::tasks::dump_prompts(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

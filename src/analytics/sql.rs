@@ -19,3 +19,5 @@ pub const SCALING: &str = include_str!("../../sql/scaling.sql");
 pub const POSITION_EFFECT: &str = include_str!("../../sql/position_effect.sql");
 /// Wrong answers by failure kind and the right-value-other-form rate.
 pub const FAILURE_MODES: &str = include_str!("../../sql/failure_modes.sql");
+/// Analysis tasks: formats ranked per provider by fact accuracy, composite and input tokens.
+pub const TASK_SCORES: &str = include_str!("../../sql/task_scores.sql");

@@ -8,6 +8,7 @@ pub mod query;
 pub mod report;
 pub mod rescore;
 pub mod run;
+pub mod tasks;
 pub mod tokens;
 
 use crate::cli::DataArgs;

@@ -3,7 +3,7 @@
 
 use super::check_selection;
 use crate::UsageError;
-use crate::cli::{RunArgs, TableFormat};
+use crate::cli::{RunArgs, Suite, TableFormat};
 use crate::error::Stopped;
 use crate::formats::Format;
 use crate::providers::config::ConfigFile;
@@ -11,7 +11,9 @@ use crate::providers::{self, ModelConfig, process_env};
 use crate::report;
 use crate::runner::progress::Console;
 use crate::runner::resume::{self, Resumed};
-use crate::runner::{self, Cache, Model, Options, Plan, RetryPolicy, Stop, StopReason, estimate};
+use crate::runner::{
+    self, Cache, Model, Options, Plan, QuestionMode, RetryPolicy, Stop, StopReason, estimate,
+};
 use crate::tokens::Tokenizer;
 use anyhow::Result;
 use std::sync::Arc;
@@ -134,7 +136,23 @@ pub fn execute(args: &RunArgs) -> Result<()> {
         Some(r) => (Plan::from_metadata(&r.metadata)?, resumed_configs(r)?),
         None => {
             let formats = d.formats_or(Format::defaults());
-            check_selection(&formats, &d.structures, &d.variants)?;
+            let tasks = match args.suite {
+                Suite::Tasks => {
+                    if args.question_mode != QuestionMode::Batch || args.primer != "off" {
+                        return Err(UsageError::new(
+                            "--suite tasks asks one prompt per task and format: --question-mode \
+                             per-question and --primer do not apply (format hints come from the \
+                             task file's include_format_hint)",
+                        )
+                        .into());
+                    }
+                    Some(Arc::new(super::tasks::selected(&args.task_select)?))
+                }
+                Suite::Formats => {
+                    check_selection(&formats, &d.structures, &d.variants)?;
+                    None
+                }
+            };
             let plan = Plan {
                 formats: unique(&formats),
                 structures: unique(&d.structures),
@@ -150,6 +168,7 @@ pub fn execute(args: &RunArgs) -> Result<()> {
                     "both" => vec![false, true],
                     _ => vec![false],
                 },
+                tasks,
             };
             (plan, model_configs(args)?)
         }
@@ -241,17 +260,30 @@ pub fn execute(args: &RunArgs) -> Result<()> {
         stop,
     ))?;
     runtime.shutdown_background();
-    println!("{}", report::ranking_table(&outcome.summary.rankings));
+    let run_dir = outcome.jsonl.parent().unwrap_or(std::path::Path::new("."));
+    if plan.tasks.is_some() {
+        // The formats suite's ranking has lookup-category columns; tasks rank by their facts.
+        let db = crate::analytics::Analytics::open_run(run_dir)?;
+        let table = db.query(crate::analytics::sql::TASK_SCORES)?;
+        println!("{}", report::render(&table, TableFormat::Table)?);
+    } else {
+        println!("{}", report::ranking_table(&outcome.summary.rankings));
+    }
     let errors: usize = outcome.summary.rankings.iter().map(|r| r.errors).sum();
     if errors > 0 {
         eprintln!("{errors} calls failed; see the `error` field of their result lines");
     }
     println!("run log:   {}", outcome.jsonl.display());
     println!("artifacts: {}", outcome.artifacts.display());
-    let run_dir = outcome.jsonl.parent().unwrap_or(std::path::Path::new("."));
     // A report failure must not hide why the run stopped; it fails the command only when the
     // run itself succeeded.
     let reported = if args.no_report || outcome.summary.rankings.is_empty() {
+        Ok(())
+    } else if plan.tasks.is_some() {
+        eprintln!(
+            "no report for the tasks suite (the report covers field lookups); the table above is \
+             `bench query sql/task_scores.sql`"
+        );
         Ok(())
     } else {
         super::report::write_for_run(run_dir, args.baseline).map_err(|e| {

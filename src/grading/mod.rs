@@ -132,11 +132,12 @@ pub struct Summary {
 }
 
 /// Weighted accuracy: Σ weight(c) · passed(c)/total(c) over the categories present, divided by
-/// the sum of their weights (1.0 when all four are present).
+/// the sum of their weights (1.0 when all four are present). In the `tasks` suite the only
+/// category is `fact`, so it is the share of facts stated correctly.
 pub fn weighted_accuracy(by_category: &BTreeMap<String, CategoryScore>) -> f64 {
     let mut sum = 0.0;
     let mut weights = 0.0;
-    for c in Category::ALL {
+    for c in Category::ALL.into_iter().chain([Category::Fact]) {
         if let Some(s) = by_category.get(c.name()).filter(|s| s.total > 0) {
             sum += c.weight() * s.accuracy;
             weights += c.weight();

@@ -366,7 +366,7 @@ pub fn classify(q: &Question, answer: &Value, data: &DataIndex) -> (Failure, Opt
 fn misplaced(q: &Question, answer: &Value, index: &Index) -> Option<Failure> {
     let tol = tolerance(q);
     match &q.query {
-        Query::Get { id, field } => {
+        Query::Get { id, field, .. } => {
             let at = index.by_id.get(id).copied();
             if let Some(record) = at.map(|i| &index.records[i])
                 && record
@@ -452,7 +452,7 @@ fn list(q: &Question, answer: &Value, index: &Index) -> Failure {
 }
 
 fn fuzzy(q: &Question, answer: &Value, index: &Index) -> Failure {
-    if let Query::Get { id, field } = &q.query {
+    if let Query::Get { id, field, .. } = &q.query {
         let at = index.by_id.get(id).copied();
         if let Some(record) = at.map(|i| &index.records[i])
             && record

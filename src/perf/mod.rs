@@ -77,6 +77,7 @@ pub async fn run(h: &Harness) -> Result<Report> {
         output_root: out.clone(),
         question_mode: QuestionMode::Batch,
         primers: vec![false],
+        tasks: None,
     };
     let config = ModelConfig {
         provider: "openai-compatible".into(),

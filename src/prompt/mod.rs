@@ -90,7 +90,7 @@ pub fn template(questions: &[Question]) -> Map<String, Value> {
 }
 
 /// A backtick fence longer than any backtick run inside the data.
-fn fence_for(data: &str) -> String {
+pub fn fence_for(data: &str) -> String {
     let longest = data.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     "`".repeat(longest.max(2) + 1)
 }

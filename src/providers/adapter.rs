@@ -98,7 +98,14 @@ impl<W: WireApi> Provider for Http<W> {
 
     async fn complete(&self, req: &Request<'_>) -> Result<Response, ProviderError> {
         self.ready()?;
-        let reply = self.endpoint.post(&self.wire.body(&self.cfg, req)).await?;
+        // An analysis task sets its own output limit and temperature, as TeaLeaf's runner does.
+        let task_cfg = req.task.map(|t| ModelConfig {
+            max_tokens: Some(t.max_tokens),
+            temperature: Some(t.temperature),
+            ..self.cfg.clone()
+        });
+        let cfg = task_cfg.as_ref().unwrap_or(&self.cfg);
+        let reply = self.endpoint.post(&self.wire.body(cfg, req)).await?;
         let mut resp = self.wire.parse(&reply.body)?;
         resp.request_id = reply
             .request_id

@@ -32,6 +32,8 @@ pub struct Request<'a> {
     pub cache_prefix: usize,
     /// The questions asked, in prompt order.
     pub questions: &'a [Question],
+    /// The analysis task asked about (`tasks` suite): only the reference provider reads it.
+    pub task: Option<&'a crate::tasks::TaskRequest>,
 }
 
 /// Token usage, normalized across APIs: `input` counts every prompt token (cached ones

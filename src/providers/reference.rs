@@ -7,6 +7,7 @@ use super::{Finish, Provider, ProviderError, Request, Response, Usage};
 use crate::dataset::records_from_document;
 use crate::formats::Format;
 use crate::prompt::parse_data_block;
+use crate::tasks::TaskRequest;
 use crate::tokens::Tokenizer;
 use serde_json::{Map, Value, json};
 
@@ -37,22 +38,10 @@ impl Provider for Reference {
 
     async fn complete(&self, req: &Request<'_>) -> Result<Response, ProviderError> {
         let input: String = req.messages.iter().map(|m| m.content.as_str()).collect();
-        let (name, data) = parse_data_block(&input)
-            .ok_or_else(|| ProviderError::BadPrompt("no data block in prompt".into()))?;
-        let format = Format::from_name(name).ok_or_else(|| {
-            ProviderError::BadPrompt(format!("unknown format '{name}' in prompt"))
-        })?;
-        let doc = format
-            .decode(data)
-            .map_err(|e| ProviderError::BadPrompt(format!("decode failed: {e}")))?;
-        let records = records_from_document(&doc)
-            .map_err(|e| ProviderError::BadPrompt(format!("{name}: {e}")))?;
-        let answers: Map<String, Value> = req
-            .questions
-            .iter()
-            .map(|q| (q.id.clone(), q.query.evaluate(&records)))
-            .collect();
-        let output = serde_json::to_string(&answers).expect("answers serialize");
+        let output = match req.task {
+            Some(task) => answer_task(&input, task)?,
+            None => answer_questions(&input, req)?,
+        };
         let usage = Usage {
             input: Tokenizer::O200kBase.count(&input) as u64,
             output: Tokenizer::O200kBase.count(&output) as u64,
@@ -65,5 +54,54 @@ impl Provider for Reference {
             finish: Some(Finish::Stop),
             ..Response::default()
         })
+    }
+}
+
+/// The answer object of the `formats` suite: each question's query on the decoded records.
+fn answer_questions(input: &str, req: &Request<'_>) -> Result<String, ProviderError> {
+    let (name, data) = parse_data_block(input)
+        .ok_or_else(|| ProviderError::BadPrompt("no data block in prompt".into()))?;
+    let format = Format::from_name(name)
+        .ok_or_else(|| ProviderError::BadPrompt(format!("unknown format '{name}' in prompt")))?;
+    let doc = format
+        .decode(data)
+        .map_err(|e| ProviderError::BadPrompt(format!("decode failed: {e}")))?;
+    let records = records_from_document(&doc)
+        .map_err(|e| ProviderError::BadPrompt(format!("{name}: {e}")))?;
+    let answers: Map<String, Value> = req
+        .questions
+        .iter()
+        .map(|q| (q.id.clone(), q.query.evaluate(&records)))
+        .collect();
+    Ok(serde_json::to_string(&answers).expect("answers serialize"))
+}
+
+/// A task's answer: the data block decoded with the task's format, each expected value's query
+/// evaluated on it, one "- description: value" line each.
+fn answer_task(input: &str, task: &TaskRequest) -> Result<String, ProviderError> {
+    let data = crate::tasks::prompt::data_block(input).ok_or_else(|| {
+        ProviderError::BadPrompt("no fenced data block in the task prompt".into())
+    })?;
+    let doc = task
+        .format
+        .decode_as(data, task.root_key.as_deref())
+        .map_err(|e| ProviderError::BadPrompt(format!("decode failed: {e}")))?;
+    let mut out = String::new();
+    for (description, query) in &task.values {
+        let value = query
+            .evaluate(&doc)
+            .map_err(|e| ProviderError::BadPrompt(format!("{description}: {e}")))?;
+        out.push_str(&format!("- {description}: {}\n", state(&value)));
+    }
+    Ok(out)
+}
+
+/// A value as an answer states it: text bare, lists comma-separated, numbers as JSON.
+fn state(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        Value::Array(items) => items.iter().map(state).collect::<Vec<_>>().join(", "),
+        Value::Null => "none".into(),
+        other => other.to_string(),
     }
 }

@@ -112,6 +112,7 @@ fn retrieval(records: &[Record], rng: &mut ChaCha8Rng) -> Vec<Draft> {
                 query: Query::Get {
                     id,
                     field: f.name.to_string(),
+                    key: None,
                 },
                 position: Some(Position {
                     label: label.to_string(),

@@ -22,6 +22,8 @@ pub enum Category {
     Filtering,
     /// Sum, average, minimum, maximum.
     Aggregation,
+    /// A value an analysis task's answer states (the `tasks` suite; not in [`Category::ALL`]).
+    Fact,
 }
 
 impl Category {
@@ -40,6 +42,7 @@ impl Category {
             Category::StructureAwareness => "structure_awareness",
             Category::Filtering => "filtering",
             Category::Aggregation => "aggregation",
+            Category::Fact => "fact",
         }
     }
 
@@ -50,6 +53,7 @@ impl Category {
             Category::StructureAwareness => 27,
             Category::Filtering => 21,
             Category::Aggregation => 21,
+            Category::Fact => 0,
         }
     }
 
@@ -60,6 +64,8 @@ impl Category {
             Category::StructureAwareness => 0.29167,
             Category::Filtering => 0.20833,
             Category::Aggregation => 0.125,
+            // Alone in its suite, so any weight gives the share of facts stated correctly.
+            Category::Fact => 1.0,
         }
     }
 }

@@ -32,6 +32,20 @@ pub enum Filter {
         /// Exclusive bound.
         value: f64,
     },
+    /// Field is present and differs from a value.
+    Ne {
+        /// Logical field.
+        field: String,
+        /// Value to differ from.
+        value: Value,
+    },
+    /// Numeric field is at most a bound.
+    Le {
+        /// Logical field.
+        field: String,
+        /// Inclusive bound.
+        value: f64,
+    },
     /// Numeric field is at least a bound.
     Ge {
         /// Logical field.
@@ -70,6 +84,18 @@ pub enum Func {
     Min,
     /// Maximum.
     Max,
+    /// Number of values (of records, in `group_top`).
+    Count,
+}
+
+/// Which end of an ordering a query picks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Extreme {
+    /// The largest.
+    Max,
+    /// The smallest.
+    Min,
 }
 
 /// A question in machine-readable form.
@@ -82,6 +108,9 @@ pub enum Query {
         id: String,
         /// Logical field.
         field: String,
+        /// Field holding the id, `id` if absent; compared as text, so `104` matches "104".
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        key: Option<String>,
     },
     /// Number of records.
     CountRecords,
@@ -125,26 +154,84 @@ pub enum Query {
         #[serde(skip_serializing_if = "Option::is_none", default)]
         filter: Option<Filter>,
     },
+    /// A field of the first record with the largest (smallest) numeric `by`.
+    Top {
+        /// Numeric field ordered by.
+        by: String,
+        /// Which end.
+        func: Extreme,
+        /// Field returned.
+        field: String,
+        /// Condition, all records if absent.
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        filter: Option<Filter>,
+    },
+    /// The value of `group` whose records' aggregate is largest (smallest); first seen wins ties.
+    GroupTop {
+        /// Field grouped by; records without it are skipped.
+        group: String,
+        /// Aggregate per group (`count` counts records and needs no field).
+        func: Func,
+        /// Numeric field aggregated.
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        field: Option<String>,
+        /// Which end.
+        pick: Extreme,
+        /// Condition, all records if absent.
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        filter: Option<Filter>,
+    },
+    /// 100 × matching records / all records, unrounded.
+    PercentWhere {
+        /// Condition.
+        filter: Filter,
+    },
 }
 
-fn num(r: &Record, field: &str) -> Option<f64> {
-    r.get(field).and_then(Value::as_f64)
+/// A field of a record: the key itself, else a dotted path into nested objects
+/// (`address.city`); missing is `None`.
+pub fn field<'a>(r: &'a Record, path: &str) -> Option<&'a Value> {
+    if let Some(v) = r.get(path) {
+        return Some(v);
+    }
+    let mut parts = path.split('.');
+    let mut v = r.get(parts.next()?)?;
+    for part in parts {
+        v = v.as_object()?.get(part)?;
+    }
+    Some(v)
+}
+
+/// A value as text for comparing ids and naming groups: strings as they are, others as JSON.
+fn text(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn num(r: &Record, path: &str) -> Option<f64> {
+    field(r, path).and_then(Value::as_f64)
 }
 
 impl Filter {
     /// Whether a record matches.
     pub fn matches(&self, r: &Record) -> bool {
         match self {
-            Filter::Eq { field, value } => r
-                .get(field)
-                .is_some_and(|v| crate::formats::same_value(v, value)),
+            Filter::Eq { field: f, value } => {
+                field(r, f).is_some_and(|v| crate::formats::same_value(v, value))
+            }
+            Filter::Ne { field: f, value } => {
+                field(r, f).is_some_and(|v| !v.is_null() && !crate::formats::same_value(v, value))
+            }
+            Filter::Le { field, value } => num(r, field).is_some_and(|x| x <= *value),
             Filter::Gt { field, value } => num(r, field).is_some_and(|x| x > *value),
             Filter::Lt { field, value } => num(r, field).is_some_and(|x| x < *value),
             Filter::Ge { field, value } => num(r, field).is_some_and(|x| x >= *value),
             Filter::LtField { field, other } => {
                 matches!((num(r, field), num(r, other)), (Some(a), Some(b)) if a < b)
             }
-            Filter::IsNull { field } => r.get(field).is_none_or(Value::is_null),
+            Filter::IsNull { field: f } => field(r, f).is_none_or(Value::is_null),
             Filter::And { all } => all.iter().all(|f| f.matches(r)),
         }
     }
@@ -158,11 +245,14 @@ impl Query {
     /// Evaluates the query; a missing record or an empty aggregate gives null.
     pub fn evaluate(&self, records: &[Record]) -> Value {
         match self {
-            Query::Get { id, field } => records
-                .iter()
-                .find(|r| r.get("id").and_then(Value::as_str) == Some(id))
-                .and_then(|r| r.get(field).cloned())
-                .unwrap_or(Value::Null),
+            Query::Get { id, field: f, key } => {
+                let key = key.as_deref().unwrap_or("id");
+                records
+                    .iter()
+                    .find(|r| field(r, key).is_some_and(|v| text(v) == *id))
+                    .and_then(|r| field(r, f).cloned())
+                    .unwrap_or(Value::Null)
+            }
             Query::CountRecords => json!(records.len()),
             Query::Distinct { field } => Value::Array(
                 distinct(records, field)
@@ -193,26 +283,111 @@ impl Query {
                 field,
                 filter,
             } => {
-                let xs: Vec<f64> = records
-                    .iter()
-                    .filter(|r| filter.as_ref().is_none_or(|f| f.matches(r)))
+                let xs: Vec<f64> = matching(records, filter.as_ref())
                     .filter_map(|r| num(r, field))
                     .collect();
                 aggregate(*func, &xs)
+            }
+            Query::Top {
+                by,
+                func,
+                field: f,
+                filter,
+            } => {
+                let mut best: Option<(f64, &Record)> = None;
+                for r in matching(records, filter.as_ref()) {
+                    let Some(x) = num(r, by) else { continue };
+                    if best.is_none_or(|(b, _)| beats(*func, x, b)) {
+                        best = Some((x, r));
+                    }
+                }
+                best.and_then(|(_, r)| field(r, f).cloned())
+                    .unwrap_or(Value::Null)
+            }
+            Query::GroupTop {
+                group,
+                func,
+                field: f,
+                pick,
+                filter,
+            } => group_top(records, group, *func, f.as_deref(), *pick, filter.as_ref()),
+            Query::PercentWhere { filter } => {
+                if records.is_empty() {
+                    return Value::Null;
+                }
+                let n = records.iter().filter(|r| filter.matches(r)).count();
+                json!(100.0 * n as f64 / records.len() as f64)
             }
         }
     }
 }
 
-fn distinct(records: &[Record], field: &str) -> BTreeSet<String> {
+fn matching<'a>(
+    records: &'a [Record],
+    filter: Option<&'a Filter>,
+) -> impl Iterator<Item = &'a Record> {
     records
         .iter()
-        .filter_map(|r| r.get(field))
+        .filter(move |r| filter.is_none_or(|f| f.matches(r)))
+}
+
+/// Whether `x` strictly beats the best so far, so the first of equals wins.
+fn beats(end: Extreme, x: f64, best: f64) -> bool {
+    match end {
+        Extreme::Max => x > best,
+        Extreme::Min => x < best,
+    }
+}
+
+fn group_top(
+    records: &[Record],
+    group: &str,
+    func: Func,
+    f: Option<&str>,
+    pick: Extreme,
+    filter: Option<&Filter>,
+) -> Value {
+    // Groups in first-seen order, each with its numbers (or record count).
+    let mut groups: Vec<(String, Value, Vec<f64>, usize)> = Vec::new();
+    for r in matching(records, filter) {
+        let Some(g) = field(r, group).filter(|v| !v.is_null()) else {
+            continue;
+        };
+        let name = text(g);
+        let i = match groups.iter().position(|(n, ..)| *n == name) {
+            Some(i) => i,
+            None => {
+                groups.push((name, g.clone(), Vec::new(), 0));
+                groups.len() - 1
+            }
+        };
+        groups[i].3 += 1;
+        if let Some(x) = f.and_then(|f| num(r, f)) {
+            groups[i].2.push(x);
+        }
+    }
+    let mut best: Option<(f64, &Value)> = None;
+    for (_, value, xs, n) in &groups {
+        let score = match func {
+            Func::Count => *n as f64,
+            _ => match aggregate(func, xs).as_f64() {
+                Some(x) => x,
+                None => continue,
+            },
+        };
+        if best.is_none_or(|(b, _)| beats(pick, score, b)) {
+            best = Some((score, value));
+        }
+    }
+    best.map(|(_, v)| v.clone()).unwrap_or(Value::Null)
+}
+
+fn distinct(records: &[Record], path: &str) -> BTreeSet<String> {
+    records
+        .iter()
+        .filter_map(|r| field(r, path))
         .filter(|v| !v.is_null())
-        .map(|v| match v {
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
-        })
+        .map(text)
         .collect()
 }
 
@@ -225,6 +400,7 @@ fn aggregate(func: Func, xs: &[f64]) -> Value {
         Func::Avg => xs.iter().sum::<f64>() / xs.len() as f64,
         Func::Min => xs.iter().copied().fold(f64::INFINITY, f64::min),
         Func::Max => xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        Func::Count => xs.len() as f64,
     };
     // Integral results print as integers ("1234", not "1234.0").
     if v.fract() == 0.0 && v.abs() < 9.0e15 {
@@ -263,12 +439,14 @@ mod tests {
         let get = Query::Get {
             id: "P2".into(),
             field: "price".into(),
+            key: None,
         };
         assert_eq!(get.evaluate(&d), json!(20.25));
         assert_eq!(
             Query::Get {
                 id: "P9".into(),
-                field: "price".into()
+                field: "price".into(),
+                key: None,
             }
             .evaluate(&d),
             Value::Null
@@ -349,5 +527,67 @@ mod tests {
             }),
         };
         assert_eq!(none.evaluate(&d), Value::Null);
+    }
+
+    #[test]
+    fn task_ops_follow_the_documented_tie_and_null_rules() {
+        let q = |text: &str| -> Query { serde_json::from_str(text).unwrap() };
+        let rows: Vec<Record> = serde_json::from_value(json!([
+            {"id": 101, "dept": "Eng", "pay": 100, "addr": {"city": "Oslo"}},
+            {"id": 102, "dept": "Ops", "pay": 120, "addr": {"city": "Bergen"}},
+            {"id": 103, "dept": "Eng", "pay": 120, "addr": {"city": "Oslo"}},
+            {"id": 104, "dept": null, "pay": 500},
+            {"id": 105, "dept": "Ops"}
+        ]))
+        .unwrap();
+        let eval = |text: &str| q(text).evaluate(&rows);
+        // Ids compare as text; dotted paths reach nested fields.
+        assert_eq!(
+            eval(r#"{"op":"get","id":"102","field":"addr.city"}"#),
+            json!("Bergen")
+        );
+        assert_eq!(
+            eval(r#"{"op":"get","id":"Ops","key":"dept","field":"id"}"#),
+            json!(102)
+        );
+        // First of equals wins; records without a number are skipped.
+        assert_eq!(
+            eval(
+                r#"{"op":"top","by":"pay","func":"max","field":"id","filter":{"op":"le","field":"pay","value":200}}"#
+            ),
+            json!(102)
+        );
+        assert_eq!(
+            eval(r#"{"op":"top","by":"pay","func":"min","field":"id"}"#),
+            json!(101)
+        );
+        // Eng 220 vs Ops 120 by sum; null group skipped; count ties go to the first seen.
+        assert_eq!(
+            eval(r#"{"op":"group_top","group":"dept","func":"sum","field":"pay","pick":"max"}"#),
+            json!("Eng")
+        );
+        assert_eq!(
+            eval(r#"{"op":"group_top","group":"dept","func":"count","pick":"max"}"#),
+            json!("Eng")
+        );
+        assert_eq!(
+            eval(r#"{"op":"group_top","group":"dept","func":"avg","field":"pay","pick":"min"}"#),
+            json!("Eng")
+        );
+        assert_eq!(
+            eval(
+                r#"{"op":"percent_where","filter":{"op":"eq","field":"addr.city","value":"Oslo"}}"#
+            ),
+            json!(40.0)
+        );
+        // `ne` needs a present, non-null value.
+        assert_eq!(
+            eval(r#"{"op":"count_where","filter":{"op":"ne","field":"dept","value":"Eng"}}"#),
+            json!(2)
+        );
+        assert_eq!(
+            eval(r#"{"op":"aggregate","func":"count","field":"pay"}"#),
+            json!(4)
+        );
     }
 }

@@ -89,6 +89,9 @@ pub struct Metadata {
     /// The run this one re-graded (`bench rescore`); absent for a run that made its calls.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rescored_from: Option<RescoredFrom>,
+    /// The `tasks` suite's task file, selection and skipped renderings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tasks: Option<crate::runner::tasks::TaskMeta>,
 }
 
 /// Where a rescored run's responses came from.
@@ -192,6 +195,12 @@ pub struct ResultRecord {
     /// The question asked, in per-question mode.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub question: Option<String>,
+    /// The analysis task asked about (`tasks` suite).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task: Option<String>,
+    /// Fact accuracy and TeaLeaf's rubric scores of the reply (`tasks` suite).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_scores: Option<crate::tasks::grade::TaskScores>,
     /// Token usage.
     pub usage: Usage,
     /// Size and tokens of the rendered data.

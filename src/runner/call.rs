@@ -33,6 +33,7 @@ fn key(p: &ProviderRun, c: &Combo, run: u32, u: &Unit) -> SampleKey {
         run,
         question: u.question.clone(),
         primer: c.primer,
+        task: c.task.as_ref().map(|t| t.task.def.id.clone()),
     }
 }
 
@@ -125,6 +126,7 @@ async fn combination(
                 && x.variant == r.variant
                 && x.records == c.records
                 && x.primer == c.primer
+                && x.task.as_deref() == c.task.as_ref().map(|t| t.task.def.id.as_str())
                 && x.provider_config.provider == p.provider.name()
                 && x.provider_config.model == p.provider.model()
         })
@@ -136,8 +138,13 @@ async fn combination(
         "primer": c.primer,
         "provider": p.provider.name(), "model": p.provider.model(), "runs": runs,
     });
+    let task = c
+        .task
+        .as_ref()
+        .map(|t| format!("{}_", t.task.def.id))
+        .unwrap_or_default();
     let name = format!(
-        "{}_{}_{}_{}{}_validation.json",
+        "{task}{}_{}_{}_{}{}_validation.json",
         r.format,
         r.structure,
         r.variant,
@@ -232,6 +239,7 @@ async fn execute(shared: Arc<Shared>, p: Arc<ProviderRun>, c: Arc<Combo>, run: u
         messages: &u.messages,
         cache_prefix: u.cache_prefix,
         questions: &u.questions,
+        task: c.task.as_ref().map(|t| &t.request),
     };
     let tokens = u.tokens + p.max_tokens;
     let stopping = || shared.stop.requested();
@@ -308,6 +316,7 @@ fn finish(shared: &Shared, p: &ProviderRun, c: &Combo, record: ResultRecord, cac
     let q = record
         .question
         .as_ref()
+        .or(record.task.as_ref())
         .map(|q| format!("_{q}"))
         .unwrap_or_default();
     let name = format!(
@@ -366,14 +375,25 @@ fn build(
         ),
     };
     let cut = resp.finish == Some(Finish::Length);
-    let metrics = match &error {
-        None => grade(
-            &u.questions,
-            extract_answers(&resp.output).as_ref(),
-            &c.data,
-            cut,
+    let (metrics, task_scores) = match (&c.task, &error) {
+        (Some(t), None) => {
+            let (m, s) = crate::tasks::grade::grade(&t.task, Some(&resp.output), cut);
+            (m, Some(s))
+        }
+        (Some(t), Some(_)) => {
+            let (m, s) = crate::tasks::grade::grade(&t.task, None, false);
+            (m, Some(s))
+        }
+        (None, None) => (
+            grade(
+                &u.questions,
+                extract_answers(&resp.output).as_ref(),
+                &c.data,
+                cut,
+            ),
+            None,
         ),
-        Some(_) => grade(&u.questions, None, &c.data, false),
+        (None, Some(_)) => (grade(&u.questions, None, &c.data, false), None),
     };
     let summary = summarize(&metrics);
     let run_tag = if run == 0 {
@@ -381,11 +401,11 @@ fn build(
     } else {
         format!("run{run}")
     };
-    let q = u
-        .question
-        .as_ref()
-        .map(|q| format!("_{q}"))
-        .unwrap_or_default();
+    let q = match (&u.question, &c.task) {
+        (Some(q), _) => format!("_{q}"),
+        (None, Some(t)) => format!("_{}", t.task.def.id),
+        (None, None) => String::new(),
+    };
     // What this call spent: nothing for a failure or a cache hit (attempts == 0).
     let cost_usd = if error.is_some() || attempts == 0 {
         Some(0.0)
@@ -434,6 +454,8 @@ fn build(
         warmup: run == 0,
         primer: c.primer,
         question: u.question.clone(),
+        task: c.task.as_ref().map(|t| t.task.def.id.clone()),
+        task_scores,
         usage: resp.usage,
         data_stats: r.stats.clone(),
         cost_usd,

@@ -26,7 +26,7 @@ pub struct Estimate {
 
 /// Estimates `plan` for `models`; `warmup` as in `Options::warmup`.
 pub fn estimate(plan: &Plan, models: &[Model], warmup: Option<bool>) -> Result<Estimate> {
-    let matrix = plan::build(plan)?;
+    let (matrix, skipped) = plan::build_all(plan)?;
     let mut prompt_rows = Vec::new();
     // Per call: (prompt tokens, data-block tokens, expected-answer tokens).
     let mut calls: Vec<(u64, u64, u64, bool)> = Vec::new();
@@ -44,7 +44,19 @@ pub fn estimate(plan: &Plan, models: &[Model], warmup: Option<bool>) -> Result<E
                 .iter()
                 .map(|q| (q.id.clone(), q.expected.clone()))
                 .collect();
-            let out = Tokenizer::O200kBase.count(&Value::Object(answers).to_string()) as u64;
+            // A task's key is its facts, stated one per line as the reference states them.
+            let key = match &c.task {
+                Some(t) => t
+                    .task
+                    .def
+                    .expected_values
+                    .iter()
+                    .zip(&t.task.truths)
+                    .map(|(v, truth)| format!("- {}: {truth}\n", v.description))
+                    .collect(),
+                None => Value::Object(answers).to_string(),
+            };
+            let out = Tokenizer::O200kBase.count(&key) as u64;
             calls.push((prompt, data, out, i == 0));
             lo = lo.min(prompt);
             hi = hi.max(prompt);
@@ -156,12 +168,15 @@ pub fn estimate(plan: &Plan, models: &[Model], warmup: Option<bool>) -> Result<E
         },
         notes: vec![
             "prompt tokens: exact local o200k_base counts (Claude and Gemini tokenize differently; their bills use their own counts)".into(),
-            "est output: the answer key's size in tokens; max_usd assumes every call uses max_tokens".into(),
+            "est output: the answer key's size in tokens (for tasks, their facts; analysis answers run longer); max_usd assumes every call uses max_tokens".into(),
             format!(
                 "wall time assumes {ASSUMED_FIRST_TOKEN_S} s to first token and {ASSUMED_TOKENS_PER_S} tokens/s, under each provider's concurrency, rpm and tpm"
             ),
             "no price known (null): set `price` in the config (see `bench init-config`)".into(),
-        ],
+        ]
+        .into_iter()
+        .chain(skipped.iter().map(|s| format!("skipped {} in {}: {}", s.task, s.format, s.reason)))
+        .collect(),
     })
 }
 

@@ -11,6 +11,7 @@ pub mod plan;
 pub mod progress;
 pub mod resume;
 pub mod retry;
+pub mod tasks;
 
 use crate::UsageError;
 use crate::layout::{Writer, dataset_hash};
@@ -208,8 +209,13 @@ pub(crate) fn run_identity(now: chrono::DateTime<chrono::Utc>) -> (String, Strin
     (id, now.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
 }
 
-fn weights() -> Value {
-    Category::ALL
+fn weights(plan: &Plan) -> Value {
+    let categories: &[Category] = if plan.tasks.is_some() {
+        &[Category::Fact]
+    } else {
+        &Category::ALL
+    };
+    categories
         .iter()
         .map(|c| (c.name().to_string(), json!(c.weight())))
         .collect::<serde_json::Map<_, _>>()
@@ -228,14 +234,24 @@ fn recorded_settings(c: &ModelConfig) -> Value {
 }
 
 /// The metadata line of a new run.
-fn metadata(plan: &Plan, models: &[Model], id: &str, timestamp: &str, hash: String) -> Metadata {
+fn metadata(
+    plan: &Plan,
+    models: &[Model],
+    id: &str,
+    timestamp: &str,
+    hash: String,
+    skipped: &[tasks::Skip],
+) -> Metadata {
     Metadata {
         benchmark_id: id.to_string(),
         timestamp: timestamp.to_string(),
-        suite_name: SUITE.into(),
-        description:
+        suite_name: plan.suite().into(),
+        description: if plan.tasks.is_some() {
+            "Which data format does an LLM analyse best: the same tasks over the same data, many formats."
+        } else {
             "Which data format does an LLM read best: same data, same questions, many formats."
-                .into(),
+        }
+        .into(),
         tags: vec![],
         providers: models
             .iter()
@@ -253,7 +269,7 @@ fn metadata(plan: &Plan, models: &[Model], id: &str, timestamp: &str, hash: Stri
         structures: plan.structures.clone(),
         variants: plan.variants.clone(),
         runs: plan.runs,
-        weights: weights(),
+        weights: weights(plan),
         tokenizers: plan
             .tokenizers
             .iter()
@@ -263,6 +279,11 @@ fn metadata(plan: &Plan, models: &[Model], id: &str, timestamp: &str, hash: Stri
         question_mode: plan.question_mode,
         primers: plan.primers.clone(),
         rescored_from: None,
+        tasks: plan.tasks.as_ref().map(|t| tasks::TaskMeta {
+            file: t.file.clone(),
+            ids: t.tasks.iter().map(|t| t.def.id.clone()).collect(),
+            skipped: skipped.to_vec(),
+        }),
     }
 }
 
@@ -291,7 +312,11 @@ pub async fn run(
             .into());
         }
     }
-    let matrix = plan::build(plan)?;
+    let (matrix, skipped) = plan::build_all(plan)?;
+    for s in &skipped {
+        observer.notice(&format!("skipped {} in {}: {}", s.task, s.format, s.reason));
+    }
+    let suite = plan.suite();
     let (dir, log, meta, kept) = match resume {
         Some(r) => {
             let dir = r.jsonl.parent().expect("log has a folder").to_path_buf();
@@ -305,24 +330,32 @@ pub async fn run(
                 &now.format("%Y-%m-%d_%H-%M-%S").to_string(),
             )?;
             let (id, ts) = run_identity(now);
-            let hashes: Vec<String> = matrix
-                .sizes
-                .iter()
-                .map(|s| dataset_hash(&s.dataset))
-                .collect();
-            let meta = metadata(plan, &models, &id, &ts, hashes.join(","));
-            let mut log = JsonlWriter::create(&dir.join(format!("{SUITE}.jsonl")))?;
+            let hashes: Vec<String> = match &plan.tasks {
+                Some(t) => t.tasks.iter().map(tasks::data_hash).collect(),
+                None => matrix
+                    .sizes
+                    .iter()
+                    .map(|s| dataset_hash(&s.dataset))
+                    .collect(),
+            };
+            let meta = metadata(plan, &models, &id, &ts, hashes.join(","), &skipped);
+            let mut log = JsonlWriter::create(&dir.join(format!("{suite}.jsonl")))?;
             log.append(&Line::Metadata(Box::new(meta.clone())))?;
             (dir, log, meta, Vec::new())
         }
     };
-    let mut artifacts = Writer::create(&dir.join(SUITE))?;
+    let mut artifacts = Writer::create(&dir.join(suite))?;
     for size in &matrix.sizes {
         for (&v, qs) in &size.questions {
             artifacts.questions(v, size.dataset.mandatory.len(), qs)?;
         }
     }
-    for c in matrix.combos.iter().filter(|c| c.primer == plan.primers[0]) {
+    // Task renderings are in their prompts (`bench dump-prompts` writes them as files).
+    for c in matrix
+        .combos
+        .iter()
+        .filter(|c| c.primer == plan.primers[0] && c.task.is_none())
+    {
         artifacts.data(&c.rendering, c.records)?;
     }
     let done: HashSet<SampleKey> = kept.iter().map(SampleKey::of).collect();
@@ -380,7 +413,7 @@ pub async fn run(
     let mut summary = crate::records::build_summary(
         &meta.benchmark_id,
         &meta.timestamp,
-        SUITE,
+        suite,
         &results,
         missing > 0,
     );
@@ -395,20 +428,20 @@ pub async fn run(
     log.sync()?;
     let jsonl = log.path().to_path_buf();
     drop(log);
-    let largest = &matrix
+    if let Some(largest) = matrix
         .sizes
         .iter()
         .max_by_key(|s| s.dataset.mandatory.len())
-        .expect("at least one size")
-        .dataset;
-    shared.artifacts.lock().expect("artifacts lock").metadata(
-        largest,
-        json!({"seed": plan.seed, "records": plan.records, "runs": plan.runs, "suite": SUITE,
-               "question_mode": plan.question_mode.name(), "primers": plan.primers}),
-    )?;
+    {
+        shared.artifacts.lock().expect("artifacts lock").metadata(
+            &largest.dataset,
+            json!({"seed": plan.seed, "records": plan.records, "runs": plan.runs, "suite": suite,
+                   "question_mode": plan.question_mode.name(), "primers": plan.primers}),
+        )?;
+    }
     Ok(Outcome {
         jsonl,
-        artifacts: dir.join(SUITE),
+        artifacts: dir.join(suite),
         summary,
         stopped,
         fatal,

@@ -1,6 +1,7 @@
 //! The run matrix: which renderings, which prompts per rendering (one batch prompt, or one per
 //! question), and the key that names one sample so a resumed run can skip it.
 
+use super::tasks::{Skip, TaskCombo, TaskPlan};
 use crate::dataset::{self, Dataset, Structure, Variant};
 use crate::formats::Format;
 use crate::grading::DataIndex;
@@ -62,6 +63,8 @@ pub struct Plan {
     pub question_mode: QuestionMode,
     /// Primer settings to run: `[false]`, `[true]` or both.
     pub primers: Vec<bool>,
+    /// The `tasks` suite's tasks; `None` runs the `formats` suite.
+    pub tasks: Option<Arc<TaskPlan>>,
 }
 
 impl Plan {
@@ -80,9 +83,22 @@ impl Plan {
         out
     }
 
-    /// Prompts per provider and run: combinations × sizes × primer settings.
+    /// Prompts per provider and run: combinations × sizes × primer settings (tasks × formats
+    /// in the `tasks` suite, before skips).
     pub fn renderings(&self) -> usize {
-        self.combinations().len() * self.records.len() * self.primers.len()
+        match &self.tasks {
+            Some(t) => t.tasks.len() * self.formats.len(),
+            None => self.combinations().len() * self.records.len() * self.primers.len(),
+        }
+    }
+
+    /// The suite this plan runs, which names its run log.
+    pub fn suite(&self) -> &'static str {
+        if self.tasks.is_some() {
+            super::tasks::SUITE
+        } else {
+            super::SUITE
+        }
     }
 
     /// The plan a run log's metadata describes.
@@ -108,6 +124,10 @@ impl Plan {
             output_root: PathBuf::new(),
             question_mode: m.question_mode,
             primers: m.primers.clone(),
+            tasks: match &m.tasks {
+                Some(t) => Some(Arc::new(t.plan()?)),
+                None => None,
+            },
         })
     }
 }
@@ -139,6 +159,8 @@ pub struct Combo {
     /// The records asked about, for the taxonomy of wrong answers: one index per dataset size
     /// and variant, shared by every combination of it.
     pub data: Arc<DataIndex>,
+    /// The analysis task this rendering is for (`tasks` suite).
+    pub task: Option<Arc<TaskCombo>>,
 }
 
 /// One dataset size with its questions per variant.
@@ -157,7 +179,15 @@ pub struct Matrix {
     pub combos: Vec<Combo>,
 }
 
-/// Renders every combination and its prompts.
+/// Renders every combination and its prompts, with the renderings a format cannot produce.
+pub fn build_all(plan: &Plan) -> Result<(Matrix, Vec<Skip>)> {
+    match &plan.tasks {
+        Some(tp) => super::tasks::build(plan, tp),
+        None => Ok((build(plan)?, Vec::new())),
+    }
+}
+
+/// Renders every combination of the `formats` suite and its prompts.
 pub fn build(plan: &Plan) -> Result<Matrix> {
     let mut sizes = Vec::new();
     let mut combos = Vec::new();
@@ -194,6 +224,7 @@ pub fn build(plan: &Plan) -> Result<Matrix> {
                             rendering,
                             units,
                             data: data.clone(),
+                            task: None,
                         });
                     }
                 }
@@ -249,6 +280,8 @@ pub struct SampleKey {
     pub question: Option<String>,
     /// Whether the format primer preceded the data.
     pub primer: bool,
+    /// Task id (`tasks` suite).
+    pub task: Option<String>,
 }
 
 impl SampleKey {
@@ -264,6 +297,7 @@ impl SampleKey {
             run: r.run,
             question: r.question.clone(),
             primer: r.primer,
+            task: r.task.clone(),
         }
     }
 }
@@ -285,6 +319,7 @@ mod tests {
             output_root: PathBuf::new(),
             question_mode: QuestionMode::PerQuestion,
             primers: vec![false, true],
+            tasks: None,
         };
         let m = build(&plan).unwrap();
         let mut checked = 0;

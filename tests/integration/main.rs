@@ -12,6 +12,8 @@ mod rescore;
 mod roundtrip;
 mod run_cli;
 mod runs;
+mod tasks;
+mod tasks_run;
 mod tealeaf;
 mod tokens;
 mod toon_fixtures;

@@ -1,0 +1,181 @@
+//! The `tasks` suite's matrix: one rendering and one prompt per (task, format). A format that
+//! cannot represent a task's data is a skip with its reason, kept for the screen, the run's
+//! metadata and the report — never dropped silently.
+
+use super::plan::{Combo, Matrix, Plan, Unit};
+use crate::dataset::{Structure, Variant};
+use crate::formats::{self, Format};
+use crate::grading::DataIndex;
+use crate::layout;
+use crate::prompt::Message;
+use crate::tasks::{Task, TaskRequest, prompt};
+use crate::tokens::Tokenizer;
+use anyhow::{Context, Result};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Name of the analysis-task suite.
+pub const SUITE: &str = "tasks";
+
+/// What the `tasks` suite runs: the task file and the selected tasks.
+#[derive(Debug, Clone)]
+pub struct TaskPlan {
+    /// The task file they came from.
+    pub file: PathBuf,
+    /// Selected tasks, in file order.
+    pub tasks: Vec<Task>,
+}
+
+/// A (task, format) cell of the matrix: the task and what the reference provider needs.
+#[derive(Debug)]
+pub struct TaskCombo {
+    /// The task.
+    pub task: Task,
+    /// Format, root key and queries, for the reference answerer.
+    pub request: TaskRequest,
+}
+
+/// One rendering a format could not produce, with the reason.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Skip {
+    /// Task id.
+    pub task: String,
+    /// Format.
+    pub format: Format,
+    /// Why ("cannot represent: …").
+    pub reason: String,
+}
+
+/// The structure a task's data has: flat when it is, or holds under one key, flat records.
+pub fn structure_of(task: &Task) -> Structure {
+    if formats::flat_records("csv", &task.data).is_ok() {
+        Structure::Flat
+    } else {
+        Structure::Nested
+    }
+}
+
+/// Renders every selected (task, format); unrepresentable ones become [`Skip`]s.
+pub fn build(plan: &Plan, tp: &TaskPlan) -> Result<(Matrix, Vec<Skip>)> {
+    let mut combos = Vec::new();
+    let mut skips = Vec::new();
+    let empty = Arc::new(DataIndex::new(Vec::new()));
+    for task in &tp.tasks {
+        let structure = structure_of(task);
+        let records = task.records();
+        for &format in &plan.formats {
+            let rendered = match layout::render(
+                &task.data,
+                format,
+                structure,
+                Variant::Mandatory,
+                &plan.tokenizers,
+            ) {
+                Ok(r) => r,
+                Err(e) => match e.downcast_ref::<formats::FormatError>() {
+                    Some(fe) if fe.is_cannot_represent() => {
+                        skips.push(Skip {
+                            task: task.def.id.clone(),
+                            format,
+                            reason: fe.to_string(),
+                        });
+                        continue;
+                    }
+                    _ => {
+                        return Err(e).with_context(|| format!("task '{}'", task.def.id));
+                    }
+                },
+            };
+            let text = prompt::render(task, format, &rendered.text);
+            let tokens = Tokenizer::O200kBase.count_whole(&text) as u32;
+            let unit = Unit {
+                messages: vec![Message {
+                    role: "user".into(),
+                    content: text,
+                }],
+                // TeaLeaf's templates put instructions before the data: nothing to cache.
+                cache_prefix: 0,
+                questions: Vec::new(),
+                question: None,
+                tokens,
+            };
+            let root_key = formats::records(format.name(), &task.data)
+                .ok()
+                .and_then(|r| r.key.map(String::from));
+            combos.push(Combo {
+                records,
+                primer: false,
+                rendering: rendered,
+                units: vec![unit],
+                data: empty.clone(),
+                task: Some(Arc::new(TaskCombo {
+                    request: TaskRequest {
+                        format,
+                        root_key,
+                        values: task
+                            .def
+                            .expected_values
+                            .iter()
+                            .map(|v| (v.description.clone(), v.query.clone()))
+                            .collect(),
+                        max_tokens: task.def.max_tokens,
+                        temperature: task.def.temperature,
+                    },
+                    task: task.clone(),
+                })),
+            });
+        }
+    }
+    Ok((
+        Matrix {
+            sizes: Vec::new(),
+            combos,
+        },
+        skips,
+    ))
+}
+
+/// What a `tasks` run's metadata line records: enough to plan it again on `--resume`, and the
+/// renderings skipped with their reasons.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct TaskMeta {
+    /// The task file.
+    pub file: PathBuf,
+    /// Selected task ids, in file order.
+    pub ids: Vec<String>,
+    /// Renderings a format could not produce.
+    pub skipped: Vec<Skip>,
+}
+
+impl TaskMeta {
+    /// Loads the task file again and selects the recorded ids.
+    pub fn plan(&self) -> Result<TaskPlan> {
+        let loaded = crate::tasks::load(&self.file)?;
+        let tasks: Vec<Task> = loaded
+            .tasks
+            .into_iter()
+            .filter(|t| self.ids.contains(&t.def.id))
+            .collect();
+        if tasks.len() != self.ids.len() {
+            anyhow::bail!(
+                "{}: the run log names tasks the file no longer has ({})",
+                self.file.display(),
+                self.ids.join(", ")
+            );
+        }
+        Ok(TaskPlan {
+            file: self.file.clone(),
+            tasks,
+        })
+    }
+}
+
+/// sha256 of a task's data document as loaded, so a run log pins the data it asked about.
+pub fn data_hash(task: &Task) -> String {
+    use sha2::{Digest, Sha256};
+    let bytes = serde_json::to_vec(task.data.as_ref()).expect("JSON serializes");
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}

@@ -1,0 +1,73 @@
+//! A task's prompt in one format: `{format_name}` and `{data}` substituted as TeaLeaf does,
+//! the data fenced (its info string names the format's syntax), the format hint in front of
+//! it when the task asks for one; and the reverse, finding the data in a prompt.
+
+use super::Task;
+use crate::formats::Format;
+use crate::prompt::fence_for;
+
+/// The keys a task's `include_format_hint` and `format_hints.json` may use for a format: its
+/// bench name, then TeaLeaf's family key (`tl`, `json`, `toon`).
+pub fn hint_keys(format: Format) -> [&'static str; 2] {
+    let family = match format {
+        Format::Tealeaf => "tl",
+        Format::JsonCompact | Format::JsonPretty => "json",
+        Format::ToonDefault | Format::ToonKeyfold | Format::ToonV4 => "toon",
+        other => other.name(),
+    };
+    [format.name(), family]
+}
+
+/// The hint text prepended to the data, when the task turns it on for this format.
+pub fn hint(task: &Task, format: Format) -> Option<&str> {
+    let keys = hint_keys(format);
+    let on = keys
+        .iter()
+        .find_map(|k| task.def.include_format_hint.get(*k))
+        .copied()
+        .unwrap_or(false);
+    if !on {
+        return None;
+    }
+    keys.iter()
+        .find_map(|k| task.hints.get(*k))
+        .map(String::as_str)
+        .filter(|h| !h.is_empty())
+}
+
+/// The prompt of `task` with its data rendered in `format` as `data`.
+pub fn render(task: &Task, format: Format, data: &str) -> String {
+    let spec = format.spec();
+    let fence = fence_for(data);
+    let mut block = String::with_capacity(data.len() + 64);
+    if let Some(h) = hint(task, format) {
+        block.push_str(h);
+        block.push_str("\n\n");
+    }
+    block.push_str(&format!("{fence}{}\n{}", spec.fence, data));
+    if !data.ends_with('\n') {
+        block.push('\n');
+    }
+    block.push_str(&fence);
+    task.def
+        .prompt_template
+        .replace("{format_name}", spec.display)
+        .replace("{data}", &block)
+}
+
+/// The first fenced block of a prompt: the data, as the reference provider reads it back.
+pub fn data_block(prompt: &str) -> Option<&str> {
+    let mut offset = 0;
+    for line in prompt.split_inclusive('\n') {
+        let ticks = line.bytes().take_while(|&b| b == b'`').count();
+        if ticks >= 3 {
+            let start = offset + line.len();
+            let fence = &line[..ticks];
+            let closing = format!("\n{fence}");
+            let end = prompt[start - 1..].find(&closing)? + start - 1;
+            return Some(&prompt[start..end.max(start)]);
+        }
+        offset += line.len();
+    }
+    None
+}

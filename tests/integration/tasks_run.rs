@@ -1,0 +1,244 @@
+//! The `tasks` suite as a user runs it: the reference provider at 100 % fact accuracy on every
+//! task × format that can represent the data (the round-trip proof for tasks), skips recorded
+//! with reasons, a mock model answering every call with one canned reply, `bench query
+//! sql/task_scores.sql`, `list-tasks` and `dump-prompts`.
+
+use super::run_cli::bench;
+use bench::records::Line;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn manifest(p: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(p)
+}
+
+fn lines(root: &Path) -> Vec<Line> {
+    let dir = std::fs::read_dir(root.join("benchmarks"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    std::fs::read_to_string(dir.join("tasks.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn query(root: &Path, cache: &Path) -> Vec<Value> {
+    let out = bench(cache)
+        .args(["query", "--format", "json", "--root"])
+        .arg(root)
+        .arg(manifest("sql/task_scores.sql"))
+        .assert()
+        .success();
+    serde_json::from_slice(&out.get_output().stdout).unwrap()
+}
+
+#[test]
+fn reference_states_every_fact_on_every_representable_rendering() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    for source in ["synthetic", "real"] {
+        let root = tmp.path().join(source);
+        let out = bench(&cache)
+            .args(["run", "--suite", "tasks", "--data-source", source])
+            .args(["--tasks"])
+            .arg(manifest(&format!("benchmarks/tasks/{source}.json")))
+            .args([
+                "--formats",
+                "all",
+                "--runs",
+                "1",
+                "--no-report",
+                "--output-root",
+            ])
+            .arg(&root)
+            .assert()
+            .success();
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        let lines = lines(&root);
+        let Line::Metadata(meta) = &lines[0] else {
+            panic!("metadata first")
+        };
+        assert_eq!(meta.suite_name, "tasks");
+        let skipped = &meta.tasks.as_ref().unwrap().skipped;
+        for s in skipped {
+            assert!(s.reason.contains("cannot represent: "), "{s:?}");
+            // Every skip is on screen too.
+            assert!(
+                stderr.contains(&format!("skipped {} in {}", s.task, s.format)),
+                "{stderr}"
+            );
+        }
+        let results: Vec<_> = lines
+            .iter()
+            .filter_map(|l| match l {
+                Line::Result(r) => Some(r),
+                _ => None,
+            })
+            .collect();
+        let tasks = meta.tasks.as_ref().unwrap().ids.len();
+        assert_eq!(results.len() + skipped.len(), tasks * 12, "{source}");
+        for r in &results {
+            let s = r.task_scores.unwrap();
+            assert_eq!(
+                s.fact_accuracy,
+                Some(1.0),
+                "{source} {:?} {}: {:?}",
+                r.task,
+                r.format,
+                r.metrics.iter().find(|m| m.passed == 0)
+            );
+            assert!(r.metrics.iter().all(|m| m.category.name() == "fact"));
+        }
+        // CSV cannot hold the nested tasks, JSON holds every one.
+        assert!(skipped.iter().any(|s| s.format.name() == "csv"));
+        assert!(!skipped.iter().any(|s| s.format.name() == "json_compact"));
+        let rows = query(&root, &cache);
+        assert_eq!(rows.len(), 12, "{rows:?}");
+        for row in &rows {
+            assert_eq!(row["fact_accuracy_pct"], 100.0, "{row}");
+        }
+    }
+}
+
+/// A chat server that answers every call with `reply`.
+async fn canned_server(reply: &str) -> wiremock::MockServer {
+    let server = wiremock::MockServer::start().await;
+    wiremock::Mock::given(wiremock::matchers::method("POST"))
+        .respond_with(wiremock::ResponseTemplate::new(200).set_body_json(serde_json::json!({
+            "choices": [{"message": {"role": "assistant", "content": reply}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 900, "completion_tokens": 60}
+        })))
+        .mount(&server)
+        .await;
+    server
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_mock_model_is_scored_on_facts_and_rubric_then_ranked_by_sql() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let root = tmp.path().join("data");
+    // Right about two of RET-001's six facts, in prose; the rest is made up.
+    let reply = "## Summary\n\n- Total revenue from completed orders: $2,945.43\n\
+                 - Percentage of orders returned: 40%\n- Channel with the most orders: store\n\
+                 - Average items per order: 2.75\n- Orders without a discount: 3\n\
+                 - Distinct customers: 99\n";
+    let server = canned_server(reply).await;
+    let config = tmp.path().join("models.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[[models]]\nprovider = \"openai-compatible\"\nmodel = \"mock\"\nbase_url = \"{}/v1\"\nconcurrency = 2\n",
+            server.uri()
+        ),
+    )
+    .unwrap();
+    let root2 = root.clone();
+    let cache2 = cache.clone();
+    let config2 = config.clone();
+    tokio::task::spawn_blocking(move || {
+        bench(&cache2)
+            .args([
+                "run",
+                "--suite",
+                "tasks",
+                "--task-ids",
+                "RET-001",
+                "--tasks",
+            ])
+            .arg(manifest("benchmarks/tasks/synthetic.json"))
+            .args(["--formats", "csv,json_compact,toon_default", "--runs", "2"])
+            .args(["--no-report", "--config"])
+            .arg(&config2)
+            .arg("--output-root")
+            .arg(&root2)
+            .assert()
+            .success();
+    })
+    .await
+    .unwrap();
+    // The task's own output limit and temperature go with each call (TeaLeaf's defaults here).
+    let sent = server.received_requests().await.unwrap();
+    assert_eq!(sent.len(), 6);
+    for r in &sent {
+        let body: Value = serde_json::from_slice(&r.body).unwrap();
+        assert_eq!(body["max_tokens"], 2048, "{body}");
+        assert_eq!(body["temperature"], 0.3, "{body}");
+    }
+    let rows = tokio::task::spawn_blocking(move || query(&root, &cache))
+        .await
+        .unwrap();
+    assert_eq!(rows.len(), 3, "{rows:?}");
+    for row in &rows {
+        assert_eq!(row["model"], "mock");
+        assert_eq!(row["calls"], 2);
+        assert_eq!(row["tasks"], 1);
+        // 2 of 6 facts right (revenue, average items), whatever the format.
+        assert_eq!(row["fact_accuracy_pct"], 33.3, "{row}");
+        assert!(row["composite_pct"].as_f64().unwrap() > 0.0, "{row}");
+    }
+}
+
+#[test]
+fn list_tasks_and_dump_prompts_write_every_task_in_every_format() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let out = bench(&cache)
+        .args(["list-tasks", "--format", "json", "--tasks"])
+        .arg(manifest("benchmarks/tasks/synthetic.json"))
+        .args(["--categories", "hr"])
+        .assert()
+        .success();
+    let listed: Vec<Value> = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let ids: Vec<&str> = listed.iter().map(|r| r["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["HR-001", "HR-002"]);
+
+    let dir = tmp.path().join("prompts");
+    bench(&cache)
+        .args([
+            "dump-prompts",
+            "--task-ids",
+            "HR-002",
+            "--formats",
+            "all",
+            "--tasks",
+        ])
+        .arg(manifest("benchmarks/tasks/synthetic.json"))
+        .arg("--output")
+        .arg(&dir)
+        .assert()
+        .success();
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names.len(),
+        12,
+        "HR-002's data is flat: every format renders it: {names:?}"
+    );
+    let csv = std::fs::read_to_string(dir.join("HR-002-csv.txt")).unwrap();
+    assert!(
+        csv.contains("(provided in CSV format)") || csv.contains("CSV"),
+        "{csv}"
+    );
+    assert!(csv.contains("```csv\n") && !csv.contains("{data}"), "{csv}");
+    let data = bench::tasks::prompt::data_block(&csv).unwrap();
+    assert!(data.starts_with("id,"), "{data}");
+
+    let err = bench(&cache)
+        .args(["list-tasks", "--task-ids", "NOPE-1", "--tasks"])
+        .arg(manifest("benchmarks/tasks/synthetic.json"))
+        .assert()
+        .failure();
+    let stderr = String::from_utf8_lossy(&err.get_output().stderr).to_string();
+    assert!(
+        stderr.contains("has no task 'NOPE-1' (it has FIN-001"),
+        "{stderr}"
+    );
+}
