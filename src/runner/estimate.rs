@@ -66,7 +66,11 @@ pub fn estimate(plan: &Plan, models: &[Model], warmup: Option<bool>) -> Result<E
         } else {
             json!(format!("{lo}–{hi}"))
         };
-        prompt_rows.push(vec![
+        let mut row = match &c.task {
+            Some(t) => vec![json!(t.task.def.id)],
+            None => Vec::new(),
+        };
+        row.extend([
             json!(c.records),
             json!(c.primer),
             json!(r.format.name()),
@@ -76,11 +80,13 @@ pub fn estimate(plan: &Plan, models: &[Model], warmup: Option<bool>) -> Result<E
             per_call,
             json!(r.stats.tokens.get("o200k_base").copied().unwrap_or(0)),
         ]);
+        prompt_rows.push(row);
     }
     let mut provider_rows = Vec::new();
     for m in models {
         let p = &m.provider;
-        let warm = warmup.unwrap_or(p.caches_prompts());
+        // Task prompts put instructions before the data: no shared prefix for a warm-up to prime.
+        let warm = warmup.unwrap_or(p.caches_prompts() && plan.tasks.is_none());
         let price = m.config.price();
         let max_out = u64::from(m.config.max_tokens());
         let (mut n, mut input, mut output, mut cost, mut cost_max) = (0u64, 0u64, 0u64, 0.0, 0.0);
@@ -139,9 +145,13 @@ pub fn estimate(plan: &Plan, models: &[Model], warmup: Option<bool>) -> Result<E
         ]);
     }
     let cols = |c: &[&str]| c.iter().map(|s| s.to_string()).collect();
+    // Only the tasks suite names a task per rendering.
+    let task_col: &[&str] = if plan.tasks.is_some() { &["task"] } else { &[] };
     Ok(Estimate {
         prompts: Table {
             columns: cols(&[
+                task_col,
+                &[
                 "records",
                 "primer",
                 "format",
@@ -150,7 +160,9 @@ pub fn estimate(plan: &Plan, models: &[Model], warmup: Option<bool>) -> Result<E
                 "calls_per_provider",
                 "prompt_tokens_per_call",
                 "data_tokens",
-            ]),
+                ],
+            ]
+            .concat()),
             rows: prompt_rows,
         },
         providers: Table {

@@ -376,7 +376,10 @@ pub async fn run(
             largest + max_tokens,
         )
         .map_err(|e| UsageError::new(format!("{}: {e}", m.config.spec())))?;
-        let warmup = opts.warmup.unwrap_or(m.provider.caches_prompts());
+        // Task prompts put instructions before the data: no shared prefix for a warm-up to prime.
+        let warmup = opts
+            .warmup
+            .unwrap_or(m.provider.caches_prompts() && plan.tasks.is_none());
         runs.push(Arc::new(ProviderRun {
             idx,
             price: m.config.price(),

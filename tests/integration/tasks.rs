@@ -105,3 +105,53 @@ fn loader_errors_and_warnings_name_file_task_and_field() {
         assert!(e.contains(want), "case {i}: {e}");
     }
 }
+
+#[test]
+fn facts_order_replies_to_a_bundled_task_where_the_rubric_does_not() {
+    let l = load_source(None, DataSource::Synthetic).unwrap();
+    let task = l.tasks.iter().find(|t| t.def.id == "RET-001").unwrap();
+    let correct = "## Order summary\n\n\
+        1. Total revenue from completed orders: $2,945.43\n\
+        2. Percentage of orders returned: 16.67%\n\
+        3. Channel with the most orders: online\n\
+        4. Average items per order: 2.75\n\
+        5. Orders without a discount: 14\n\
+        6. Distinct customers: 12\n\n\
+        Revenue is concentrated in completed online orders; returns are one order in six.";
+    let partial = "## Order summary\n\n\
+        1. Total revenue from completed orders: $2,945.43\n\
+        2. Percentage of orders returned: 25%\n\
+        3. Channel with the most orders: online\n\
+        4. Average items per order: 3.10\n\
+        5. Orders without a discount: 14\n\
+        6. Distinct customers: 20\n";
+    // The element descriptions and the asked-for labels, with made-up numbers.
+    let canned = "## Summary\n\n**Total revenue**: $1,000,000.00\n\n\
+        - Total revenue from completed orders: $9,999.99\n\
+        - Percentage of orders returned: 50%\n- Channel with the most orders: store\n\
+        - Average items per order: 7.5\n- Orders without a discount: 1\n\
+        - Distinct customers: 99\n\n### Channel mix\n\n1. Revenue by channel 2. Trends 3. Returns\n";
+    let refusal = "I cannot analyze this data.";
+    let score = |reply: &str| bench::tasks::grade::grade(task, Some(reply), false).1;
+    let [c, p, k, r] = [correct, partial, canned, refusal].map(score);
+    for (name, s) in [
+        ("correct", c),
+        ("partial", p),
+        ("canned", k),
+        ("refusal", r),
+    ] {
+        println!(
+            "RET-001 {name:8} fact accuracy {:.3}  TeaLeaf composite {:.3}",
+            s.fact_accuracy.unwrap(),
+            s.composite
+        );
+    }
+    assert_eq!(c.fact_accuracy, Some(1.0));
+    assert_eq!(p.fact_accuracy, Some(0.5));
+    assert_eq!(k.fact_accuracy, Some(0.0));
+    assert_eq!(r.fact_accuracy, Some(0.0));
+    assert!(c.score > p.score && p.score > k.score && k.score == r.score);
+    // The composite cannot tell the canned reply from a real one.
+    assert!(k.composite > r.composite);
+    assert!(k.composite > p.composite, "{k:?} {p:?}");
+}

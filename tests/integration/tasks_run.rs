@@ -242,3 +242,87 @@ fn list_tasks_and_dump_prompts_write_every_task_in_every_format() {
         "{stderr}"
     );
 }
+
+#[test]
+fn resume_and_dry_run_work_for_tasks() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let root = tmp.path().join("data");
+    let file = manifest("benchmarks/tasks/synthetic.json");
+    let dry = bench(&cache)
+        .args([
+            "run",
+            "--suite",
+            "tasks",
+            "--dry-run",
+            "--task-ids",
+            "HR-001,HR-002",
+        ])
+        .args([
+            "--provider",
+            "openai:gpt-4.1-mini",
+            "--formats",
+            "csv,yaml",
+            "--tasks",
+        ])
+        .arg(&file)
+        .assert()
+        .success();
+    let out = String::from_utf8_lossy(&dry.get_output().stdout).to_string();
+    // 3 renderings (HR-001 has no CSV) × 3 runs, no network, no key.
+    // No warm-ups: task prompts have no shared prefix to cache.
+    assert!(out.contains("openai:gpt-4.1-mini ┆     9 ┆"), "{out}");
+    assert!(out.contains("│ HR-002 ┆"), "{out}");
+    assert!(
+        out.contains("note: skipped HR-001 in csv: csv: cannot represent:"),
+        "{out}"
+    );
+
+    bench(&cache)
+        .args([
+            "run",
+            "--suite",
+            "tasks",
+            "--task-ids",
+            "HR-001,HR-002",
+            "--formats",
+            "csv,yaml",
+        ])
+        .args(["--runs", "2", "--no-report", "--tasks"])
+        .arg(&file)
+        .arg("--output-root")
+        .arg(&root)
+        .assert()
+        .success();
+    let dir = std::fs::read_dir(root.join("benchmarks"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let log = dir.join("tasks.jsonl");
+    let text = std::fs::read_to_string(&log).unwrap();
+    let full: Vec<&str> = text.lines().collect();
+    assert_eq!(
+        full.len(),
+        1 + 6 + 1,
+        "metadata, 3 renderings × 2 runs, summary"
+    );
+    // Cut after two results, mid-line, as a crash would.
+    let cut = format!("{}\n{}\n{}\n{}", full[0], full[1], full[2], &full[3][..40]);
+    std::fs::write(&log, cut).unwrap();
+    bench(&cache)
+        .args(["run", "--no-report", "--resume"])
+        .arg(&dir)
+        .assert()
+        .success();
+    let lines = lines(&root);
+    let keys: std::collections::HashSet<_> = lines
+        .iter()
+        .filter_map(|l| match l {
+            Line::Result(r) => Some((r.task.clone(), r.format, r.run)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(keys.len(), 6, "every (task, format, run) once: {keys:?}");
+}
