@@ -1,14 +1,17 @@
 //! `xml_compact` and `xml_pretty`: any JSON document as elements. A one-key document is its
 //! root element (`<products>`), anything else sits in `<document>`; list items are named after
 //! the list (`<products>` holds `<product>`s, other lists `<item>`s), objects are child
-//! elements, null is `<x/>`. Shapes XML cannot say without type hints (empty lists and
-//! objects, keys that are not element names) are a "cannot represent" error, never a guess.
+//! elements, null is `<x/>`. A key that is not an element name (`Beak Length (mm)`, `2024`,
+//! `xmlns`) is written as `<field name="Beak Length (mm)">`, as common JSON→XML converters do,
+//! so every key survives. Shapes XML cannot say without type hints (empty lists and objects)
+//! are a "cannot represent" error, never a guess.
 
 use super::{Encoder, FormatError, FormatSpec, scalar};
 use quick_xml::Writer;
 use quick_xml::escape::partial_escape;
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 /// XML, minified or indented by 2 spaces.
 pub struct Xml {
@@ -62,11 +65,79 @@ fn item_name(list: &str) -> &str {
         .unwrap_or("item")
 }
 
-/// `[A-Za-z_][A-Za-z0-9_.-]*`: a key XML can use as an element name as it is.
+/// Element of a key that is not an element name; the key itself is its [`KEY_ATTR`]
+/// attribute. A real key `field` is a `<field>` without the attribute, so the two never meet.
+const FIELD: &str = "field";
+
+/// Attribute of a [`FIELD`] element that holds the real key.
+const KEY_ATTR: &str = "name";
+
+/// Whether a key can be an element name as it is: a letter or `_`, then letters, digits and
+/// `_-.` (the XML Name production without `:`, which namespaces claim), not starting with
+/// `xml` in any case, which XML reserves.
 fn valid_name(key: &str) -> bool {
     let mut chars = key.chars();
-    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+    matches!(chars.next(), Some(c) if c == '_' || (c.is_alphabetic() && name_start_char(c)))
+        && chars.all(|c| matches!(c, '_' | '-' | '.') || (c.is_alphanumeric() && name_char(c)))
+        && !key
+            .get(..3)
+            .is_some_and(|prefix| prefix.eq_ignore_ascii_case("xml"))
+}
+
+/// XML 1.0 (5th edition) `NameStartChar` for letters. Unicode calls some characters below
+/// U+00C0 letters (`ª`, `µ`, `º`) that XML does not accept, so both must agree.
+fn name_start_char(c: char) -> bool {
+    matches!(c,
+        'A'..='Z' | 'a'..='z' | '\u{C0}'..='\u{D6}' | '\u{D8}'..='\u{F6}' | '\u{F8}'..='\u{2FF}'
+        | '\u{370}'..='\u{37D}' | '\u{37F}'..='\u{1FFF}' | '\u{200C}'..='\u{200D}'
+        | '\u{2070}'..='\u{218F}' | '\u{2C00}'..='\u{2FEF}' | '\u{3001}'..='\u{D7FF}'
+        | '\u{F900}'..='\u{FDCF}' | '\u{FDF0}'..='\u{FFFD}' | '\u{10000}'..='\u{EFFFF}')
+}
+
+/// XML 1.0 (5th edition) `NameChar` for letters and digits: superscripts and fractions
+/// (`²`, `½`) are Unicode numbers but not XML name characters.
+fn name_char(c: char) -> bool {
+    name_start_char(c)
+        || matches!(c, '0'..='9' | '\u{B7}' | '\u{300}'..='\u{36F}' | '\u{203F}'..='\u{2040}')
+}
+
+/// The element name a key is written as: itself, or [`FIELD`].
+fn tag_of(key: &str) -> &str {
+    if valid_name(key) { key } else { FIELD }
+}
+
+/// The start tag of a key: `<key>`, or `<field name="key">` for a key that is not a name.
+fn start_of(key: &str) -> BytesStart<'_> {
+    if valid_name(key) {
+        return BytesStart::new(key);
+    }
+    let mut start = BytesStart::new(FIELD);
+    let value = escape_attr(key);
+    // Bytes are pushed as they are; the `&str` form would escape again, and `>` and `'` too.
+    start.push_attribute((KEY_ATTR.as_bytes(), value.as_bytes()));
+    start
+}
+
+/// Escapes an attribute value in double quotes: `&`, `<` and `"` as entities, and tab,
+/// newline and carriage return as character references, since parsers read literal ones in
+/// attributes as spaces.
+fn escape_attr(value: &str) -> Cow<'_, str> {
+    if !value.contains(['&', '<', '"', '\t', '\n', '\r']) {
+        return Cow::Borrowed(value);
+    }
+    let mut out = String::with_capacity(value.len() + 8);
+    for c in value.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '"' => out.push_str("&quot;"),
+            '\t' => out.push_str("&#9;"),
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
 }
 
 impl Xml {
@@ -74,8 +145,9 @@ impl Xml {
         FormatError::new(self.name, e)
     }
 
-    /// What XML cannot say without attributes or type hints, found before writing anything.
-    fn check(&self, path: &str, name: &str, v: &Value) -> Result<(), FormatError> {
+    /// What XML cannot say without type hints, found before writing anything. `tag` is the
+    /// element `v` is written as, which names its list items.
+    fn check(&self, path: &str, tag: &str, v: &Value) -> Result<(), FormatError> {
         let cannot = |why: String| Err(FormatError::cannot_represent(self.name, why));
         match v {
             Value::Object(o) if o.is_empty() => cannot(format!(
@@ -85,113 +157,124 @@ impl Xml {
                 "{path} is an empty list, which reads back as an empty string"
             )),
             Value::Object(o) => {
-                if o.len() == 1 && o.contains_key(item_name(name)) {
+                if o.len() == 1 && o.contains_key(item_name(tag)) {
                     return cannot(format!(
                         "{path} is an object whose only key is '{}', which reads back as a list",
-                        item_name(name)
+                        item_name(tag)
                     ));
                 }
-                for (k, v) in o {
-                    if !valid_name(k) {
-                        return cannot(format!("key '{k}' in {path} is not an XML element name"));
-                    }
-                    self.check(&format!("{path}.{k}"), k, v)?;
-                }
-                Ok(())
+                o.iter()
+                    .try_for_each(|(k, v)| self.check(&format!("{path}.{k}"), tag_of(k), v))
             }
             Value::Array(a) => a
                 .iter()
                 .enumerate()
-                .try_for_each(|(i, v)| self.check(&format!("{path}[{i}]"), item_name(name), v)),
+                .try_for_each(|(i, v)| self.check(&format!("{path}[{i}]"), item_name(tag), v)),
             _ => Ok(()),
         }
     }
-    fn write(&self, w: &mut Writer<Vec<u8>>, name: &str, v: &Value) -> Result<(), FormatError> {
+
+    /// Writes `v` as the element of `key` (see [`start_of`]).
+    fn write(&self, w: &mut Writer<Vec<u8>>, key: &str, v: &Value) -> Result<(), FormatError> {
         let io = |e: std::io::Error| self.err(e);
+        let tag = tag_of(key);
         match v {
-            Value::Null => w
-                .write_event(Event::Empty(BytesStart::new(name)))
-                .map_err(io)?,
+            Value::Null => w.write_event(Event::Empty(start_of(key))).map_err(io)?,
             Value::Object(o) => {
-                w.write_event(Event::Start(BytesStart::new(name)))
-                    .map_err(io)?;
+                w.write_event(Event::Start(start_of(key))).map_err(io)?;
                 for (k, v) in o {
                     self.write(w, k, v)?;
                 }
-                w.write_event(Event::End(BytesEnd::new(name))).map_err(io)?;
+                w.write_event(Event::End(BytesEnd::new(tag))).map_err(io)?;
             }
             Value::Array(a) => {
-                w.write_event(Event::Start(BytesStart::new(name)))
-                    .map_err(io)?;
+                w.write_event(Event::Start(start_of(key))).map_err(io)?;
+                // Items are named after the element, not the key: `field` holds `item`s. A
+                // name's item name is a name too, so items never take the attribute form.
                 for v in a {
-                    self.write(w, item_name(name), v)?;
+                    self.write(w, item_name(tag), v)?;
                 }
-                w.write_event(Event::End(BytesEnd::new(name))).map_err(io)?;
+                w.write_event(Event::End(BytesEnd::new(tag))).map_err(io)?;
             }
             scalar => {
                 let text = scalar::to_text(scalar).expect("scalar");
-                w.write_event(Event::Start(BytesStart::new(name)))
-                    .map_err(io)?;
+                w.write_event(Event::Start(start_of(key))).map_err(io)?;
                 // Only & < > need escaping in text; escaping quotes too would add tokens for nothing.
                 w.write_event(Event::Text(BytesText::from_escaped(partial_escape(&text))))
                     .map_err(io)?;
-                w.write_event(Event::End(BytesEnd::new(name))).map_err(io)?;
+                w.write_event(Event::End(BytesEnd::new(tag))).map_err(io)?;
             }
         }
         Ok(())
     }
 }
 
+/// A read element: its name, and the key from its `name` attribute if it is a `<field>` with one.
+struct Named {
+    tag: String,
+    attr: Option<String>,
+}
+
+impl Named {
+    /// The JSON key the element stands for.
+    fn key(self) -> String {
+        self.attr.unwrap_or(self.tag)
+    }
+}
+
 /// An element being read: its name, child elements and text.
 struct Open {
-    name: String,
-    children: Vec<(String, Value)>,
+    named: Named,
+    children: Vec<(Named, Value)>,
     text: String,
 }
 
 impl Open {
     /// Children all named as items of this element are a list, other children an object, no
-    /// children the text (`<x></x>` is the empty string; `<x/>`, read elsewhere, is null).
-    fn finish(self) -> Result<Value, String> {
+    /// children the text (`<x></x>` is the empty string; `<x/>`, read elsewhere, is null). A
+    /// `<field name=…>` is always an object key, even inside a list of `<field>`s.
+    fn finish(self) -> Result<(Named, Value), String> {
         if self.children.is_empty() {
-            return Ok(match self.text.as_str() {
+            let value = match self.text.as_str() {
                 "" => Value::String(String::new()),
                 text => scalar::infer(text),
-            });
+            };
+            return Ok((self.named, value));
         }
-        let item = item_name(&self.name);
-        if self.children.iter().all(|(n, _)| n == item) {
-            return Ok(Value::Array(
-                self.children.into_iter().map(|(_, v)| v).collect(),
-            ));
+        let item = item_name(&self.named.tag);
+        if self
+            .children
+            .iter()
+            .all(|(n, _)| n.tag == item && n.attr.is_none())
+        {
+            let items = self.children.into_iter().map(|(_, v)| v).collect();
+            return Ok((self.named, Value::Array(items)));
         }
         let mut obj = Map::new();
-        for (k, v) in self.children {
+        for (n, v) in self.children {
+            let k = n.key();
             if obj.contains_key(&k) {
-                return Err(format!("<{k}> appears twice in <{}>", self.name));
+                return Err(format!("key '{k}' appears twice in <{}>", self.named.tag));
             }
             obj.insert(k, v);
         }
-        Ok(Value::Object(obj))
+        Ok((self.named, Value::Object(obj)))
     }
 }
 
 impl Encoder for Xml {
     fn encode(&self, doc: &Value) -> Result<String, FormatError> {
-        let (root, value) = match doc.as_object() {
-            Some(o) if o.len() == 1 && !o.contains_key(WRAPPER) => {
-                o.iter().next().expect("one key")
-            }
-            _ => (&WRAPPER.to_string(), doc),
+        // A root key that is not a name is wrapped like any other document: the root element
+        // then needs no attribute and decoding has one rule.
+        let (root, value) = match doc
+            .as_object()
+            .filter(|o| o.len() == 1)
+            .and_then(|o| o.iter().next())
+        {
+            Some((k, v)) if k != WRAPPER && valid_name(k) => (k.as_str(), v),
+            _ => (WRAPPER, doc),
         };
-        if !valid_name(root) {
-            return Err(FormatError::cannot_represent(
-                self.name,
-                format!("root key '{root}' is not an XML element name"),
-            ));
-        }
         self.check(root, root, value)?;
-        let root = root.as_str();
         let mut w = if self.pretty {
             Writer::new_with_indent(Vec::new(), b' ', 2)
         } else {
@@ -206,7 +289,7 @@ impl Encoder for Xml {
     fn decode(&self, text: &str) -> Result<Value, FormatError> {
         let mut reader = quick_xml::Reader::from_str(text);
         let mut stack: Vec<Open> = Vec::new();
-        let mut root: Option<(String, Value)> = None;
+        let mut root: Option<(Named, Value)> = None;
         let line_of = |pos: u64| {
             text.as_bytes()[..(pos as usize).min(text.len())]
                 .iter()
@@ -219,17 +302,33 @@ impl Encoder for Xml {
             let ev = reader
                 .read_event()
                 .map_err(|e| self.err(format!("line {}: {e}", line_of(pos))))?;
-            let name_of = |s: &BytesStart| String::from_utf8_lossy(s.name().as_ref()).into_owned();
+            let decoder = reader.decoder();
+            let named = |s: &BytesStart| -> Result<Named, FormatError> {
+                let tag = String::from_utf8_lossy(s.name().as_ref()).into_owned();
+                let attr = match tag.as_str() {
+                    FIELD => s
+                        .try_get_attribute(KEY_ATTR)
+                        .map_err(|e| self.err(format!("line {}: {e}", line_of(pos))))?
+                        .map(|a| a.decode_and_unescape_value(decoder).map(Cow::into_owned))
+                        .transpose()
+                        .map_err(|e| self.err(format!("line {}: {e}", line_of(pos))))?,
+                    _ => None,
+                };
+                Ok(Named { tag, attr })
+            };
             match ev {
                 Event::Start(s) => stack.push(Open {
-                    name: name_of(&s),
+                    named: named(&s)?,
                     children: Vec::new(),
                     text: String::new(),
                 }),
-                Event::Empty(s) => match stack.last_mut() {
-                    Some(parent) => parent.children.push((name_of(&s), Value::Null)),
-                    None => root = Some((name_of(&s), Value::Null)),
-                },
+                Event::Empty(s) => {
+                    let child = (named(&s)?, Value::Null);
+                    match stack.last_mut() {
+                        Some(parent) => parent.children.push(child),
+                        None => root = Some(child),
+                    }
+                }
                 Event::Text(t) => {
                     // Entities arrive as separate GeneralRef events, so text is taken as is;
                     // indentation whitespace only ever sits between child elements and is dropped.
@@ -252,31 +351,31 @@ impl Encoder for Xml {
                 }
                 Event::End(_) => {
                     let open = stack.pop().ok_or_else(|| self.err("unbalanced end tag"))?;
-                    let name = open.name.clone();
-                    let value = open
+                    let child = open
                         .finish()
                         .map_err(|e| self.err(format!("line {}: {e}", line_of(pos))))?;
                     match stack.last_mut() {
-                        Some(parent) => parent.children.push((name, value)),
-                        None => root = Some((name, value)),
+                        Some(parent) => parent.children.push(child),
+                        None => root = Some(child),
                     }
                 }
                 Event::Eof => break,
                 _ => {}
             }
         }
-        if !stack.is_empty() {
-            return Err(self.err(format!(
-                "unclosed element <{}>",
-                stack[stack.len() - 1].name
-            )));
+        if let Some(open) = stack.last() {
+            return Err(self.err(format!("unclosed element <{}>", open.named.tag)));
         }
-        let (name, value) = root.ok_or_else(|| self.err("no root element"))?;
-        if name == WRAPPER {
+        let (named, value) = root.ok_or_else(|| self.err("no root element"))?;
+        if named.tag == WRAPPER && named.attr.is_none() {
             return Ok(value);
         }
         let mut doc = Map::new();
-        doc.insert(name, value);
+        doc.insert(named.key(), value);
         Ok(Value::Object(doc))
     }
 }
+
+#[cfg(test)]
+#[path = "xml_tests.rs"]
+mod tests;

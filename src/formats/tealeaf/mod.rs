@@ -1,0 +1,195 @@
+//! `tealeaf`: the TeaLeaf text format as TeaLeaf itself puts JSON into LLM prompts:
+//! `from_json_with_schemas` then `to_tl_with_options(compact + compact floats)` of tealeaf-core
+//! 2.0.0-beta.14. Written here rather than taken from `tealeaf-core`, which turns on serde_json's
+//! `arbitrary_precision` for the whole build and breaks our YAML and XML output.
+//!
+//! Any JSON document but a lone scalar renders. Line references are to tealeaf-core
+//! 2.0.0-beta.14 as published (krishjag/tealeaf, `tealeaf-core/src/`); each construct was checked
+//! against that source and against the crate itself (tools/tealeaf_golden):
+//!
+//! - Root object: `@struct` lines first, in the order inference made them (lib.rs:1631-1648),
+//!   then one `key:value` line per root key, in order (lib.rs:1654-1660).
+//! - Root array: from_json puts it under the key `root` (lib.rs:230-235) and the text starts
+//!   `@root-array` (lib.rs:302-308); reading gives the bare array back (lib.rs:360-367). A
+//!   scalar root also goes under `root` but unmarked (lib.rs:236-241), so it would read back as
+//!   `{"root": …}`: the one shape that is "cannot represent".
+//! - `@struct`s ([`infer`], lib.rs:1112-1548): every list of objects sharing a key gets one,
+//!   named after its key singularised (`products` → `product`, lib.rs:1065-1076); objects held
+//!   by a key of such records get their own (`properties` → `property`), and lists of objects
+//!   in records `[]employee` fields; other fields are `int`, `float`, `string`, `bool`, `[]T`
+//!   or `any`, with `?` when null or absent in some record (lib.rs:1001-1032).
+//! - Values ([`encode`], lib.rs:1697-1864): a list whose key (or declared type) names a struct
+//!   its items fit is `@table name[` with one `(…)` tuple per line (lib.rs:1727-1793), also
+//!   inside objects (`config:{servers:@table server[…]}`); in a tuple a struct field is a nested
+//!   `(…)`, a `[]struct` field `[` + one tuple per line + `]`, `null` is null and `~` an absent
+//!   key (lib.rs:1866-1953); elsewhere objects are `{k:v}`, lists `[a,b]` and null `~`. Strings
+//!   are bare unless they could read as something else (lib.rs:589-633); whole floats lose `.0`
+//!   (lib.rs:788-814).
+//!
+//! Where tealeaf-core's own parser would read its output back differently, we write the nearest
+//! text it reads back exactly; so the output is byte-identical wherever tealeaf-core's own round
+//! trip is exact (each is marked "Deviation" in the code):
+//! 1. an object that does not fit its struct's tuple (a key the struct lacks, keys in another
+//!    order, a non-nullable field absent, a scalar in a `[]` field) is written `{k:v}`, which
+//!    the parser accepts in a struct field or `[]struct` item (parser.rs:495-528); tealeaf-core
+//!    writes the tuple and drops or nulls those keys, or cannot parse it (lib.rs:1866-1912);
+//! 2. `@table` only when every item fits, not just the first (lib.rs:1752-1763); else `[{…},…]`;
+//! 3. no struct whose name lexes as a keyword (`nulls` → `null`, lexer.rs:182-194), which
+//!    tealeaf-core declares and then cannot parse.
+mod decode;
+mod encode;
+mod infer;
+
+use super::{Encoder, FormatError, FormatSpec};
+use serde_json::Value;
+
+/// TeaLeaf, compact.
+pub struct TeaLeaf;
+
+/// TeaLeaf text format.
+pub static TEALEAF: FormatSpec = FormatSpec {
+    name: "tealeaf",
+    display: "TeaLeaf",
+    extension: "tl",
+    fence: "tealeaf",
+    flat_only: false,
+    extra: true,
+    primer: "TeaLeaf: each `@struct name(field:type,…)` line declares a record shape (`?` = nullable, `[]` = list of); `products:@table product[` lists one `(…)` tuple per product with values in field order, nested `(…)` for nested structs; in a tuple null means no value, ~ an absent field; elsewhere `{key:value}` is an object, `[…]` a list, ~ null.",
+    encoder: &TeaLeaf,
+};
+
+impl Encoder for TeaLeaf {
+    fn encode(&self, doc: &Value) -> Result<String, FormatError> {
+        let (entries, root_array): (Vec<(&str, &Value)>, bool) = match doc {
+            Value::Object(o) => (o.iter().map(|(k, v)| (k.as_str(), v)).collect(), false),
+            Value::Array(_) => (vec![("root", doc)], true),
+            _ => {
+                return Err(FormatError::cannot_represent(
+                    "tealeaf",
+                    "the document is a single value; TeaLeaf holds `key: value` sections and \
+                     marks only a root array (@root-array), so a lone value would read back \
+                     as {\"root\": …}",
+                ));
+            }
+        };
+        let schemas = infer::schemas(&entries);
+        Ok(encode::document(&entries, root_array, &schemas))
+    }
+
+    fn decode(&self, text: &str) -> Result<Value, FormatError> {
+        decode::document(text).map_err(|e| FormatError::new("tealeaf", e))
+    }
+}
+
+/// A field's declared type: `[]` list marker, base type (scalar or struct name), `?` nullable.
+#[derive(Debug, Clone, PartialEq)]
+struct FieldType {
+    base: String,
+    nullable: bool,
+    is_array: bool,
+}
+
+impl FieldType {
+    fn new(base: impl Into<String>) -> Self {
+        Self {
+            base: base.into(),
+            nullable: false,
+            is_array: false,
+        }
+    }
+}
+
+/// One `@struct`: its name and fields in tuple order.
+#[derive(Debug, Clone)]
+struct Schema {
+    name: String,
+    fields: Vec<(String, FieldType)>,
+}
+
+impl Schema {
+    fn field(&self, name: &str) -> Option<&FieldType> {
+        self.fields.iter().find(|(n, _)| n == name).map(|(_, t)| t)
+    }
+}
+
+/// Structs by name, in first-declared order (an insertion-ordered map, like tealeaf-core's).
+#[derive(Debug, Default)]
+struct Schemas(Vec<Schema>);
+
+impl Schemas {
+    fn get(&self, name: &str) -> Option<&Schema> {
+        self.0.iter().find(|s| s.name == name)
+    }
+
+    /// Adds `schema`, or replaces the one of that name where it stands.
+    fn insert(&mut self, schema: Schema) {
+        match self.0.iter_mut().find(|s| s.name == schema.name) {
+            Some(old) => *old = schema,
+            None => self.0.push(schema),
+        }
+    }
+}
+
+/// Whether an object with `keys` could be a `schema` tuple, order aside: every key is a field
+/// and every field not among the keys is nullable (lib.rs:1104-1109).
+fn keys_match<'a>(mut keys: impl Iterator<Item = &'a str> + Clone, schema: &Schema) -> bool {
+    schema
+        .fields
+        .iter()
+        .all(|(n, t)| t.nullable || keys.clone().any(|k| k == n))
+        && keys.all(|k| schema.field(k).is_some())
+}
+
+/// Whether `s` must be quoted to read back as this string (lib.rs:589-633): bare text is
+/// `[A-Za-z_][A-Za-z0-9_.-]*` and not a keyword.
+fn needs_quoting(s: &str) -> bool {
+    let mut chars = s.chars();
+    !matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
+        || !chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        || matches!(s, "true" | "false" | "null" | "NaN" | "inf" | "Infinity")
+}
+
+/// `products` → `product`, `categories` → `category`, `boxes` → `box`, lower-cased, as
+/// tealeaf-core names structs (lib.rs:1065-1076).
+fn singularize(name: &str) -> String {
+    let name = name.to_lowercase();
+    if let Some(stem) = name.strip_suffix("ies") {
+        format!("{stem}y")
+    } else if ["sses", "xes", "ches", "shes"]
+        .iter()
+        .any(|s| name.ends_with(s))
+    {
+        name[..name.len() - 2].to_string()
+    } else if name.len() > 1 && name.ends_with('s') && !name.ends_with("ss") {
+        name[..name.len() - 1].to_string()
+    } else {
+        name
+    }
+}
+
+/// Writes `s` bare or as a quoted, escaped string (lib.rs:651-659, 761-782).
+fn write_str(out: &mut String, s: &str) {
+    if !needs_quoting(s) {
+        out.push_str(s);
+        return;
+    }
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if c.is_control() => {
+                for unit in c.encode_utf16(&mut [0u16; 2]) {
+                    out.push_str(&format!("\\u{unit:04x}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
