@@ -1,30 +1,53 @@
 -- Analysis tasks (`bench run --suite tasks`): formats ranked per provider by fact accuracy
 -- (the share of expected values the answers state correctly, checked against the data), then
--- TeaLeaf's rubric composite, then input tokens. `tasks` is how many tasks the format could
--- represent (a skipped task is in the run's metadata with its reason); failed calls are
--- counted, not scored.
+-- TeaLeaf's rubric composite, then input tokens. A format that could not represent some tasks
+-- (each skip is in the run's metadata with its reason) is scored on fewer, often easier, tasks,
+-- so formats that rendered every task rank first (`all_tasks`); failed calls are counted, not
+-- scored.
+WITH per_format AS (
+    SELECT
+        provider,
+        model,
+        format,
+        count(DISTINCT task) AS tasks,
+        count(*) FILTER (WHERE error IS NULL) AS calls,
+        avg(fact_accuracy) FILTER (WHERE error IS NULL) AS fact_accuracy,
+        avg(rubric_composite) FILTER (WHERE error IS NULL) AS composite,
+        avg(rubric_completeness) FILTER (WHERE error IS NULL) AS completeness,
+        avg(rubric_relevance) FILTER (WHERE error IS NULL) AS relevance,
+        avg(rubric_coherence) FILTER (WHERE error IS NULL) AS coherence,
+        avg(rubric_factual) FILTER (WHERE error IS NULL) AS factual,
+        avg(rubric_actionability) FILTER (WHERE error IS NULL) AS actionability,
+        avg(input_tokens) FILTER (WHERE error IS NULL) AS input_tokens,
+        count(*) FILTER (WHERE error IS NOT NULL) AS failed_calls
+    FROM results
+    WHERE suite = 'tasks' AND NOT warmup
+    GROUP BY provider, model, format
+),
+covered AS (
+    SELECT *, tasks = max(tasks) OVER (PARTITION BY provider, model) AS all_tasks
+    FROM per_format
+)
 SELECT
     provider,
     model,
     format,
     rank() OVER (
         PARTITION BY provider, model
-        ORDER BY avg(fact_accuracy) FILTER (WHERE error IS NULL) DESC NULLS LAST,
-                 avg(rubric_composite) FILTER (WHERE error IS NULL) DESC NULLS LAST,
-                 avg(input_tokens) FILTER (WHERE error IS NULL)
+        ORDER BY all_tasks DESC, fact_accuracy DESC NULLS LAST, composite DESC NULLS LAST,
+                 input_tokens
     ) AS "rank",
-    count(DISTINCT task) AS tasks,
-    count(*) FILTER (WHERE error IS NULL) AS calls,
-    round(100 * avg(fact_accuracy) FILTER (WHERE error IS NULL), 1) AS fact_accuracy_pct,
-    round(100 * avg(rubric_composite) FILTER (WHERE error IS NULL), 1) AS composite_pct,
-    round(100 * avg(rubric_completeness) FILTER (WHERE error IS NULL), 1) AS completeness_pct,
-    round(100 * avg(rubric_relevance) FILTER (WHERE error IS NULL), 1) AS relevance_pct,
-    round(100 * avg(rubric_coherence) FILTER (WHERE error IS NULL), 1) AS coherence_pct,
-    round(100 * avg(rubric_factual) FILTER (WHERE error IS NULL), 1) AS factual_pct,
-    round(100 * avg(rubric_actionability) FILTER (WHERE error IS NULL), 1) AS actionability_pct,
-    round(avg(input_tokens) FILTER (WHERE error IS NULL)) AS avg_input_tokens,
-    count(*) FILTER (WHERE error IS NOT NULL) AS failed_calls
-FROM results
-WHERE suite = 'tasks' AND NOT warmup
-GROUP BY provider, model, format
+    tasks,
+    all_tasks,
+    calls,
+    round(100 * fact_accuracy, 1) AS fact_accuracy_pct,
+    round(100 * composite, 1) AS composite_pct,
+    round(100 * completeness, 1) AS completeness_pct,
+    round(100 * relevance, 1) AS relevance_pct,
+    round(100 * coherence, 1) AS coherence_pct,
+    round(100 * factual, 1) AS factual_pct,
+    round(100 * actionability, 1) AS actionability_pct,
+    round(input_tokens) AS avg_input_tokens,
+    failed_calls
+FROM covered
 ORDER BY provider, model, "rank", format;

@@ -100,7 +100,12 @@ fn reference_states_every_fact_on_every_representable_rendering() {
         assert_eq!(rows.len(), 12, "{rows:?}");
         for row in &rows {
             assert_eq!(row["fact_accuracy_pct"], 100.0, "{row}");
+            // Formats that skipped a task rank after those that rendered all of them.
+            let partial = skipped.iter().any(|s| s.format.name() == row["format"]);
+            assert_eq!(row["all_tasks"], !partial, "{row}");
         }
+        let first_partial = rows.iter().position(|r| r["all_tasks"] == false).unwrap();
+        assert!(rows[first_partial..].iter().all(|r| r["all_tasks"] == false));
     }
 }
 
