@@ -80,6 +80,14 @@ fn baseline_for(info: &data::RunInfo, asked: Option<Format>) -> Result<String> {
 /// Writes the report of `run_dir` and prints where it went.
 pub fn write_for_run(run_dir: &Path, baseline: Option<Format>) -> Result<()> {
     let info = data::run_info(run_dir)?;
+    if info.suite == crate::runner::tasks::SUITE {
+        return Err(UsageError::new(format!(
+            "'{}' is a tasks run; the report covers the formats suite's field lookups — rank its \
+             formats with `bench query sql/task_scores.sql`",
+            run_dir.display()
+        ))
+        .into());
+    }
     let baseline = baseline_for(&info, baseline)?;
     let written = report::write_run_report(info, &baseline)?;
     println!(

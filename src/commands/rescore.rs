@@ -101,6 +101,14 @@ struct Asked {
 /// Regenerates the datasets and questions the metadata describes, checking each dataset
 /// against the recorded hash so a changed generator cannot silently grade other data.
 fn regenerate(meta: &Metadata, dir: &Path) -> Result<HashMap<(usize, Variant), Asked>> {
+    if meta.tasks.is_some() {
+        return Err(UsageError::new(format!(
+            "'{}' is a tasks run; rescore re-grades the formats suite's questions only (tasks \
+             runs cannot be rescored yet)",
+            dir.display()
+        ))
+        .into());
+    }
     let plan = Plan::from_metadata(meta)?;
     let hashes: Vec<&str> = meta.dataset_hash.split(',').collect();
     let mut out = HashMap::new();

@@ -105,7 +105,11 @@ fn reference_states_every_fact_on_every_representable_rendering() {
             assert_eq!(row["all_tasks"], !partial, "{row}");
         }
         let first_partial = rows.iter().position(|r| r["all_tasks"] == false).unwrap();
-        assert!(rows[first_partial..].iter().all(|r| r["all_tasks"] == false));
+        assert!(
+            rows[first_partial..]
+                .iter()
+                .all(|r| r["all_tasks"] == false)
+        );
     }
 }
 
@@ -330,4 +334,20 @@ fn resume_and_dry_run_work_for_tasks() {
         })
         .collect();
     assert_eq!(keys.len(), 6, "every (task, format, run) once: {keys:?}");
+    // The report and rescore cover the formats suite: a tasks run is a clear refusal.
+    for (cmd, want) in [
+        (
+            "report",
+            "is a tasks run; the report covers the formats suite",
+        ),
+        (
+            "rescore",
+            "is a tasks run; rescore re-grades the formats suite's questions only",
+        ),
+    ] {
+        let out = bench(&cache).arg(cmd).arg(&dir).assert().code(2);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        assert!(stderr.contains(want), "{cmd}: {stderr}");
+        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    }
 }
