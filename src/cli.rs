@@ -366,6 +366,15 @@ pub enum TokenSort {
 
 /// `bench tokens`.
 #[derive(Debug, Args)]
+// `--records` (shared with DataArgs) has no default here: the product dataset falls back to 31
+// in `commands::tokens`, while `--data FILE` keeps every record unless told otherwise.
+#[command(
+    mut_arg("records", |a| a
+        .default_values(Vec::<&str>::new())
+        .help("Records: of the product dataset (1 to 100000, default 31; a comma list sweeps \
+               sizes), or with --data how many of the file's records to keep (default: all)")),
+    mut_arg("seed", |a| a.help("Seed of the dataset generator, or with --data of --sample random"))
+)]
 pub struct TokensArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = TableFormat::Table)]
@@ -373,6 +382,18 @@ pub struct TokensArgs {
     /// Sort order.
     #[arg(long, value_enum, default_value_t = TokenSort::Tokens)]
     pub sort: TokenSort,
+    /// Your own records instead of the product dataset: .json, .jsonl, .csv or .parquet, read
+    /// by the embedded DuckDB.
+    #[arg(long = "data", value_name = "FILE")]
+    pub data_file: Option<PathBuf>,
+    /// With --data: the key of the array of records when a .json file's top-level object holds
+    /// several arrays.
+    #[arg(long, value_name = "KEY", requires = "data_file")]
+    pub root_key: Option<String>,
+    /// With --data and --records: the first N records (default), or N drawn with --seed (kept
+    /// in file order).
+    #[arg(long, value_enum, requires = "data_file")]
+    pub sample: Option<crate::userdata::Sample>,
     /// Data selection.
     #[command(flatten)]
     pub data: DataArgs,

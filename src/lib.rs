@@ -19,5 +19,6 @@ pub mod runner;
 pub mod stats;
 pub mod tasks;
 pub mod tokens;
+pub mod userdata;
 
 pub use error::UsageError;

@@ -18,3 +18,4 @@ mod tealeaf;
 mod tokens;
 mod toon_fixtures;
 mod toon_golden;
+mod userdata;

@@ -1,0 +1,446 @@
+//! The user's own records (`bench tokens --data FILE`): read through the embedded DuckDB, so
+//! column types are the ones the user's SQL would see, then sampled and handed to the formats as
+//! one `{"<stem>": [records…]}` document.
+
+use crate::UsageError;
+use crate::analytics::sql_string;
+use crate::error::one_line;
+use duckdb::{Config, Connection};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
+use std::fs::File;
+use std::io::{BufReader, Read};
+use std::path::Path;
+
+/// File extensions `load` reads, with the DuckDB reader used for each.
+pub const EXTENSIONS: [&str; 4] = [".json", ".jsonl", ".csv", ".parquet"];
+
+/// Which records `--records N` keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Sample {
+    /// The first N records of the file.
+    #[default]
+    First,
+    /// N records drawn with the seed, kept in file order.
+    Random,
+}
+
+/// How to read and sample a data file.
+#[derive(Debug, Clone, Default)]
+pub struct LoadOptions {
+    /// Key of the array of records when a `.json` file's top-level object holds several.
+    pub root_key: Option<String>,
+    /// Records to keep (all when `None`).
+    pub records: Option<usize>,
+    /// Which records to keep.
+    pub sample: Sample,
+    /// Seed of `Sample::Random`.
+    pub seed: u64,
+}
+
+/// Records loaded from a user's file.
+#[derive(Debug, Clone)]
+pub struct UserData {
+    /// The file stem.
+    pub name: String,
+    /// The sampled records, in file order, columns in file order.
+    pub records: Vec<Map<String, Value>>,
+    /// Hex sha256 of the file bytes.
+    pub sha256: String,
+    /// Column name and DuckDB type, as DuckDB infers them.
+    pub schema: Vec<(String, String)>,
+    /// Records in the file before sampling.
+    pub total: usize,
+}
+
+impl UserData {
+    /// The document the formats render: `{"<stem>": [records…]}`, the stem made a plain
+    /// identifier so every format (XML tags, TOON keys) can use it as is.
+    pub fn document(&self) -> Value {
+        let mut root = Map::new();
+        root.insert(
+            root_name(&self.name),
+            Value::Array(self.records.iter().cloned().map(Value::Object).collect()),
+        );
+        Value::Object(root)
+    }
+}
+
+/// `stem` reduced to `[A-Za-z0-9_]`, starting with a letter (`2024-sales` → `data_2024_sales`).
+pub fn root_name(stem: &str) -> String {
+    let clean: String = stem
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    match clean.chars().next() {
+        Some(c) if c.is_ascii_alphabetic() => clean,
+        Some(_) => format!("data_{clean}"),
+        None => "data".into(),
+    }
+}
+
+/// How DuckDB reads the file.
+enum Reader {
+    Jsonl,
+    JsonArray,
+    JsonObject,
+    Csv,
+    Parquet,
+}
+
+/// Reads `path` through DuckDB, samples its records and hashes its bytes.
+pub fn load(path: &Path, opts: &LoadOptions) -> Result<UserData, UsageError> {
+    let shown = path.display().to_string();
+    let err = |msg: String| UsageError::new(format!("{shown}: {msg}"));
+    let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => err("no such file".into()),
+        _ => err(format!("cannot read: {e}")),
+    })?;
+    if meta.is_dir() {
+        return Err(err("is a directory, not a data file".into()));
+    }
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(|e| format!(".{}", e.to_ascii_lowercase()));
+    let mut reader = match ext.as_deref() {
+        Some(".jsonl") => Reader::Jsonl,
+        Some(".json") => Reader::JsonArray,
+        Some(".csv") => Reader::Csv,
+        Some(".parquet") => Reader::Parquet,
+        other => {
+            return Err(err(format!(
+                "unknown extension '{}' (supported: {})",
+                other.unwrap_or("(none)"),
+                EXTENSIONS.join(", ")
+            )));
+        }
+    };
+    // DuckDB's readers take glob patterns: a literal `*`, `?` or `[` would match other files.
+    if shown.contains(['*', '?', '[']) {
+        return Err(err(
+            "file names with * ? [ are not supported (DuckDB reads them as patterns)".into(),
+        ));
+    }
+    check_size(path, meta.len(), mem_available())?;
+    if meta.len() == 0 {
+        return Err(err("the file is empty".into()));
+    }
+    let sha256 = hash(path).map_err(|e| err(format!("cannot read: {e}")))?;
+    if matches!(reader, Reader::JsonArray) {
+        reader = match first_byte(path).map_err(|e| err(format!("cannot read: {e}")))? {
+            None => return Err(err("the file is empty".into())),
+            Some(b'[') => Reader::JsonArray,
+            Some(b'{') => Reader::JsonObject,
+            Some(_) => {
+                return Err(err(
+                    "the JSON document is a single value, not an array of objects".into(),
+                ));
+            }
+        };
+    }
+    if opts.root_key.is_some() && !matches!(reader, Reader::JsonObject) {
+        return Err(err(
+            "--root-key applies only to a .json file whose top level is an object".into(),
+        ));
+    }
+    let db = Db::open().map_err(|e| err(e.to_string()))?;
+    let file = sql_string(&path.to_string_lossy());
+    // Whole-file type inference (sample_size=-1): a value past DuckDB's default sample of
+    // 20,480 rows would otherwise fail the read instead of widening the column type.
+    let size = meta.len().saturating_add(1024).min(u64::from(u32::MAX));
+    let json_opts = format!("records=true, sample_size=-1, maximum_object_size={size}");
+    let source = match reader {
+        Reader::Jsonl => {
+            format!("SELECT * FROM read_json({file}, format='newline_delimited', {json_opts})")
+        }
+        Reader::JsonArray => {
+            format!("SELECT * FROM read_json({file}, format='array', {json_opts})")
+        }
+        Reader::Csv => format!("SELECT * FROM read_csv({file}, sample_size=-1)"),
+        Reader::Parquet => format!("SELECT * FROM read_parquet({file})"),
+        Reader::JsonObject => {
+            let object = format!("read_json({file}, format='unstructured', {json_opts})");
+            let key = pick_array(&db, &object, opts.root_key.as_deref()).map_err(err)?;
+            format!(
+                "SELECT r.* FROM (SELECT unnest({}) AS r FROM {object})",
+                quote_ident(&key)
+            )
+        }
+    };
+    if let Err(e) = db.exec(&format!("CREATE TEMP TABLE t AS {source}")) {
+        // DuckDB cannot infer records from `[]` or blank lines and calls them non-records.
+        let format = match reader {
+            Reader::Jsonl => Some("newline_delimited"),
+            Reader::JsonArray => Some("array"),
+            _ => None,
+        };
+        let count = format.and_then(|f| {
+            let sql = format!(
+                "SELECT count(*) FROM read_json_objects({file}, format='{f}', maximum_object_size={size})"
+            );
+            db.rows(&sql, |r| r.get::<_, i64>(0)).ok()
+        });
+        if count.as_deref() == Some(&[0]) {
+            return Err(err("holds no records".into()));
+        }
+        return Err(err(read_error(&e)));
+    }
+    let schema = db
+        .rows("SELECT column_name, column_type FROM (DESCRIBE t)", |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+        })
+        .map_err(|e| err(read_error(&e)))?;
+    let total = db
+        .rows("SELECT count(*) FROM t", |r| r.get::<_, i64>(0))
+        .map_err(|e| err(read_error(&e)))?
+        .first()
+        .map_or(0, |&n| usize::try_from(n).unwrap_or(0));
+    if total == 0 {
+        return Err(err("holds no records".into()));
+    }
+    // JSON records are taken as written (DuckDB's `read_json_objects` keeps each object's own
+    // keys): the typed table would add every other record's keys as nulls, and sparse records
+    // are exactly where formats differ (TOON's tables need uniform keys).
+    let raw = |f: &str| {
+        format!(
+            "SELECT json::VARCHAR FROM read_json_objects({file}, format='{f}', maximum_object_size={size})"
+        )
+    };
+    let rows = match reader {
+        Reader::Jsonl => raw("newline_delimited"),
+        Reader::JsonArray => raw("array"),
+        Reader::JsonObject => {
+            let key = pick_array(
+                &db,
+                &format!("read_json({file}, format='unstructured', {json_opts})"),
+                opts.root_key.as_deref(),
+            )
+            .map_err(err)?;
+            let path = sql_string(&format!("$.{}", Value::String(key)));
+            format!(
+                "SELECT unnest(CAST(json_extract(json, {path}) AS JSON[]))::VARCHAR FROM read_json_objects({file}, format='unstructured', maximum_object_size={size})"
+            )
+        }
+        Reader::Csv | Reader::Parquet => "SELECT to_json(t)::VARCHAR FROM t".to_string(),
+    };
+    let records = sample(&db, &rows, total, opts).map_err(err)?;
+    let name = path
+        .file_stem()
+        .map_or_else(|| "data".into(), |s| s.to_string_lossy().into_owned());
+    Ok(UserData {
+        name,
+        records,
+        sha256,
+        schema,
+        total,
+    })
+}
+
+/// The records `opts` selects from `rows`, a query giving one JSON text per record in file
+/// order.
+fn sample(
+    db: &Db,
+    rows: &str,
+    total: usize,
+    opts: &LoadOptions,
+) -> Result<Vec<Map<String, Value>>, String> {
+    let n = opts.records.unwrap_or(total).min(total);
+    let (sql, keep) = match opts.sample {
+        Sample::Random if n < total => {
+            let mut rng = ChaCha8Rng::seed_from_u64(opts.seed);
+            let mut picked = rand::seq::index::sample(&mut rng, total, n).into_vec();
+            picked.sort_unstable();
+            (rows.to_string(), Some(picked))
+        }
+        _ => (format!("{rows} LIMIT {n}"), None),
+    };
+    let mut out = Vec::with_capacity(n);
+    let mut next = 0;
+    db.for_each(&sql, |i, text| {
+        // Rows stream in file order; a random sample keeps the picked indices only.
+        if let Some(picked) = &keep {
+            if picked.get(next) != Some(&i) {
+                return Ok(());
+            }
+            next += 1;
+        }
+        match serde_json::from_str::<Value>(&text) {
+            Ok(Value::Object(o)) => {
+                out.push(o);
+                Ok(())
+            }
+            Ok(_) => Err(format!("record {i} is not an object")),
+            Err(e) => Err(format!("record {i}: DuckDB gave invalid JSON: {e}")),
+        }
+    })?;
+    Ok(out)
+}
+
+/// The key of the array of records in a top-level JSON object: `root_key`, or the only key
+/// holding an array of objects.
+fn pick_array(db: &Db, object: &str, root_key: Option<&str>) -> Result<String, String> {
+    let columns = db
+        .rows(&format!("DESCRIBE SELECT * FROM {object}"), |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+        })
+        .map_err(|e| read_error(&e))?;
+    let of_objects = |ty: &str| {
+        ty.strip_suffix("[]")
+            .is_some_and(|el| el.starts_with("STRUCT(") && el.ends_with(')'))
+    };
+    let arrays: Vec<&str> = columns
+        .iter()
+        .filter(|(_, ty)| of_objects(ty))
+        .map(|(k, _)| k.as_str())
+        .collect();
+    let listed = if arrays.is_empty() {
+        "none".to_string()
+    } else {
+        arrays.join(", ")
+    };
+    match root_key {
+        Some(key) => match columns.iter().find(|(k, _)| k == key) {
+            Some((k, ty)) if of_objects(ty) => Ok(k.clone()),
+            Some((_, ty)) => Err(format!(
+                "--root-key '{key}' holds {ty}, not an array of objects (arrays of objects: {listed})"
+            )),
+            None => Err(format!(
+                "--root-key '{key}' is not a key of the top-level object (arrays of objects: {listed})"
+            )),
+        },
+        None => match arrays.as_slice() {
+            [one] => Ok(one.to_string()),
+            [] => {
+                let keys: Vec<&str> = columns.iter().map(|(k, _)| k.as_str()).collect();
+                Err(format!(
+                    "the top-level object holds no array of objects (keys: {})",
+                    keys.join(", ")
+                ))
+            }
+            _ => Err(format!(
+                "the top-level object holds {} arrays of objects ({listed}); pass --root-key KEY",
+                arrays.len()
+            )),
+        },
+    }
+}
+
+/// A DuckDB read error as one line, the common cases in the user's terms.
+fn read_error(e: &duckdb::Error) -> String {
+    let text = e.to_string();
+    if text.contains("expected records") {
+        "not an array of objects: every record must be a JSON object".into()
+    } else {
+        format!("DuckDB cannot read it: {}", one_line(&text))
+    }
+}
+
+/// `name` as a double-quoted SQL identifier.
+fn quote_ident(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
+}
+
+/// Refuses a file larger than a quarter of `available` bytes of memory: DuckDB's table, the
+/// JSON texts and the renderings each hold a copy. `None` (no /proc/meminfo) skips the check.
+pub fn check_size(path: &Path, len: u64, available: Option<u64>) -> Result<(), UsageError> {
+    match available {
+        Some(avail) if len > avail / 4 => Err(UsageError::new(format!(
+            "{}: the file is {}, larger than bench can load here: at most {} (a quarter of the {} of available memory); pass a smaller extract",
+            path.display(),
+            human(len),
+            human(avail / 4),
+            human(avail)
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// `MemAvailable` of /proc/meminfo in bytes (Linux only).
+fn mem_available() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// A byte count in KB, MB or GB.
+fn human(bytes: u64) -> String {
+    let b = bytes as f64;
+    if b >= 1e9 {
+        format!("{:.1} GB", b / 1e9)
+    } else if b >= 1e6 {
+        format!("{:.1} MB", b / 1e6)
+    } else {
+        format!("{:.1} KB", b / 1e3)
+    }
+}
+
+/// Hex sha256 of the file, read in chunks so the file is never held twice.
+fn hash(path: &Path) -> std::io::Result<String> {
+    let mut hasher = Sha256::new();
+    std::io::copy(&mut BufReader::new(File::open(path)?), &mut hasher)?;
+    Ok(hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
+}
+
+/// The first byte of a JSON file that is not whitespace or a byte-order mark.
+fn first_byte(path: &Path) -> std::io::Result<Option<u8>> {
+    let bytes = BufReader::new(File::open(path)?).bytes();
+    for b in bytes {
+        let b = b?;
+        if !b.is_ascii_whitespace() && ![0xEF, 0xBB, 0xBF].contains(&b) {
+            return Ok(Some(b));
+        }
+    }
+    Ok(None)
+}
+
+/// An in-memory DuckDB that neither installs nor loads extensions (JSON and Parquet are built
+/// in), as `analytics` opens it.
+struct Db(Connection);
+
+impl Db {
+    fn open() -> Result<Self, String> {
+        let config = Config::default()
+            .enable_autoload_extension(false)
+            .map_err(|e| format!("configuring DuckDB: {}", one_line(&e.to_string())))?;
+        Connection::open_in_memory_with_flags(config)
+            .map(Db)
+            .map_err(|e| format!("opening DuckDB: {}", one_line(&e.to_string())))
+    }
+
+    fn exec(&self, sql: &str) -> duckdb::Result<()> {
+        self.0.execute_batch(sql)
+    }
+
+    fn rows<T>(
+        &self,
+        sql: &str,
+        f: impl FnMut(&duckdb::Row<'_>) -> duckdb::Result<T>,
+    ) -> duckdb::Result<Vec<T>> {
+        let mut stmt = self.0.prepare(sql)?;
+        stmt.query_map([], f)?.collect()
+    }
+
+    /// Streams the first column of every row as text with its index.
+    fn for_each(
+        &self,
+        sql: &str,
+        mut f: impl FnMut(usize, String) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let mut stmt = self.0.prepare(sql).map_err(|e| read_error(&e))?;
+        let mut rows = stmt.query([]).map_err(|e| read_error(&e))?;
+        let mut i = 0;
+        while let Some(row) = rows.next().map_err(|e| read_error(&e))? {
+            f(i, row.get::<_, String>(0).map_err(|e| read_error(&e))?)?;
+            i += 1;
+        }
+        Ok(())
+    }
+}
