@@ -82,6 +82,7 @@ pub fn root_name(stem: &str) -> String {
 }
 
 /// How DuckDB reads the file.
+#[derive(Clone, Copy)]
 enum Reader {
     Jsonl,
     JsonArray,
@@ -152,23 +153,30 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<UserData, UsageError> {
     // 20,480 rows would otherwise fail the read instead of widening the column type.
     let size = meta.len().saturating_add(1024).min(u64::from(u32::MAX));
     let json_opts = format!("records=true, sample_size=-1, maximum_object_size={size}");
-    let source = match reader {
-        Reader::Jsonl => {
+    // DuckDB's raw JSON objects of a JSON input, one per row in file order.
+    let objects =
+        |f: &str| format!("read_json_objects({file}, format='{f}', maximum_object_size={size})");
+    let object = format!("read_json({file}, format='unstructured', {json_opts})");
+    // The key of the records in a top-level object, picked once for both reads below.
+    let key = match reader {
+        Reader::JsonObject => {
+            Some(pick_array(&db, &object, opts.root_key.as_deref()).map_err(err)?)
+        }
+        _ => None,
+    };
+    let source = match (reader, &key) {
+        (Reader::Jsonl, _) => {
             format!("SELECT * FROM read_json({file}, format='newline_delimited', {json_opts})")
         }
-        Reader::JsonArray => {
+        (Reader::JsonArray, _) => {
             format!("SELECT * FROM read_json({file}, format='array', {json_opts})")
         }
-        Reader::Csv => format!("SELECT * FROM read_csv({file}, sample_size=-1)"),
-        Reader::Parquet => format!("SELECT * FROM read_parquet({file})"),
-        Reader::JsonObject => {
-            let object = format!("read_json({file}, format='unstructured', {json_opts})");
-            let key = pick_array(&db, &object, opts.root_key.as_deref()).map_err(err)?;
-            format!(
-                "SELECT r.* FROM (SELECT unnest({}) AS r FROM {object})",
-                quote_ident(&key)
-            )
-        }
+        (Reader::Csv, _) => format!("SELECT * FROM read_csv({file}, sample_size=-1)"),
+        (Reader::Parquet, _) => format!("SELECT * FROM read_parquet({file})"),
+        (Reader::JsonObject, key) => format!(
+            "SELECT r.* FROM (SELECT unnest({}) AS r FROM {object})",
+            quote_ident(key.as_deref().expect("picked above"))
+        ),
     };
     if let Err(e) = db.exec(&format!("CREATE TEMP TABLE t AS {source}")) {
         // DuckDB cannot infer records from `[]` or blank lines and calls them non-records.
@@ -178,9 +186,7 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<UserData, UsageError> {
             _ => None,
         };
         let count = format.and_then(|f| {
-            let sql = format!(
-                "SELECT count(*) FROM read_json_objects({file}, format='{f}', maximum_object_size={size})"
-            );
+            let sql = format!("SELECT count(*) FROM {}", objects(f));
             db.rows(&sql, |r| r.get::<_, i64>(0)).ok()
         });
         if count.as_deref() == Some(&[0]) {
@@ -204,27 +210,17 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<UserData, UsageError> {
     // JSON records are taken as written (DuckDB's `read_json_objects` keeps each object's own
     // keys): the typed table would add every other record's keys as nulls, and sparse records
     // are exactly where formats differ (TOON's tables need uniform keys).
-    let raw = |f: &str| {
-        format!(
-            "SELECT json::VARCHAR FROM read_json_objects({file}, format='{f}', maximum_object_size={size})"
-        )
-    };
-    let rows = match reader {
-        Reader::Jsonl => raw("newline_delimited"),
-        Reader::JsonArray => raw("array"),
-        Reader::JsonObject => {
-            let key = pick_array(
-                &db,
-                &format!("read_json({file}, format='unstructured', {json_opts})"),
-                opts.root_key.as_deref(),
-            )
-            .map_err(err)?;
-            let path = sql_string(&format!("$.{}", Value::String(key)));
+    let rows = match (reader, key) {
+        (Reader::Jsonl, _) => format!("SELECT json::VARCHAR FROM {}", objects("newline_delimited")),
+        (Reader::JsonArray, _) => format!("SELECT json::VARCHAR FROM {}", objects("array")),
+        (Reader::JsonObject, key) => {
+            let path = sql_string(&format!("$.{}", Value::String(key.expect("picked above"))));
             format!(
-                "SELECT unnest(CAST(json_extract(json, {path}) AS JSON[]))::VARCHAR FROM read_json_objects({file}, format='unstructured', maximum_object_size={size})"
+                "SELECT unnest(CAST(json_extract(json, {path}) AS JSON[]))::VARCHAR FROM {}",
+                objects("unstructured")
             )
         }
-        Reader::Csv | Reader::Parquet => "SELECT to_json(t)::VARCHAR FROM t".to_string(),
+        (Reader::Csv | Reader::Parquet, _) => "SELECT to_json(t)::VARCHAR FROM t".to_string(),
     };
     let records = sample(&db, &rows, total, opts).map_err(err)?;
     let name = path

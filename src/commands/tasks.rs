@@ -5,7 +5,7 @@ use crate::UsageError;
 use crate::cli::{DumpPromptsArgs, ListTasksArgs, TaskArgs};
 use crate::formats::Format;
 use crate::report;
-use crate::runner::tasks::{TaskPlan, structure_of};
+use crate::runner::tasks::{TaskPlan, render, structure_of};
 use crate::tasks::{self, prompt};
 use anyhow::{Context, Result};
 use serde_json::json;
@@ -74,20 +74,19 @@ pub fn dump_prompts(args: &DumpPromptsArgs) -> Result<()> {
     let (mut written, mut skipped) = (0, 0);
     for task in &plan.tasks {
         for &format in &formats {
-            match format.encode(&task.data) {
-                Ok(text) => {
+            match render(task, format, &[])? {
+                Ok(r) => {
                     let path = args
                         .output
                         .join(format!("{}-{}.txt", task.def.id, format.name()));
-                    std::fs::write(&path, prompt::render(task, format, &text))
+                    std::fs::write(&path, prompt::render(task, format, &r.text))
                         .with_context(|| format!("writing {}", path.display()))?;
                     written += 1;
                 }
-                Err(e) if e.is_cannot_represent() => {
-                    eprintln!("skipped {} in {format}: {e}", task.def.id);
+                Err(skip) => {
+                    eprintln!("{skip}");
                     skipped += 1;
                 }
-                Err(e) => return Err(e).with_context(|| format!("task '{}'", task.def.id)),
             }
         }
     }

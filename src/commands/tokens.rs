@@ -1,7 +1,7 @@
 //! `bench tokens`: token counts of every rendering.
 
 use super::{check_selection, for_each_rendering};
-use crate::cli::{TableFormat, TokenSort, TokensArgs};
+use crate::cli::{TableFormat, TokensArgs};
 use crate::dataset::{self, DEFAULT_RECORDS, Structure};
 use crate::formats::Format;
 use crate::layout;
@@ -9,7 +9,6 @@ use crate::report::{self, TokenRow};
 use crate::tokens::DataStats;
 use crate::userdata::{self, LoadOptions};
 use anyhow::{Result, bail};
-use serde_json::{Map, Value, json};
 use std::path::Path;
 
 /// Renders every combination in memory and prints the token table.
@@ -47,7 +46,7 @@ fn table(args: &TokensArgs, records: u32, formats: &[Format]) -> Result<()> {
         rows.push(TokenRow {
             format: r.format,
             structure: r.structure,
-            variant: r.variant,
+            variant: Some(r.variant),
             stats: r.stats,
         });
         Ok(())
@@ -62,14 +61,14 @@ fn table(args: &TokensArgs, records: u32, formats: &[Format]) -> Result<()> {
         ] {
             let selected = rows
                 .iter()
-                .any(|r| r.format == f && r.structure == s && r.variant == v);
+                .any(|r| r.format == f && r.structure == s && r.variant == Some(v));
             let needed = s == Structure::Flat && f == Format::Csv || d.structures.contains(&s);
             if needed && !selected {
                 let r = layout::render(&ds.document(v, s), f, s, v, &d.tokenizers)?;
                 baselines.push(TokenRow {
                     format: f,
                     structure: s,
-                    variant: v,
+                    variant: Some(v),
                     stats: r.stats,
                 });
             }
@@ -116,8 +115,8 @@ fn data_tokens(args: &TokensArgs, path: &Path) -> Result<()> {
     };
     let values = dataset::count_values(&doc);
     let formats = d.formats_or(Format::ALL.to_vec());
-    let mut rows: Vec<(Format, DataStats)> = Vec::new();
-    let mut baselines: Vec<(Format, DataStats)> = Vec::new();
+    let mut rows = Vec::new();
+    let mut baselines = Vec::new();
     let mut skipped = Vec::new();
     for f in Format::ALL.iter().copied() {
         let selected = formats.contains(&f);
@@ -127,11 +126,16 @@ fn data_tokens(args: &TokensArgs, path: &Path) -> Result<()> {
         }
         match f.encode(&doc) {
             Ok(text) => {
-                let stats = DataStats::measure(&text, values, data.records.len(), &d.tokenizers);
+                let row = TokenRow {
+                    format: f,
+                    structure: shape,
+                    variant: None,
+                    stats: DataStats::measure(&text, values, data.records.len(), &d.tokenizers),
+                };
                 if selected {
-                    rows.push((f, stats));
+                    rows.push(row);
                 } else {
-                    baselines.push((f, stats));
+                    baselines.push(row);
                 }
             }
             // A shape the format has no syntax for (CSV and nesting) is a skip, and so is a
@@ -144,8 +148,10 @@ fn data_tokens(args: &TokensArgs, path: &Path) -> Result<()> {
             Err(_) => {}
         }
     }
-    let text = data_table(&mut rows, &baselines, shape, args)?;
-    print!("{text}");
+    print!(
+        "{}",
+        report::tokens_table(&mut rows, &baselines, &d.tokenizers, args.sort, args.format)?
+    );
     for line in &skipped {
         // Machine-readable output stays parseable: the skips go to stderr there.
         match args.format {
@@ -154,92 +160,4 @@ fn data_tokens(args: &TokensArgs, path: &Path) -> Result<()> {
         }
     }
     Ok(())
-}
-
-/// The token table of the user's data, with the columns of the product table: structure is
-/// the data's shape and variant `-` (the dataset's mandatory/optional split does not apply).
-fn data_table(
-    rows: &mut [(Format, DataStats)],
-    baselines: &[(Format, DataStats)],
-    shape: Structure,
-    args: &TokensArgs,
-) -> Result<String> {
-    let tokenizers = &args.data.tokenizers;
-    let main = tokenizers[0];
-    match args.sort {
-        TokenSort::Tokens => rows.sort_by_key(|(f, s)| (s.tokens_of(main), *f)),
-        TokenSort::Format => rows.sort_by_key(|(f, _)| *f),
-        TokenSort::CharsPerToken => rows.sort_by(|a, b| {
-            b.1.chars_per_token(main)
-                .total_cmp(&a.1.chars_per_token(main))
-        }),
-    }
-    let base = |format: Format| {
-        rows.iter()
-            .chain(baselines)
-            .find(|(f, _)| *f == format)
-            .map(|(_, s)| s.tokens_of(main))
-            .filter(|&t| t > 0)
-    };
-    let round = |x: f64, places: i32| {
-        let p = 10f64.powi(places);
-        (x * p).round() / p
-    };
-    let mut columns = Vec::new();
-    let mut table_rows = Vec::new();
-    for (f, s) in rows.iter() {
-        let mut o = Map::new();
-        o.insert("format".into(), json!(f));
-        o.insert("structure".into(), json!(shape));
-        o.insert("variant".into(), json!("-"));
-        o.insert("chars".into(), json!(s.chars));
-        o.insert("bytes".into(), json!(s.bytes));
-        o.insert("values".into(), json!(s.values));
-        for t in tokenizers.iter() {
-            o.insert(t.name().into(), json!(s.tokens_of(*t)));
-        }
-        o.insert(
-            "chars_per_token".into(),
-            json!(round(s.chars_per_token(main), 3)),
-        );
-        o.insert(
-            "tokens_per_value".into(),
-            json!(round(s.tokens_per_value(main), 3)),
-        );
-        o.insert(
-            "tokens_per_object".into(),
-            json!(round(s.tokens_per_object(main), 2)),
-        );
-        for (key, baseline, label) in [
-            ("vs_csv", Format::Csv, "CSV"),
-            ("vs_json_compact", Format::JsonCompact, "JSON"),
-        ] {
-            let ratio = base(baseline).map(|b| s.tokens_of(main) as f64 / b as f64);
-            o.insert(
-                key.into(),
-                match (ratio, args.format) {
-                    (Some(x), TableFormat::Table | TableFormat::Markdown) => {
-                        json!(format!("{x:.2}× {label}"))
-                    }
-                    (Some(x), _) => json!(round(x, 3)),
-                    (None, _) => Value::Null,
-                },
-            );
-        }
-        columns = o.keys().cloned().collect();
-        table_rows.push(o.into_iter().map(|(_, v)| v).collect());
-    }
-    let mut text = report::render(
-        &crate::analytics::Table {
-            columns,
-            rows: table_rows,
-        },
-        args.format,
-    )?;
-    if args.format == TableFormat::Table {
-        text.push_str(&format!(
-            "vs_csv / vs_json_compact and per-value figures use {main}\n"
-        ));
-    }
-    Ok(text)
 }

@@ -29,16 +29,8 @@ impl Encoder for Csv {
         let mut w = csv::WriterBuilder::new()
             .terminator(csv::Terminator::Any(b'\n'))
             .from_writer(Vec::new());
-        // Columns: the first record's keys, then keys seen only later, so sparse records keep
-        // every field (a missing key is an empty cell, read back as null).
-        let mut header: Vec<&String> = Vec::new();
-        for r in &records.items {
-            for k in r.keys() {
-                if !header.contains(&k) {
-                    header.push(k);
-                }
-            }
-        }
+        // A missing key is an empty cell, read back as null.
+        let header = records.columns();
         w.write_record(&header).map_err(err)?;
         for r in &records.items {
             let row = header.iter().map(|key| {

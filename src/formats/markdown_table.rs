@@ -84,22 +84,14 @@ fn row(cells: impl Iterator<Item = String>) -> String {
 
 impl Encoder for MarkdownTable {
     fn encode(&self, doc: &Value) -> Result<String, FormatError> {
-        let objects = flat_records("markdown_table", doc)?.items;
-        // Columns: every key of any product, in first-seen order; a missing key is an empty cell.
-        let mut header: Vec<&String> = Vec::new();
-        for o in &objects {
-            for k in o.keys() {
-                if !header.contains(&k) {
-                    header.push(k);
-                }
-            }
-        }
+        let records = flat_records("markdown_table", doc)?;
+        let header = records.columns();
         if header.is_empty() {
             return Ok(String::new());
         }
         let mut out = row(header.iter().map(|k| escape(k)));
         out.push_str(&row(header.iter().map(|_| "---".to_string())));
-        for obj in &objects {
+        for obj in &records.items {
             let mut line = Vec::with_capacity(header.len());
             for key in &header {
                 let text =

@@ -82,6 +82,22 @@ pub struct Records<'a> {
     pub items: Vec<&'a Map<String, Value>>,
 }
 
+impl<'a> Records<'a> {
+    /// Every key of any record, in first-seen order: the columns of a table, so sparse records
+    /// keep every field (a missing key is an empty cell).
+    pub fn columns(&self) -> Vec<&'a String> {
+        let mut columns: Vec<&'a String> = Vec::new();
+        for r in &self.items {
+            for k in r.keys() {
+                if !columns.contains(&k) {
+                    columns.push(k);
+                }
+            }
+        }
+        columns
+    }
+}
+
 /// Finds the records of `doc` for a tabular format named `format`, or says why there are none.
 pub fn records<'a>(format: &'static str, doc: &'a Value) -> Result<Records<'a>, FormatError> {
     let cannot = |why: String| FormatError::cannot_represent(format, why);

@@ -91,17 +91,7 @@ fn answer_task(input: &str, task: &TaskRequest) -> Result<String, ProviderError>
         let value = query
             .evaluate(&doc)
             .map_err(|e| ProviderError::BadPrompt(format!("{description}: {e}")))?;
-        out.push_str(&format!("- {description}: {}\n", state(&value)));
+        out.push_str(&crate::tasks::state_fact(description, &value));
     }
     Ok(out)
-}
-
-/// A value as an answer states it: text bare, lists comma-separated, numbers as JSON.
-fn state(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        Value::Array(items) => items.iter().map(state).collect::<Vec<_>>().join(", "),
-        Value::Null => "none".into(),
-        other => other.to_string(),
-    }
 }

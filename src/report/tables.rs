@@ -94,8 +94,8 @@ pub struct TokenRow {
     pub format: Format,
     /// Structure.
     pub structure: Structure,
-    /// Variant.
-    pub variant: Variant,
+    /// Variant; none for the user's own data (`--data`), which has no variants (shown `-`).
+    pub variant: Option<Variant>,
     /// Measurements.
     pub stats: DataStats,
 }
@@ -105,7 +105,7 @@ fn baseline(
     rows: &[&TokenRow],
     format: Format,
     structure: Structure,
-    variant: Variant,
+    variant: Option<Variant>,
     t: Tokenizer,
 ) -> Option<usize> {
     let s = if format.supports(structure) {
@@ -146,7 +146,7 @@ pub fn tokens_table(
         let mut o = Map::new();
         o.insert("format".into(), json!(r.format));
         o.insert("structure".into(), json!(r.structure));
-        o.insert("variant".into(), json!(r.variant));
+        o.insert("variant".into(), r.variant.map_or(json!("-"), |v| json!(v)));
         o.insert("chars".into(), json!(r.stats.chars));
         o.insert("bytes".into(), json!(r.stats.bytes));
         o.insert("values".into(), json!(r.stats.values));

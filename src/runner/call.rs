@@ -374,26 +374,18 @@ fn build(
             Some(format!("{}:{}: {e}", p.provider.name(), p.provider.model())),
         ),
     };
+    // A failed call states nothing (and was not cut: its finish is `error`).
     let cut = resp.finish == Some(Finish::Length);
-    let (metrics, task_scores) = match (&c.task, &error) {
-        (Some(t), None) => {
-            let (m, s) = crate::tasks::grade::grade(&t.task, Some(&resp.output), cut);
-            (m, Some(s))
+    let reply = error.is_none().then_some(resp.output.as_str());
+    let (metrics, task_scores) = match &c.task {
+        Some(t) => {
+            let (metrics, scores) = crate::tasks::grade::grade(&t.task, reply, cut);
+            (metrics, Some(scores))
         }
-        (Some(t), Some(_)) => {
-            let (m, s) = crate::tasks::grade::grade(&t.task, None, false);
-            (m, Some(s))
+        None => {
+            let answers = reply.and_then(extract_answers);
+            (grade(&u.questions, answers.as_ref(), &c.data, cut), None)
         }
-        (None, None) => (
-            grade(
-                &u.questions,
-                extract_answers(&resp.output).as_ref(),
-                &c.data,
-                cut,
-            ),
-            None,
-        ),
-        (None, Some(_)) => (grade(&u.questions, None, &c.data, false), None),
     };
     let summary = summarize(&metrics);
     let run_tag = if run == 0 {

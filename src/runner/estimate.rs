@@ -52,7 +52,7 @@ pub fn estimate(plan: &Plan, models: &[Model], warmup: Option<bool>) -> Result<E
                     .expected_values
                     .iter()
                     .zip(&t.task.truths)
-                    .map(|(v, truth)| format!("- {}: {truth}\n", v.description))
+                    .map(|(v, truth)| crate::tasks::state_fact(&v.description, truth))
                     .collect(),
                 None => Value::Object(answers).to_string(),
             };
@@ -85,8 +85,7 @@ pub fn estimate(plan: &Plan, models: &[Model], warmup: Option<bool>) -> Result<E
     let mut provider_rows = Vec::new();
     for m in models {
         let p = &m.provider;
-        // Task prompts put instructions before the data: no shared prefix for a warm-up to prime.
-        let warm = warmup.unwrap_or(p.caches_prompts() && plan.tasks.is_none());
+        let warm = plan.warmup(warmup, p.caches_prompts());
         let price = m.config.price();
         let max_out = u64::from(m.config.max_tokens());
         let (mut n, mut input, mut output, mut cost, mut cost_max) = (0u64, 0u64, 0u64, 0.0, 0.0);
@@ -187,7 +186,7 @@ pub fn estimate(plan: &Plan, models: &[Model], warmup: Option<bool>) -> Result<E
             "no price known (null): set `price` in the config (see `bench init-config`)".into(),
         ]
         .into_iter()
-        .chain(skipped.iter().map(|s| format!("skipped {} in {}: {}", s.task, s.format, s.reason)))
+        .chain(skipped.iter().map(ToString::to_string))
         .collect(),
     })
 }

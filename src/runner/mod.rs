@@ -314,7 +314,7 @@ pub async fn run(
     }
     let (matrix, skipped) = plan::build_all(plan)?;
     for s in &skipped {
-        observer.notice(&format!("skipped {} in {}: {}", s.task, s.format, s.reason));
+        observer.notice(&s.to_string());
     }
     let suite = plan.suite();
     let (dir, log, meta, kept) = match resume {
@@ -376,10 +376,7 @@ pub async fn run(
             largest + max_tokens,
         )
         .map_err(|e| UsageError::new(format!("{}: {e}", m.config.spec())))?;
-        // Task prompts put instructions before the data: no shared prefix for a warm-up to prime.
-        let warmup = opts
-            .warmup
-            .unwrap_or(m.provider.caches_prompts() && plan.tasks.is_none());
+        let warmup = plan.warmup(opts.warmup, m.provider.caches_prompts());
         runs.push(Arc::new(ProviderRun {
             idx,
             price: m.config.price(),

@@ -92,6 +92,12 @@ impl Plan {
         }
     }
 
+    /// Whether a provider gets a warm-up call per rendering: as `forced`, else when it caches
+    /// prompts and they share a prefix to prime (task prompts put instructions before the data).
+    pub fn warmup(&self, forced: Option<bool>, caches_prompts: bool) -> bool {
+        forced.unwrap_or(caches_prompts && self.tasks.is_none())
+    }
+
     /// The suite this plan runs, which names its run log.
     pub fn suite(&self) -> &'static str {
         if self.tasks.is_some() {

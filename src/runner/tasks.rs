@@ -6,7 +6,7 @@ use super::plan::{Combo, Matrix, Plan, Unit};
 use crate::dataset::{Structure, Variant};
 use crate::formats::{self, Format};
 use crate::grading::DataIndex;
-use crate::layout;
+use crate::layout::{self, Rendering};
 use crate::prompt::Message;
 use crate::tasks::{Task, TaskRequest, prompt};
 use crate::tokens::Tokenizer;
@@ -46,6 +46,17 @@ pub struct Skip {
     pub reason: String,
 }
 
+impl std::fmt::Display for Skip {
+    /// `skipped HR-001 in csv: csv: cannot represent: …`, as the screen and the dry run say it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "skipped {} in {}: {}",
+            self.task, self.format, self.reason
+        )
+    }
+}
+
 /// The structure a task's data has: flat when it is, or holds under one key, flat records.
 pub fn structure_of(task: &Task) -> Structure {
     if formats::flat_records("csv", &task.data).is_ok() {
@@ -55,36 +66,47 @@ pub fn structure_of(task: &Task) -> Structure {
     }
 }
 
+/// One task in one format, measured with `tokenizers`; a format that cannot represent the
+/// task's data gives its [`Skip`], any other failure is an error.
+pub fn render(
+    task: &Task,
+    format: Format,
+    tokenizers: &[Tokenizer],
+) -> Result<Result<Rendering, Skip>> {
+    let structure = structure_of(task);
+    match layout::render(
+        &task.data,
+        format,
+        structure,
+        Variant::Mandatory,
+        tokenizers,
+    ) {
+        Ok(r) => Ok(Ok(r)),
+        Err(e) => match e.downcast_ref::<formats::FormatError>() {
+            Some(fe) if fe.is_cannot_represent() => Ok(Err(Skip {
+                task: task.def.id.clone(),
+                format,
+                reason: fe.to_string(),
+            })),
+            _ => Err(e).with_context(|| format!("task '{}'", task.def.id)),
+        },
+    }
+}
+
 /// Renders every selected (task, format); unrepresentable ones become [`Skip`]s.
 pub fn build(plan: &Plan, tp: &TaskPlan) -> Result<(Matrix, Vec<Skip>)> {
     let mut combos = Vec::new();
     let mut skips = Vec::new();
     let empty = Arc::new(DataIndex::new(Vec::new()));
     for task in &tp.tasks {
-        let structure = structure_of(task);
         let records = task.records();
         for &format in &plan.formats {
-            let rendered = match layout::render(
-                &task.data,
-                format,
-                structure,
-                Variant::Mandatory,
-                &plan.tokenizers,
-            ) {
+            let rendered = match render(task, format, &plan.tokenizers)? {
                 Ok(r) => r,
-                Err(e) => match e.downcast_ref::<formats::FormatError>() {
-                    Some(fe) if fe.is_cannot_represent() => {
-                        skips.push(Skip {
-                            task: task.def.id.clone(),
-                            format,
-                            reason: fe.to_string(),
-                        });
-                        continue;
-                    }
-                    _ => {
-                        return Err(e).with_context(|| format!("task '{}'", task.def.id));
-                    }
-                },
+                Err(skip) => {
+                    skips.push(skip);
+                    continue;
+                }
             };
             let text = prompt::render(task, format, &rendered.text);
             let tokens = Tokenizer::O200kBase.count_whole(&text) as u32;

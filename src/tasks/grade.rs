@@ -7,23 +7,16 @@ use crate::questions::Category;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// The scores of one reply to a task, written on its result line.
+/// The scores of one reply to a task, written on its result line (the rubric's fields sit
+/// beside `fact_accuracy` and `score`).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct TaskScores {
     /// Share of expected values stated correctly; null when the task has none.
     pub fact_accuracy: Option<f64>,
-    /// TeaLeaf completeness: share of expected elements detected.
-    pub completeness: f64,
-    /// TeaLeaf relevance: share of element keywords present.
-    pub relevance: f64,
-    /// TeaLeaf coherence: structure, paragraphs, length.
-    pub coherence: f64,
-    /// TeaLeaf "factual accuracy": regex patterns matched anywhere (not checked against data).
-    pub factual: f64,
-    /// TeaLeaf actionability (1.0 for non-recommendation tasks).
-    pub actionability: f64,
-    /// TeaLeaf's weighted composite.
-    pub composite: f64,
+    /// TeaLeaf's five metrics and composite; its "factual" is regex patterns matched anywhere,
+    /// not checked against the data.
+    #[serde(flatten)]
+    pub rubric: rubric::Rubric,
     /// The headline: fact accuracy when the task has expected values, else the composite.
     pub score: f64,
 }
@@ -64,12 +57,7 @@ pub fn grade(task: &Task, reply: Option<&str>, cut: bool) -> (Vec<Metric>, TaskS
     let fact_accuracy = (!checks.is_empty()).then(|| facts::accuracy(&checks));
     let scores = TaskScores {
         fact_accuracy,
-        completeness: r.completeness,
-        relevance: r.relevance,
-        coherence: r.coherence,
-        factual: r.factual,
-        actionability: r.actionability,
-        composite: r.composite,
+        rubric: r,
         score: fact_accuracy.unwrap_or(r.composite),
     };
     (metrics, scores)

@@ -175,3 +175,18 @@ impl Task {
             .collect()
     }
 }
+
+/// One fact as a reply states it, one line: `- description: value`, text bare, lists
+/// comma-separated, numbers as JSON. The reference answerer writes its replies so, and the dry
+/// run's output estimate counts them.
+pub fn state_fact(description: &str, value: &Value) -> String {
+    fn text(v: &Value) -> String {
+        match v {
+            Value::String(s) => s.clone(),
+            Value::Array(items) => items.iter().map(text).collect::<Vec<_>>().join(", "),
+            Value::Null => "none".into(),
+            other => other.to_string(),
+        }
+    }
+    format!("- {description}: {}\n", text(value))
+}

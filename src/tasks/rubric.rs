@@ -97,7 +97,7 @@ impl Complexity {
 }
 
 /// TeaLeaf's five metrics for one reply and their weighted composite, each in 0..=1.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Rubric {
     /// Share of expected elements detected.
     pub completeness: f64,

@@ -17,7 +17,7 @@ pub fn select(doc: &Value, from: Option<&str>) -> Result<Vec<Record>, String> {
                     .filter_map(|(k, v)| v.as_array().map(|a| (k, a)))
                     .collect();
                 match arrays.as_slice() {
-                    [(k, items)] => objects(items, k),
+                    [(k, items)] => objects(*items, k),
                     [] => Err("the document holds no array of records; give `from`".into()),
                     many => Err(format!(
                         "the document holds {} arrays ({}); give `from`",
@@ -60,15 +60,7 @@ pub fn select(doc: &Value, from: Option<&str>) -> Result<Vec<Record>, String> {
         }
         frontier = next;
     }
-    frontier
-        .into_iter()
-        .enumerate()
-        .map(|(i, v)| {
-            v.as_object()
-                .cloned()
-                .ok_or_else(|| format!("`from` '{path}': item {i} is not an object"))
-        })
-        .collect()
+    objects(frontier, &format!("`from` '{path}'"))
 }
 
 /// Whether an earlier segment fanned out, so a missing key is one record lacking it.
@@ -76,9 +68,13 @@ fn frontier_is_fanned(i: usize, segments: &[&str]) -> bool {
     segments[..i].iter().any(|s| s.ends_with("[]"))
 }
 
-fn objects(items: &[Value], what: &str) -> Result<Vec<Record>, String> {
+/// The items as records, naming `what` and the index of one that is not an object.
+fn objects<'a>(
+    items: impl IntoIterator<Item = &'a Value>,
+    what: &str,
+) -> Result<Vec<Record>, String> {
     items
-        .iter()
+        .into_iter()
         .enumerate()
         .map(|(i, v)| {
             v.as_object()

@@ -2,7 +2,7 @@
 //! missing keys.
 
 use assert_cmd::Command;
-use bench::records::Line;
+use bench::records::{Line, ResultRecord};
 use bench::runner::SampleKey;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -24,7 +24,8 @@ pub(super) fn bench(cache: &Path) -> Command {
     c
 }
 
-fn run_dir(root: &Path) -> PathBuf {
+/// The newest run folder under `root/benchmarks`.
+pub(super) fn run_dir(root: &Path) -> PathBuf {
     let mut dirs: Vec<_> = std::fs::read_dir(root.join("benchmarks"))
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -33,11 +34,23 @@ fn run_dir(root: &Path) -> PathBuf {
     dirs.pop().unwrap()
 }
 
-fn parse(jsonl: &Path) -> Vec<Line> {
+/// Every line of a run log.
+pub(super) fn parse(jsonl: &Path) -> Vec<Line> {
     std::fs::read_to_string(jsonl)
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l:.80}")))
+        .collect()
+}
+
+/// The result lines of a run log.
+pub(super) fn results(lines: &[Line]) -> Vec<&ResultRecord> {
+    lines
+        .iter()
+        .filter_map(|l| match l {
+            Line::Result(r) => Some(r.as_ref()),
+            _ => None,
+        })
         .collect()
 }
 
@@ -313,13 +326,7 @@ fn per_question_mode_asks_one_question_per_call_and_ranks_by_run() {
         .assert()
         .success();
     let lines = parse(&run_dir(&root).join("formats.jsonl"));
-    let results: Vec<_> = lines
-        .iter()
-        .filter_map(|l| match l {
-            Line::Result(r) => Some(r),
-            _ => None,
-        })
-        .collect();
+    let results = results(&lines);
     assert_eq!(results.len(), 2 * 124, "one call per question per run");
     assert!(
         results

@@ -143,7 +143,7 @@ fn facts_order_replies_to_a_bundled_task_where_the_rubric_does_not() {
         println!(
             "RET-001 {name:8} fact accuracy {:.3}  TeaLeaf composite {:.3}",
             s.fact_accuracy.unwrap(),
-            s.composite
+            s.rubric.composite
         );
     }
     assert_eq!(c.fact_accuracy, Some(1.0));
@@ -152,6 +152,6 @@ fn facts_order_replies_to_a_bundled_task_where_the_rubric_does_not() {
     assert_eq!(r.fact_accuracy, Some(0.0));
     assert!(c.score > p.score && p.score > k.score && k.score == r.score);
     // The composite cannot tell the canned reply from a real one.
-    assert!(k.composite > r.composite);
-    assert!(k.composite > p.composite, "{k:?} {p:?}");
+    assert!(k.rubric.composite > r.rubric.composite);
+    assert!(k.rubric.composite > p.rubric.composite, "{k:?} {p:?}");
 }

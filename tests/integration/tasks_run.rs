@@ -3,7 +3,7 @@
 //! with reasons, a mock model answering every call with one canned reply, `bench query
 //! sql/task_scores.sql`, `list-tasks` and `dump-prompts`.
 
-use super::run_cli::bench;
+use super::run_cli::{bench, parse, results, run_dir};
 use bench::records::Line;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -13,17 +13,7 @@ fn manifest(p: &str) -> PathBuf {
 }
 
 fn lines(root: &Path) -> Vec<Line> {
-    let dir = std::fs::read_dir(root.join("benchmarks"))
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
-    std::fs::read_to_string(dir.join("tasks.jsonl"))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    parse(&run_dir(root).join("tasks.jsonl"))
 }
 
 fn query(root: &Path, cache: &Path) -> Vec<Value> {
@@ -72,13 +62,7 @@ fn reference_states_every_fact_on_every_representable_rendering() {
                 "{stderr}"
             );
         }
-        let results: Vec<_> = lines
-            .iter()
-            .filter_map(|l| match l {
-                Line::Result(r) => Some(r),
-                _ => None,
-            })
-            .collect();
+        let results = results(&lines);
         let tasks = meta.tasks.as_ref().unwrap().ids.len();
         assert_eq!(results.len() + skipped.len(), tasks * 12, "{source}");
         for r in &results {
@@ -303,12 +287,7 @@ fn resume_and_dry_run_work_for_tasks() {
         .arg(&root)
         .assert()
         .success();
-    let dir = std::fs::read_dir(root.join("benchmarks"))
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let dir = run_dir(&root);
     let log = dir.join("tasks.jsonl");
     let text = std::fs::read_to_string(&log).unwrap();
     let full: Vec<&str> = text.lines().collect();
@@ -326,12 +305,9 @@ fn resume_and_dry_run_work_for_tasks() {
         .assert()
         .success();
     let lines = lines(&root);
-    let keys: std::collections::HashSet<_> = lines
-        .iter()
-        .filter_map(|l| match l {
-            Line::Result(r) => Some((r.task.clone(), r.format, r.run)),
-            _ => None,
-        })
+    let keys: std::collections::HashSet<_> = results(&lines)
+        .into_iter()
+        .map(|r| (r.task.clone(), r.format, r.run))
         .collect();
     assert_eq!(keys.len(), 6, "every (task, format, run) once: {keys:?}");
     // The report and rescore cover the formats suite: a tasks run is a clear refusal.
