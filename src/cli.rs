@@ -243,12 +243,54 @@ impl DataArgs {
     }
 }
 
+/// A user's data file instead of the product dataset: shared by `run`, `generate`, `tokens`.
+#[derive(Debug, Clone, Args)]
+pub struct DataFileArgs {
+    /// Your own records instead of the product dataset: .json, .jsonl, .csv or .parquet, read
+    /// by the embedded DuckDB.
+    #[arg(long = "data", value_name = "FILE")]
+    pub data_file: Option<PathBuf>,
+    /// With --data: the key of the array of records when a .json file's top-level object holds
+    /// several arrays.
+    #[arg(long, value_name = "KEY", requires = "data_file")]
+    pub root_key: Option<String>,
+    /// With --data and --records: the first N records (default), or N drawn with --seed (kept
+    /// in file order).
+    #[arg(long, value_enum, requires = "data_file")]
+    pub sample: Option<crate::dataset::user::Sample>,
+}
+
+/// The questions synthesised from a `--data` file: shared by `run` and `generate`.
+#[derive(Debug, Clone, Args)]
+pub struct SynthArgs {
+    /// With --data: the field that identifies records (a dotted path may name a nested one);
+    /// default: the first unique, always-set string or integer field (`id` preferred).
+    #[arg(long, value_name = "FIELD", requires = "data_file")]
+    pub id_field: Option<String>,
+    /// With --data: questions in all, split 55 : 27 : 21 : 21 over retrieval, structure,
+    /// filtering and aggregation like the formats suite.
+    #[arg(long, value_name = "N", default_value_t = crate::questions::synth::DEFAULT_QUESTIONS,
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100_000),
+          requires = "data_file")]
+    pub questions: usize,
+}
+
 /// `bench generate`.
 #[derive(Debug, Args)]
+#[command(mut_arg("records", |a| a
+    .default_values(Vec::<&str>::new())
+    .help("Records: of the product dataset (1 to 100000, default 31; a comma list sweeps \
+           sizes), or with --data how many of the file's records to keep (default: all)")))]
 pub struct GenerateArgs {
     /// Folder to write the layout into.
     #[arg(long, short, default_value = "generated")]
     pub output: PathBuf,
+    /// Your own records.
+    #[command(flatten)]
+    pub file: DataFileArgs,
+    /// Questions about them.
+    #[command(flatten)]
+    pub synth: SynthArgs,
     /// Data selection.
     #[command(flatten)]
     pub data: DataArgs,
@@ -256,6 +298,14 @@ pub struct GenerateArgs {
 
 /// `bench run`.
 #[derive(Debug, Args)]
+#[command(
+    mut_arg("records", |a| a
+        .default_values(Vec::<&str>::new())
+        .help("Records: of the product dataset (1 to 100000, default 31; a comma list sweeps \
+               sizes), or with --data how many of the file's records to keep (default: all)")),
+    mut_arg("seed", |a| a.help("Seed of the dataset and question generators (with --data: of \
+                                 the questions and of --sample random)"))
+)]
 pub struct RunArgs {
     /// Provider to ask, NAME:MODEL (anthropic, openai, openai-responses, gemini,
     /// openai-compatible, ollama) or `reference`; may repeat. Default: the offline `reference`
@@ -308,7 +358,8 @@ pub struct RunArgs {
     /// from its log).
     #[arg(long, value_name = "DIR", conflicts_with_all = [
         "providers", "config", "runs", "question_mode", "primer", "formats", "structures", "variants",
-        "records", "seed", "tokenizers", "dry_run", "suite", "tasks", "task_ids", "categories"
+        "records", "seed", "tokenizers", "dry_run", "suite", "tasks", "task_ids", "categories",
+        "data_file", "root_key", "sample", "id_field", "questions"
     ])]
     pub resume: Option<PathBuf>,
     /// With --resume: run failed calls again (their old lines are replaced).
@@ -335,6 +386,12 @@ pub struct RunArgs {
     /// Task selection (with --suite tasks).
     #[command(flatten)]
     pub task_select: TaskArgs,
+    /// Your own records (not with --suite tasks).
+    #[command(flatten)]
+    pub file: DataFileArgs,
+    /// Questions about them.
+    #[command(flatten)]
+    pub synth: SynthArgs,
     /// Data selection.
     #[command(flatten)]
     pub data: DataArgs,
@@ -382,18 +439,9 @@ pub struct TokensArgs {
     /// Sort order.
     #[arg(long, value_enum, default_value_t = TokenSort::Tokens)]
     pub sort: TokenSort,
-    /// Your own records instead of the product dataset: .json, .jsonl, .csv or .parquet, read
-    /// by the embedded DuckDB.
-    #[arg(long = "data", value_name = "FILE")]
-    pub data_file: Option<PathBuf>,
-    /// With --data: the key of the array of records when a .json file's top-level object holds
-    /// several arrays.
-    #[arg(long, value_name = "KEY", requires = "data_file")]
-    pub root_key: Option<String>,
-    /// With --data and --records: the first N records (default), or N drawn with --seed (kept
-    /// in file order).
-    #[arg(long, value_enum, requires = "data_file")]
-    pub sample: Option<crate::userdata::Sample>,
+    /// Your own records.
+    #[command(flatten)]
+    pub file: DataFileArgs,
     /// Data selection.
     #[command(flatten)]
     pub data: DataArgs,

@@ -181,6 +181,11 @@ impl Writer {
 
     /// Writes `metadata.json`: dataset characteristics, parameters and every file written.
     pub fn metadata(&mut self, ds: &Dataset, params: Value) -> Result<PathBuf> {
+        self.metadata_of(Self::describe(ds), params)
+    }
+
+    /// The `dataset` entry of `metadata.json` for the product dataset.
+    fn describe(ds: &Dataset) -> Value {
         let n = ds.mandatory.len();
         let fields: Vec<Value> = dataset::schema::FIELDS
             .iter()
@@ -191,6 +196,19 @@ impl Writer {
             .iter()
             .map(|r| r.values().filter(|v| v.is_null()).count())
             .sum();
+        json!({
+            "records": n,
+            "fields": fields,
+            "always_set_fields": dataset::schema::FIELDS.iter().filter(|f| !f.optional).count(),
+            "optional_fields": dataset::schema::FIELDS.iter().filter(|f| f.optional).count(),
+            "null_values_in_optional_variant": nulls,
+            "sha256": dataset_hash(ds),
+        })
+    }
+
+    /// Writes `metadata.json` with `dataset` describing the data (the product dataset or a
+    /// user's file), the parameters and every file written.
+    pub fn metadata_of(&mut self, dataset: Value, params: Value) -> Result<PathBuf> {
         let mut by_format: BTreeMap<String, usize> = BTreeMap::new();
         for f in &self.files {
             if let Some(fmt) = f.format {
@@ -199,14 +217,7 @@ impl Writer {
         }
         let meta = json!({
             "bench_version": env!("CARGO_PKG_VERSION"),
-            "dataset": {
-                "records": n,
-                "fields": fields,
-                "always_set_fields": dataset::schema::FIELDS.iter().filter(|f| !f.optional).count(),
-                "optional_fields": dataset::schema::FIELDS.iter().filter(|f| f.optional).count(),
-                "null_values_in_optional_variant": nulls,
-                "sha256": dataset_hash(ds),
-            },
+            "dataset": dataset,
             "parameters": params,
             "files_per_format": by_format,
             "files": std::mem::take(&mut self.files),

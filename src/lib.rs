@@ -19,6 +19,5 @@ pub mod runner;
 pub mod stats;
 pub mod tasks;
 pub mod tokens;
-pub mod userdata;
 
 pub use error::UsageError;

@@ -7,11 +7,15 @@ use crate::dataset;
 use crate::formats::Format;
 use crate::layout::Writer;
 use crate::questions;
+use crate::runner::userdata;
 use anyhow::Result;
 use serde_json::json;
 
 /// Writes data files, questions, templates, answer keys and `metadata.json` under `--output`.
 pub fn execute(args: &GenerateArgs) -> Result<()> {
+    if let Some(path) = &args.file.data_file {
+        return data_layout(args, path);
+    }
     let d = &args.data;
     let formats = d.formats_or(Format::defaults());
     check_selection(&formats, &d.structures, &d.variants)?;
@@ -19,7 +23,7 @@ pub fn execute(args: &GenerateArgs) -> Result<()> {
     let mut files = 0;
     let mut question_sets = 0;
     let mut largest = None;
-    for &records in &d.records {
+    for &records in &super::product_sizes(d) {
         let ds = dataset::generate(records, d.seed);
         let n = ds.mandatory.len();
         for &v in &d.variants {
@@ -34,13 +38,51 @@ pub fn execute(args: &GenerateArgs) -> Result<()> {
     }
     let ds = largest.expect("at least one size");
     let params = json!({
-        "records": d.records, "seed": d.seed,
+        "records": super::product_sizes(d), "seed": d.seed,
         "formats": formats, "structures": d.structures, "variants": d.variants,
         "tokenizers": d.tokenizers.iter().map(|t| t.name()).collect::<Vec<_>>(),
     });
     let meta = w.metadata(&ds, params)?;
     println!(
         "wrote {files} data files, {question_sets} question sets and {}",
+        meta.display()
+    );
+    Ok(())
+}
+
+/// `bench generate --data FILE`: the layout for the user's records, the formats that cannot
+/// represent them listed as skipped.
+fn data_layout(args: &GenerateArgs, path: &std::path::Path) -> Result<()> {
+    let d = &args.data;
+    let dp = super::data_plan(path, &args.file, &args.synth, d)?;
+    let formats = d.formats_or(Format::defaults());
+    let mut w = Writer::create(&args.output).map_err(|e| UsageError::new(format!("{e:#}")))?;
+    let n = dp.data.records.len();
+    w.questions(dp.variant(), n, &dp.synthesis.questions)?;
+    let doc = dp.data.document();
+    let mut skipped = Vec::new();
+    let mut files = 0;
+    for &f in &formats {
+        match userdata::render(&dp, &doc, f, &d.tokenizers)? {
+            Ok(r) => {
+                files += 1;
+                w.data(&r, n)?;
+            }
+            Err(skip) => {
+                println!("{skip}");
+                skipped.push(skip);
+            }
+        }
+    }
+    let params = json!({
+        "data": dp.meta(&skipped), "seed": d.seed, "formats": formats,
+        "tokenizers": d.tokenizers.iter().map(|t| t.name()).collect::<Vec<_>>(),
+    });
+    let meta = w.metadata_of(dp.describe(), params)?;
+    println!(
+        "wrote {files} data files ({} skipped), {} questions and {}",
+        skipped.len(),
+        dp.synthesis.questions.len(),
         meta.display()
     );
     Ok(())

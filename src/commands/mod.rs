@@ -11,10 +11,12 @@ pub mod run;
 pub mod tasks;
 pub mod tokens;
 
-use crate::cli::DataArgs;
+use crate::cli::{DataArgs, DataFileArgs, SynthArgs};
+use crate::dataset::user::LoadOptions;
 use crate::dataset::{Dataset, Structure, Variant};
 use crate::formats::Format;
 use crate::layout::{self, Rendering};
+use crate::runner::userdata::DataPlan;
 use anyhow::Result;
 
 /// Renders every supported combination of the selection, one at a time, handing each to `each`
@@ -34,6 +36,68 @@ pub fn for_each_rendering(
         }
     }
     Ok(())
+}
+
+/// How to read the `--data` file: `--records` is one count (all records when absent).
+pub fn load_options(file: &DataFileArgs, d: &DataArgs) -> Result<LoadOptions, crate::UsageError> {
+    let records = match d.records.as_slice() {
+        [] => None,
+        [n] => Some(*n as usize),
+        _ => {
+            return Err(crate::UsageError::new(
+                "--data takes one --records value, not a list",
+            ));
+        }
+    };
+    Ok(LoadOptions {
+        root_key: file.root_key.clone(),
+        records,
+        sample: file.sample.unwrap_or_default(),
+        seed: d.seed,
+    })
+}
+
+/// Loads the `--data` file and synthesises its questions, printing what the synthesis could
+/// not do as asked.
+pub fn data_plan(
+    path: &std::path::Path,
+    file: &DataFileArgs,
+    synth: &SynthArgs,
+    d: &DataArgs,
+) -> Result<DataPlan> {
+    let plan = DataPlan::new(
+        path,
+        load_options(file, d)?,
+        crate::questions::synth::Options {
+            questions: synth.questions,
+            id_field: synth.id_field.clone(),
+            seed: d.seed,
+        },
+    )?;
+    eprintln!(
+        "data: {} — {} records (of {}), sha256 {}, {} columns; {} questions, records identified by `{}`",
+        path.display(),
+        plan.data.records.len(),
+        plan.data.total,
+        plan.data.sha256,
+        plan.data.schema.len(),
+        plan.synthesis.questions.len(),
+        plan.synthesis.id_field
+    );
+    for n in &plan.synthesis.notices {
+        eprintln!("questions: {n}");
+    }
+    Ok(plan)
+}
+
+/// `--records` for the product dataset: the 31-record default when none was given (the
+/// commands with `--data` have no clap default, so "all records" can be told apart).
+pub fn product_sizes(d: &DataArgs) -> Vec<u32> {
+    if d.records.is_empty() {
+        vec![crate::dataset::DEFAULT_RECORDS]
+    } else {
+        d.records.clone()
+    }
 }
 
 /// Whether the selection renders anything at all.

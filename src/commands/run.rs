@@ -136,6 +136,22 @@ pub fn execute(args: &RunArgs) -> Result<()> {
         Some(r) => (Plan::from_metadata(&r.metadata)?, resumed_configs(r)?),
         None => {
             let formats = d.formats_or(Format::defaults());
+            if args.suite == Suite::Tasks && args.file.data_file.is_some() {
+                return Err(UsageError::new(
+                    "--data asks questions about your records; --suite tasks runs the task \
+                     files' analysis tasks: pick one",
+                )
+                .into());
+            }
+            let data = match &args.file.data_file {
+                Some(path) => Some(Arc::new(super::data_plan(
+                    path,
+                    &args.file,
+                    &args.synth,
+                    d,
+                )?)),
+                None => None,
+            };
             let tasks = match args.suite {
                 Suite::Tasks => {
                     if args.question_mode != QuestionMode::Batch || args.primer != "off" {
@@ -148,16 +164,30 @@ pub fn execute(args: &RunArgs) -> Result<()> {
                     }
                     Some(Arc::new(super::tasks::selected(&args.task_select)?))
                 }
+                Suite::Formats if data.is_some() => None,
                 Suite::Formats => {
                     check_selection(&formats, &d.structures, &d.variants)?;
                     None
                 }
             };
+            // A data file has one shape: its structure and variant are what it is.
+            let (structures, variants, records) = match &data {
+                Some(dp) => (
+                    vec![dp.structure()],
+                    vec![dp.variant()],
+                    vec![dp.data.records.len() as u32],
+                ),
+                None => (
+                    unique(&d.structures),
+                    unique(&d.variants),
+                    unique(&super::product_sizes(d)),
+                ),
+            };
             let plan = Plan {
                 formats: unique(&formats),
-                structures: unique(&d.structures),
-                variants: unique(&d.variants),
-                records: unique(&d.records),
+                structures,
+                variants,
+                records,
                 seed: d.seed,
                 runs: args.runs,
                 tokenizers: with_o200k(&d.tokenizers),
@@ -169,6 +199,7 @@ pub fn execute(args: &RunArgs) -> Result<()> {
                     _ => vec![false],
                 },
                 tasks,
+                data,
             };
             (plan, model_configs(args)?)
         }

@@ -2,18 +2,18 @@
 
 use super::{check_selection, for_each_rendering};
 use crate::cli::{TableFormat, TokensArgs};
+use crate::dataset::user as userdata;
 use crate::dataset::{self, DEFAULT_RECORDS, Structure};
 use crate::formats::Format;
 use crate::layout;
 use crate::report::{self, TokenRow};
 use crate::tokens::DataStats;
-use crate::userdata::{self, LoadOptions};
-use anyhow::{Result, bail};
+use anyhow::Result;
 use std::path::Path;
 
 /// Renders every combination in memory and prints the token table.
 pub fn execute(args: &TokensArgs) -> Result<()> {
-    if let Some(path) = &args.data_file {
+    if let Some(path) = &args.file.data_file {
         return data_tokens(args, path);
     }
     let d = &args.data;
@@ -85,20 +85,7 @@ fn table(args: &TokensArgs, records: u32, formats: &[Format]) -> Result<()> {
 /// format that can represent them, and one `skipped` line per format that cannot.
 fn data_tokens(args: &TokensArgs, path: &Path) -> Result<()> {
     let d = &args.data;
-    let records = match d.records.as_slice() {
-        [] => None,
-        [n] => Some(*n as usize),
-        _ => bail!(crate::UsageError::new(
-            "--data takes one --records value, not a list"
-        )),
-    };
-    let opts = LoadOptions {
-        root_key: args.root_key.clone(),
-        records,
-        sample: args.sample.unwrap_or_default(),
-        seed: d.seed,
-    };
-    let data = userdata::load(path, &opts)?;
+    let data = userdata::load(path, &super::load_options(&args.file, d)?)?;
     eprintln!(
         "data: {} — {} records (of {}), sha256 {}, {} columns",
         path.display(),

@@ -3,6 +3,7 @@
 
 mod generate;
 pub mod schema;
+pub mod user;
 
 pub use generate::generate;
 use serde::{Deserialize, Serialize};

@@ -2,8 +2,10 @@
 
 use serde_json::{Number, Value};
 
-/// Reads a typed scalar back from untyped text: booleans, JSON-style numbers, else a string.
-/// Empty text is null (CSV empty cell, XML empty element).
+/// Reads a typed scalar back from untyped text: booleans, numbers written exactly as JSON
+/// writes them, else a string. Empty text is null (CSV empty cell, XML empty element).
+/// A number-like text in another spelling (`90.50`, `007`) can only have been a string: the
+/// encoders write numbers in JSON's spelling.
 pub fn infer(text: &str) -> Value {
     match text {
         "" => Value::Null,
@@ -11,15 +13,11 @@ pub fn infer(text: &str) -> Value {
         "false" => Value::Bool(false),
         _ if looks_numeric(text) => text
             .parse::<i64>()
-            .map(Value::from)
+            .map(Number::from)
             .ok()
-            .or_else(|| {
-                text.parse::<f64>()
-                    .ok()
-                    .and_then(Number::from_f64)
-                    .map(Value::Number)
-            })
-            .unwrap_or_else(|| Value::String(text.to_string())),
+            .or_else(|| text.parse::<f64>().ok().and_then(Number::from_f64))
+            .filter(|n| n.to_string() == text)
+            .map_or_else(|| Value::String(text.to_string()), Value::Number),
         _ => Value::String(text.to_string()),
     }
 }
@@ -63,6 +61,8 @@ mod tests {
         for s in [
             "PROD-000001",
             "007",
+            "90.50",
+            "-0",
             "1.",
             ".5",
             "1e5",

@@ -33,7 +33,7 @@
 use super::normalize::{NULL_WORDS, canon, numbers_in, read_number, readings, split_list};
 use super::validate::{FUZZY_THRESHOLD, keyword_score, list_items, text_of, validate, within};
 use crate::dataset::{Dataset, Record, Variant, schema};
-use crate::questions::{Query, Question, Validation};
+use crate::questions::{Query, Question, Validation, query};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
@@ -107,6 +107,8 @@ impl fmt::Display for Failure {
 /// What classification needs of the records.
 struct Index {
     records: Vec<Record>,
+    /// The field `by_id` is keyed on.
+    id_key: String,
     by_id: HashMap<String, usize>,
     /// Canonical text of every non-null value of every record (numbers in `num_key` form).
     values: HashSet<String>,
@@ -143,29 +145,56 @@ fn value_key(v: &Value) -> Option<String> {
 }
 
 impl Index {
-    fn build(records: Vec<Record>) -> Self {
+    fn build(records: Vec<Record>, id_key: String) -> Self {
         let by_id = records
             .iter()
             .enumerate()
-            .filter_map(|(i, r)| Some((r.get("id")?.as_str()?.to_string(), i)))
+            .filter_map(|(i, r)| Some((id_text(query::field(r, &id_key)?)?, i)))
             .collect();
-        let values = records
-            .iter()
-            .flat_map(|r| r.values().filter_map(value_key))
-            .collect();
+        let mut values = HashSet::new();
+        for r in &records {
+            for v in r.values() {
+                leaves(v, &mut values);
+            }
+        }
         Self {
             records,
+            id_key,
             by_id,
             values,
         }
     }
 }
 
+/// An id as text: strings as they are, integers in decimal.
+fn id_text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) if n.is_i64() || n.is_u64() => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// Adds the canonical text of every scalar in `v`, nested objects and lists included.
+fn leaves(v: &Value, out: &mut HashSet<String>) {
+    match v {
+        Value::Object(o) => o.values().for_each(|x| leaves(x, out)),
+        Value::Array(a) => a.iter().for_each(|x| leaves(x, out)),
+        other => out.extend(value_key(other)),
+    }
+}
+
 impl DataIndex {
-    /// An index over `records`.
+    /// An index over `records` identified by their `id` field.
     pub fn new(records: Vec<Record>) -> Self {
+        Self::with_id(records, "id")
+    }
+
+    /// An index over `records` identified by the field (dotted path) `id_key`.
+    pub fn with_id(records: Vec<Record>, id_key: &str) -> Self {
+        let id_key = id_key.to_string();
         Self {
-            lazy: LazyLock::new(Box::new(move || Index::build(records))),
+            lazy: LazyLock::new(Box::new(move || Index::build(records, id_key))),
         }
     }
 
@@ -173,7 +202,7 @@ impl DataIndex {
     pub fn of_dataset(dataset: Arc<Dataset>, variant: Variant) -> Self {
         Self {
             lazy: LazyLock::new(Box::new(move || {
-                Index::build(dataset.records(variant).into_owned())
+                Index::build(dataset.records(variant).into_owned(), "id".into())
             })),
         }
     }
@@ -260,7 +289,7 @@ fn contains_word(hay: &str, needle: &str) -> bool {
 fn field_of(q: &Question) -> Option<&str> {
     match &q.query {
         Query::Get { field, .. } => Some(field),
-        Query::IdAt { .. } | Query::NextId { .. } => Some("id"),
+        Query::IdAt { key, .. } | Query::NextId { key, .. } => Some(key.as_deref().unwrap_or("id")),
         _ => None,
     }
 }
@@ -366,8 +395,10 @@ pub fn classify(q: &Question, answer: &Value, data: &DataIndex) -> (Failure, Opt
 fn misplaced(q: &Question, answer: &Value, index: &Index) -> Option<Failure> {
     let tol = tolerance(q);
     match &q.query {
-        Query::Get { id, field, .. } => {
-            let at = index.by_id.get(id).copied();
+        Query::Get { id, field, key } => {
+            let at = (key.as_deref().unwrap_or("id") == index.id_key)
+                .then(|| index.by_id.get(id).copied())
+                .flatten();
             if let Some(record) = at.map(|i| &index.records[i])
                 && record
                     .iter()
@@ -380,14 +411,15 @@ fn misplaced(q: &Question, answer: &Value, index: &Index) -> Option<Failure> {
                 .iter()
                 .enumerate()
                 .any(|(i, r)| {
-                    Some(i) != at && r.get(field).is_some_and(|v| equals(field, v, answer, tol))
+                    Some(i) != at
+                        && query::field(r, field).is_some_and(|v| equals(field, v, answer, tol))
                 })
                 .then_some(Failure::WrongRecord)
         }
-        Query::IdAt { .. } | Query::NextId { .. } => index
+        Query::IdAt { key, .. } | Query::NextId { key, .. } => index
             .records
             .iter()
-            .filter_map(|r| r.get("id"))
+            .filter_map(|r| query::field(r, key.as_deref().unwrap_or("id")))
             .any(|v| *v != q.expected && equals("id", v, answer, 0.0))
             .then_some(Failure::WrongRecord),
         _ => None,

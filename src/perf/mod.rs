@@ -78,6 +78,7 @@ pub async fn run(h: &Harness) -> Result<Report> {
         question_mode: QuestionMode::Batch,
         primers: vec![false],
         tasks: None,
+        data: None,
     };
     let config = ModelConfig {
         provider: "openai-compatible".into(),

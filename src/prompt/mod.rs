@@ -30,10 +30,49 @@ pub struct Prompt {
 /// The line before the fence; the reference provider reads the format name from it.
 pub const DATA_HEADER: &str = "Product data, format:";
 
+/// The header line of a prompt about the user's own records (`--data FILE`).
+pub const RECORDS_HEADER: &str = "Data, format:";
+
+/// What the data of a prompt is, which names it in the header and the instructions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Subject {
+    /// The product dataset of the `formats` suite.
+    Products,
+    /// A user's own records.
+    Records,
+}
+
+impl Subject {
+    fn header(self) -> &'static str {
+        match self {
+            Subject::Products => DATA_HEADER,
+            Subject::Records => RECORDS_HEADER,
+        }
+    }
+
+    fn noun(self) -> &'static str {
+        match self {
+            Subject::Products => "product data",
+            Subject::Records => "data",
+        }
+    }
+}
+
 impl Prompt {
-    /// Renders the prompt for `questions` about `data`, rendered in `format`; with `primer`,
-    /// the data block starts with the format's one-line description.
+    /// Renders the prompt for `questions` about the product `data`, rendered in `format`; with
+    /// `primer`, the data block starts with the format's one-line description.
     pub fn render(format: Format, data: &str, questions: &[Question], primer: bool) -> Self {
+        Self::render_about(Subject::Products, format, data, questions, primer)
+    }
+
+    /// [`Prompt::render`] for data of any `subject`.
+    pub fn render_about(
+        subject: Subject,
+        format: Format,
+        data: &str,
+        questions: &[Question],
+        primer: bool,
+    ) -> Self {
         let spec = format.spec();
         let fence = fence_for(data);
         let mut data_block = String::with_capacity(data.len() + 256);
@@ -42,8 +81,11 @@ impl Prompt {
             data_block.push('\n');
         }
         data_block.push_str(&format!(
-            "{DATA_HEADER} {} ({})\n{fence}{}\n",
-            spec.display, spec.name, spec.fence
+            "{} {} ({})\n{fence}{}\n",
+            subject.header(),
+            spec.display,
+            spec.name,
+            spec.fence
         ));
         data_block.push_str(data);
         if !data.ends_with('\n') {
@@ -52,12 +94,13 @@ impl Prompt {
         data_block.push_str(&fence);
         data_block.push('\n');
 
-        let mut instructions = String::from(
-            "Answer every question below using only the product data above.\n\
+        let mut instructions = format!(
+            "Answer every question below using only the {} above.\n\
              Reply with exactly one JSON object that maps each question id to its answer, shaped like \
              the answer template: a JSON number for numeric answers (no units or currency symbols), \
              a JSON array for lists, true or false for yes/no values, and null when the value is null \
              or missing. Do not add any other text.\n\nQuestions:\n",
+            subject.noun()
         );
         for q in questions {
             instructions.push_str(&format!("{}: {}\n", q.id, q.text));
@@ -97,8 +140,12 @@ pub fn fence_for(data: &str) -> String {
 
 /// The format name and data text of a rendered data block, as the reference provider reads it.
 pub fn parse_data_block(text: &str) -> Option<(&str, &str)> {
-    let start = text.find(DATA_HEADER)?;
-    let rest = &text[start + DATA_HEADER.len()..];
+    // The first header in the text is the prompt's own (data only follows it).
+    let (start, header) = [DATA_HEADER, RECORDS_HEADER]
+        .into_iter()
+        .filter_map(|h| Some((text.find(h)?, h)))
+        .min_by_key(|&(at, _)| at)?;
+    let rest = &text[start + header.len()..];
     let header_end = rest.find('\n')?;
     let header = &rest[..header_end];
     let name = header.rsplit_once('(')?.1.strip_suffix(')')?;

@@ -34,6 +34,8 @@ pub struct Request<'a> {
     pub questions: &'a [Question],
     /// The analysis task asked about (`tasks` suite): only the reference provider reads it.
     pub task: Option<&'a crate::tasks::TaskRequest>,
+    /// The key holding the user's records (`--data`): only the reference provider reads it.
+    pub root_key: Option<&'a str>,
 }
 
 /// Token usage, normalized across APIs: `input` counts every prompt token (cached ones

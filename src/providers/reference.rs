@@ -64,10 +64,25 @@ fn answer_questions(input: &str, req: &Request<'_>) -> Result<String, ProviderEr
     let format = Format::from_name(name)
         .ok_or_else(|| ProviderError::BadPrompt(format!("unknown format '{name}' in prompt")))?;
     let doc = format
-        .decode(data)
+        .decode_as(data, req.root_key)
         .map_err(|e| ProviderError::BadPrompt(format!("decode failed: {e}")))?;
-    let records = records_from_document(&doc)
-        .map_err(|e| ProviderError::BadPrompt(format!("{name}: {e}")))?;
+    let records = match req.root_key {
+        // The user's records, as decoded: queries name their fields as the data does.
+        Some(key) => doc
+            .get(key)
+            .and_then(Value::as_array)
+            .ok_or_else(|| ProviderError::BadPrompt(format!("{name}: no '{key}' list")))?
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                r.as_object().cloned().ok_or_else(|| {
+                    ProviderError::BadPrompt(format!("{name}: record {i} is not an object"))
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?,
+        None => records_from_document(&doc)
+            .map_err(|e| ProviderError::BadPrompt(format!("{name}: {e}")))?,
+    };
     let answers: Map<String, Value> = req
         .questions
         .iter()

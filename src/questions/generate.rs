@@ -171,13 +171,19 @@ fn structure(records: &[Record], rng: &mut ChaCha8Rng) -> Vec<Draft> {
         cat,
         "What is the ID of the first product in the list?".into(),
         Validation::Exact,
-        Query::IdAt { index: 0 },
+        Query::IdAt {
+            index: 0,
+            key: None,
+        },
     ));
     out.push(draft(
         cat,
         "What is the ID of the last product in the list?".into(),
         Validation::Exact,
-        Query::IdAt { index: n - 1 },
+        Query::IdAt {
+            index: n - 1,
+            key: None,
+        },
     ));
     let mut k = 0;
     while out.len() < cat.count() {
@@ -190,7 +196,7 @@ fn structure(records: &[Record], rng: &mut ChaCha8Rng) -> Vec<Draft> {
                     ordinal(index + 1)
                 ),
                 Validation::Exact,
-                Query::IdAt { index },
+                Query::IdAt { index, key: None },
             ));
         } else {
             let id = id_at(records, rng.random_range(0..n - 1));
@@ -198,7 +204,7 @@ fn structure(records: &[Record], rng: &mut ChaCha8Rng) -> Vec<Draft> {
                 cat,
                 format!("Which product ID comes immediately after {id} in the list?"),
                 Validation::Exact,
-                Query::NextId { id },
+                Query::NextId { id, key: None },
             ));
         }
         k += 1;

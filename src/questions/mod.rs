@@ -3,6 +3,7 @@
 
 mod generate;
 pub mod query;
+pub mod synth;
 
 pub use generate::generate;
 pub use query::{Filter, Query};

@@ -11,7 +11,8 @@ use std::collections::BTreeSet;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Filter {
-    /// Field equals a value (strings compare exactly).
+    /// Field equals a value: strings compare exactly, numbers by value, and a string and a
+    /// number or boolean as text (a format without types, like CSV, renders `"7"` and `7` alike).
     Eq {
         /// Logical field.
         field: String,
@@ -128,11 +129,30 @@ pub enum Query {
     IdAt {
         /// 0-based index.
         index: usize,
+        /// Field holding the id, `id` if absent.
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        key: Option<String>,
     },
     /// Id of the record right after the one with this id.
     NextId {
-        /// Record id.
+        /// Record id, compared as text.
         id: String,
+        /// Field holding the id, `id` if absent.
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        key: Option<String>,
+    },
+    /// Names of the fields of the records (or of the objects at `of`), in any record.
+    Fields {
+        /// Dotted path of a nested object; the records themselves if absent.
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        of: Option<String>,
+    },
+    /// Names of the fields (of the records, or of the objects at `of`) that are missing or
+    /// null in at least one of them.
+    SparseFields {
+        /// Dotted path of a nested object; the records themselves if absent.
+        #[serde(skip_serializing_if = "Option::is_none", default)]
+        of: Option<String>,
     },
     /// Number of records matching a filter.
     CountWhere {
@@ -218,9 +238,7 @@ impl Filter {
     /// Whether a record matches.
     pub fn matches(&self, r: &Record) -> bool {
         match self {
-            Filter::Eq { field: f, value } => {
-                field(r, f).is_some_and(|v| crate::formats::same_value(v, value))
-            }
+            Filter::Eq { field: f, value } => field(r, f).is_some_and(|v| equal(v, value)),
             Filter::Ne { field: f, value } => {
                 field(r, f).is_some_and(|v| !v.is_null() && !crate::formats::same_value(v, value))
             }
@@ -237,8 +255,46 @@ impl Filter {
     }
 }
 
-fn id_of(r: &Record) -> Value {
-    r.get("id").cloned().unwrap_or(Value::Null)
+/// [`Filter::Eq`]'s equality: same value, or the same text when one side is a string and
+/// the other a number or boolean.
+fn equal(v: &Value, want: &Value) -> bool {
+    match (v, want) {
+        (Value::String(_), Value::Number(_) | Value::Bool(_))
+        | (Value::Number(_) | Value::Bool(_), Value::String(_)) => text(v) == text(want),
+        _ => crate::formats::same_value(v, want),
+    }
+}
+
+fn id_of(r: &Record, key: Option<&str>) -> Value {
+    field(r, key.unwrap_or("id"))
+        .cloned()
+        .unwrap_or(Value::Null)
+}
+
+/// Objects the field questions look at: the records, or the objects at path `of`.
+fn objects<'a>(
+    records: &'a [Record],
+    of: Option<&'a str>,
+) -> impl Iterator<Item = &'a serde_json::Map<String, Value>> {
+    records.iter().filter_map(move |r| match of {
+        None => Some(r),
+        Some(path) => field(r, path).and_then(Value::as_object),
+    })
+}
+
+/// Field names in first-seen order over `objects`.
+fn field_names<'a>(
+    objects: impl Iterator<Item = &'a serde_json::Map<String, Value>>,
+) -> Vec<&'a String> {
+    let mut names: Vec<&String> = Vec::new();
+    for o in objects {
+        for k in o.keys() {
+            if !names.contains(&k) {
+                names.push(k);
+            }
+        }
+    }
+    names
 }
 
 impl Query {
@@ -261,13 +317,34 @@ impl Query {
                     .collect(),
             ),
             Query::CountDistinct { field } => json!(distinct(records, field).len()),
-            Query::IdAt { index } => records.get(*index).map(id_of).unwrap_or(Value::Null),
-            Query::NextId { id } => records
-                .iter()
-                .position(|r| r.get("id").and_then(Value::as_str) == Some(id))
-                .and_then(|i| records.get(i + 1))
-                .map(id_of)
+            Query::IdAt { index, key } => records
+                .get(*index)
+                .map(|r| id_of(r, key.as_deref()))
                 .unwrap_or(Value::Null),
+            Query::NextId { id, key } => records
+                .iter()
+                .position(|r| {
+                    field(r, key.as_deref().unwrap_or("id")).is_some_and(|v| text(v) == *id)
+                })
+                .and_then(|i| records.get(i + 1))
+                .map(|r| id_of(r, key.as_deref()))
+                .unwrap_or(Value::Null),
+            Query::Fields { of } => Value::Array(
+                field_names(objects(records, of.as_deref()))
+                    .into_iter()
+                    .map(|k| Value::String(k.clone()))
+                    .collect(),
+            ),
+            Query::SparseFields { of } => {
+                let objs: Vec<_> = objects(records, of.as_deref()).collect();
+                Value::Array(
+                    field_names(objs.iter().copied())
+                        .into_iter()
+                        .filter(|k| objs.iter().any(|o| o.get(*k).is_none_or(Value::is_null)))
+                        .map(|k| Value::String(k.clone()))
+                        .collect(),
+                )
+            }
             Query::CountWhere { filter } => {
                 json!(records.iter().filter(|r| filter.matches(r)).count())
             }
@@ -275,7 +352,7 @@ impl Query {
                 records
                     .iter()
                     .filter(|r| filter.matches(r))
-                    .map(id_of)
+                    .map(|r| id_of(r, None))
                     .collect(),
             ),
             Query::Aggregate {
@@ -411,183 +488,5 @@ fn aggregate(func: Func, xs: &[f64]) -> Value {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn rec(id: &str, cat: &str, price: f64, stock: i64, color: Value) -> Record {
-        let mut r = Record::new();
-        r.insert("id".into(), json!(id));
-        r.insert("category".into(), json!(cat));
-        r.insert("price".into(), json!(price));
-        r.insert("stock_quantity".into(), json!(stock));
-        r.insert("min_stock_threshold".into(), json!(10));
-        r.insert("color".into(), color);
-        r
-    }
-
-    fn data() -> Vec<Record> {
-        vec![
-            rec("P1", "Toys", 10.5, 0, json!("Red")),
-            rec("P2", "Books", 20.25, 50, Value::Null),
-            rec("P3", "Toys", 5.0, 5, json!("Blue")),
-        ]
-    }
-
-    #[test]
-    fn evaluates_each_query_kind() {
-        let d = data();
-        let get = Query::Get {
-            id: "P2".into(),
-            field: "price".into(),
-            key: None,
-        };
-        assert_eq!(get.evaluate(&d), json!(20.25));
-        assert_eq!(
-            Query::Get {
-                id: "P9".into(),
-                field: "price".into(),
-                key: None,
-            }
-            .evaluate(&d),
-            Value::Null
-        );
-        assert_eq!(Query::CountRecords.evaluate(&d), json!(3));
-        assert_eq!(
-            Query::Distinct {
-                field: "category".into()
-            }
-            .evaluate(&d),
-            json!(["Books", "Toys"])
-        );
-        assert_eq!(
-            Query::CountDistinct {
-                field: "color".into()
-            }
-            .evaluate(&d),
-            json!(2)
-        );
-        assert_eq!(Query::IdAt { index: 2 }.evaluate(&d), json!("P3"));
-        assert_eq!(Query::NextId { id: "P1".into() }.evaluate(&d), json!("P2"));
-        assert_eq!(Query::NextId { id: "P3".into() }.evaluate(&d), Value::Null);
-        let low = Filter::LtField {
-            field: "stock_quantity".into(),
-            other: "min_stock_threshold".into(),
-        };
-        assert_eq!(Query::CountWhere { filter: low }.evaluate(&d), json!(2));
-        let toys_over_6 = Filter::And {
-            all: vec![
-                Filter::Eq {
-                    field: "category".into(),
-                    value: json!("Toys"),
-                },
-                Filter::Gt {
-                    field: "price".into(),
-                    value: 6.0,
-                },
-            ],
-        };
-        assert_eq!(
-            Query::IdsWhere {
-                filter: toys_over_6
-            }
-            .evaluate(&d),
-            json!(["P1"])
-        );
-        let nulls = Filter::IsNull {
-            field: "color".into(),
-        };
-        assert_eq!(Query::CountWhere { filter: nulls }.evaluate(&d), json!(1));
-        let avg = Query::Aggregate {
-            func: Func::Avg,
-            field: "price".into(),
-            filter: None,
-        };
-        assert_eq!(avg.evaluate(&d), json!((10.5 + 20.25 + 5.0) / 3.0));
-        let sum = Query::Aggregate {
-            func: Func::Sum,
-            field: "stock_quantity".into(),
-            filter: None,
-        };
-        assert_eq!(sum.evaluate(&d), json!(55));
-        let max = Query::Aggregate {
-            func: Func::Max,
-            field: "price".into(),
-            filter: Some(Filter::Eq {
-                field: "category".into(),
-                value: json!("Toys"),
-            }),
-        };
-        assert_eq!(max.evaluate(&d), json!(10.5));
-        let none = Query::Aggregate {
-            func: Func::Min,
-            field: "price".into(),
-            filter: Some(Filter::Ge {
-                field: "price".into(),
-                value: 99.0,
-            }),
-        };
-        assert_eq!(none.evaluate(&d), Value::Null);
-    }
-
-    #[test]
-    fn task_ops_follow_the_documented_tie_and_null_rules() {
-        let q = |text: &str| -> Query { serde_json::from_str(text).unwrap() };
-        let rows: Vec<Record> = serde_json::from_value(json!([
-            {"id": 101, "dept": "Eng", "pay": 100, "addr": {"city": "Oslo"}},
-            {"id": 102, "dept": "Ops", "pay": 120, "addr": {"city": "Bergen"}},
-            {"id": 103, "dept": "Eng", "pay": 120, "addr": {"city": "Oslo"}},
-            {"id": 104, "dept": null, "pay": 500},
-            {"id": 105, "dept": "Ops"}
-        ]))
-        .unwrap();
-        let eval = |text: &str| q(text).evaluate(&rows);
-        // Ids compare as text; dotted paths reach nested fields.
-        assert_eq!(
-            eval(r#"{"op":"get","id":"102","field":"addr.city"}"#),
-            json!("Bergen")
-        );
-        assert_eq!(
-            eval(r#"{"op":"get","id":"Ops","key":"dept","field":"id"}"#),
-            json!(102)
-        );
-        // First of equals wins; records without a number are skipped.
-        assert_eq!(
-            eval(
-                r#"{"op":"top","by":"pay","func":"max","field":"id","filter":{"op":"le","field":"pay","value":200}}"#
-            ),
-            json!(102)
-        );
-        assert_eq!(
-            eval(r#"{"op":"top","by":"pay","func":"min","field":"id"}"#),
-            json!(101)
-        );
-        // Eng 220 vs Ops 120 by sum; null group skipped; count ties go to the first seen.
-        assert_eq!(
-            eval(r#"{"op":"group_top","group":"dept","func":"sum","field":"pay","pick":"max"}"#),
-            json!("Eng")
-        );
-        assert_eq!(
-            eval(r#"{"op":"group_top","group":"dept","func":"count","pick":"max"}"#),
-            json!("Eng")
-        );
-        assert_eq!(
-            eval(r#"{"op":"group_top","group":"dept","func":"avg","field":"pay","pick":"min"}"#),
-            json!("Eng")
-        );
-        assert_eq!(
-            eval(
-                r#"{"op":"percent_where","filter":{"op":"eq","field":"addr.city","value":"Oslo"}}"#
-            ),
-            json!(40.0)
-        );
-        // `ne` needs a present, non-null value.
-        assert_eq!(
-            eval(r#"{"op":"count_where","filter":{"op":"ne","field":"dept","value":"Eng"}}"#),
-            json!(2)
-        );
-        assert_eq!(
-            eval(r#"{"op":"aggregate","func":"count","field":"pay"}"#),
-            json!(4)
-        );
-    }
-}
+#[path = "query_tests.rs"]
+mod tests;

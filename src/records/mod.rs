@@ -92,6 +92,9 @@ pub struct Metadata {
     /// The `tasks` suite's task file, selection and skipped renderings.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tasks: Option<crate::runner::tasks::TaskMeta>,
+    /// The user's data file of a `--data` run: identity, schema, questions, skips.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<crate::runner::userdata::DataMeta>,
 }
 
 /// Where a rescored run's responses came from.

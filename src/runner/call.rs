@@ -240,6 +240,7 @@ async fn execute(shared: Arc<Shared>, p: Arc<ProviderRun>, c: Arc<Combo>, run: u
         cache_prefix: u.cache_prefix,
         questions: &u.questions,
         task: c.task.as_ref().map(|t| &t.request),
+        root_key: c.root_key.as_deref(),
     };
     let tokens = u.tokens + p.max_tokens;
     let stopping = || shared.stop.requested();

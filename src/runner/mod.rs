@@ -12,6 +12,7 @@ pub mod progress;
 pub mod resume;
 pub mod retry;
 pub mod tasks;
+pub mod userdata;
 
 use crate::UsageError;
 use crate::layout::{Writer, dataset_hash};
@@ -245,9 +246,11 @@ fn metadata(
     Metadata {
         benchmark_id: id.to_string(),
         timestamp: timestamp.to_string(),
-        suite_name: plan.suite().into(),
+        suite_name: plan.suite(),
         description: if plan.tasks.is_some() {
             "Which data format does an LLM analyse best: the same tasks over the same data, many formats."
+        } else if plan.data.is_some() {
+            "Which data format does an LLM read best for these records: the user's own data, questions synthesised from it with SQL answers, many formats."
         } else {
             "Which data format does an LLM read best: same data, same questions, many formats."
         }
@@ -284,6 +287,7 @@ fn metadata(
             ids: t.tasks.iter().map(|t| t.def.id.clone()).collect(),
             skipped: skipped.to_vec(),
         }),
+        data: plan.data.as_ref().map(|d| d.meta(skipped)),
     }
 }
 
@@ -330,9 +334,10 @@ pub async fn run(
                 &now.format("%Y-%m-%d_%H-%M-%S").to_string(),
             )?;
             let (id, ts) = run_identity(now);
-            let hashes: Vec<String> = match &plan.tasks {
-                Some(t) => t.tasks.iter().map(tasks::data_hash).collect(),
-                None => matrix
+            let hashes: Vec<String> = match (&plan.tasks, &plan.data) {
+                (Some(t), _) => t.tasks.iter().map(tasks::data_hash).collect(),
+                (None, Some(d)) => vec![d.data.sha256.clone()],
+                (None, None) => matrix
                     .sizes
                     .iter()
                     .map(|s| dataset_hash(&s.dataset))
@@ -344,11 +349,14 @@ pub async fn run(
             (dir, log, meta, Vec::new())
         }
     };
-    let mut artifacts = Writer::create(&dir.join(suite))?;
+    let mut artifacts = Writer::create(&dir.join(&suite))?;
     for size in &matrix.sizes {
         for (&v, qs) in &size.questions {
             artifacts.questions(v, size.dataset.mandatory.len(), qs)?;
         }
+    }
+    if let Some(d) = &plan.data {
+        artifacts.questions(d.variant(), d.data.records.len(), &d.synthesis.questions)?;
     }
     // Task renderings are in their prompts (`bench dump-prompts` writes them as files).
     for c in matrix
@@ -413,7 +421,7 @@ pub async fn run(
     let mut summary = crate::records::build_summary(
         &meta.benchmark_id,
         &meta.timestamp,
-        suite,
+        &suite,
         &results,
         missing > 0,
     );
@@ -435,9 +443,20 @@ pub async fn run(
     {
         shared.artifacts.lock().expect("artifacts lock").metadata(
             &largest.dataset,
-            json!({"seed": plan.seed, "records": plan.records, "runs": plan.runs, "suite": suite,
+            json!({"seed": plan.seed, "records": plan.records, "runs": plan.runs, "suite": &suite,
                    "question_mode": plan.question_mode.name(), "primers": plan.primers}),
         )?;
+    }
+    if let Some(d) = &plan.data {
+        shared
+            .artifacts
+            .lock()
+            .expect("artifacts lock")
+            .metadata_of(
+                d.describe(),
+                json!({"seed": plan.seed, "runs": plan.runs, "suite": &suite,
+                   "question_mode": plan.question_mode.name(), "primers": plan.primers}),
+            )?;
     }
     Ok(Outcome {
         jsonl,

@@ -2,11 +2,12 @@
 //! question), and the key that names one sample so a resumed run can skip it.
 
 use super::tasks::{Skip, TaskCombo, TaskPlan};
+use super::userdata::DataPlan;
 use crate::dataset::{self, Dataset, Structure, Variant};
 use crate::formats::Format;
 use crate::grading::DataIndex;
 use crate::layout::{self, Rendering};
-use crate::prompt::{Message, Prompt};
+use crate::prompt::{Message, Prompt, Subject};
 use crate::questions::{self, Question};
 use crate::records::{Metadata, ResultRecord};
 use crate::tokens::Tokenizer;
@@ -65,6 +66,8 @@ pub struct Plan {
     pub primers: Vec<bool>,
     /// The `tasks` suite's tasks; `None` runs the `formats` suite.
     pub tasks: Option<Arc<TaskPlan>>,
+    /// The user's own records (`--data FILE`) instead of the product dataset.
+    pub data: Option<Arc<DataPlan>>,
 }
 
 impl Plan {
@@ -86,9 +89,10 @@ impl Plan {
     /// Prompts per provider and run: combinations × sizes × primer settings (tasks × formats
     /// in the `tasks` suite, before skips).
     pub fn renderings(&self) -> usize {
-        match &self.tasks {
-            Some(t) => t.tasks.len() * self.formats.len(),
-            None => self.combinations().len() * self.records.len() * self.primers.len(),
+        match (&self.tasks, &self.data) {
+            (Some(t), _) => t.tasks.len() * self.formats.len(),
+            (None, Some(_)) => self.formats.len() * self.primers.len(),
+            (None, None) => self.combinations().len() * self.records.len() * self.primers.len(),
         }
     }
 
@@ -98,12 +102,13 @@ impl Plan {
         forced.unwrap_or(caches_prompts && self.tasks.is_none())
     }
 
-    /// The suite this plan runs, which names its run log.
-    pub fn suite(&self) -> &'static str {
-        if self.tasks.is_some() {
-            super::tasks::SUITE
-        } else {
-            super::SUITE
+    /// The suite this plan runs, which names its run log: `formats`, `tasks`, or the stem of
+    /// the `--data` file.
+    pub fn suite(&self) -> String {
+        match (&self.tasks, &self.data) {
+            (Some(_), _) => super::tasks::SUITE.into(),
+            (None, Some(d)) => d.suite(),
+            (None, None) => super::SUITE.into(),
         }
     }
 
@@ -132,6 +137,10 @@ impl Plan {
             primers: m.primers.clone(),
             tasks: match &m.tasks {
                 Some(t) => Some(Arc::new(t.plan()?)),
+                None => None,
+            },
+            data: match &m.data {
+                Some(d) => Some(Arc::new(d.plan(m.seed)?)),
                 None => None,
             },
         })
@@ -167,6 +176,9 @@ pub struct Combo {
     pub data: Arc<DataIndex>,
     /// The analysis task this rendering is for (`tasks` suite).
     pub task: Option<Arc<TaskCombo>>,
+    /// The key holding the user's records (`--data`): the reference answerer reads its records
+    /// there instead of through the product schema.
+    pub root_key: Option<Arc<str>>,
 }
 
 /// One dataset size with its questions per variant.
@@ -187,9 +199,10 @@ pub struct Matrix {
 
 /// Renders every combination and its prompts, with the renderings a format cannot produce.
 pub fn build_all(plan: &Plan) -> Result<(Matrix, Vec<Skip>)> {
-    match &plan.tasks {
-        Some(tp) => super::tasks::build(plan, tp),
-        None => Ok((build(plan)?, Vec::new())),
+    match (&plan.tasks, &plan.data) {
+        (Some(tp), _) => super::tasks::build(plan, tp),
+        (None, Some(dp)) => super::userdata::build(plan, dp),
+        (None, None) => Ok((build(plan)?, Vec::new())),
     }
 }
 
@@ -215,7 +228,14 @@ pub fn build(plan: &Plan) -> Result<Matrix> {
                         let rendering = rendered.clone();
                         let mut data_tokens = None;
                         let mut unit = |questions, question| {
-                            unit(&rendering, primer, questions, question, &mut data_tokens)
+                            unit(
+                                Subject::Products,
+                                &rendering,
+                                primer,
+                                questions,
+                                question,
+                                &mut data_tokens,
+                            )
                         };
                         let units = match plan.question_mode {
                             QuestionMode::Batch => vec![unit(qs.clone(), None)],
@@ -231,6 +251,7 @@ pub fn build(plan: &Plan) -> Result<Matrix> {
                             units,
                             data: data.clone(),
                             task: None,
+                            root_key: None,
                         });
                     }
                 }
@@ -244,14 +265,15 @@ pub fn build(plan: &Plan) -> Result<Matrix> {
 /// One prompt. `data_tokens` caches the count of the data block (plus its separating newline),
 /// which every prompt of a rendering shares: the instructions start a new line with a letter,
 /// a pre-tokenizer piece boundary, so the two counts add up to the whole prompt's exactly.
-fn unit(
+pub(super) fn unit(
+    subject: Subject,
     r: &Rendering,
     primer: bool,
     questions: Vec<Question>,
     question: Option<String>,
     data_tokens: &mut Option<usize>,
 ) -> Unit {
-    let prompt = Prompt::render(r.format, &r.text, &questions, primer);
+    let prompt = Prompt::render_about(subject, r.format, &r.text, &questions, primer);
     let messages = prompt.messages();
     let data = *data_tokens
         .get_or_insert_with(|| Tokenizer::O200kBase.count(&format!("{}\n", prompt.data_block)));
@@ -326,6 +348,7 @@ mod tests {
             question_mode: QuestionMode::PerQuestion,
             primers: vec![false, true],
             tasks: None,
+            data: None,
         };
         let m = build(&plan).unwrap();
         let mut checked = 0;

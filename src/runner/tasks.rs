@@ -145,6 +145,7 @@ pub fn build(plan: &Plan, tp: &TaskPlan) -> Result<(Matrix, Vec<Skip>)> {
                     },
                     task: task.clone(),
                 })),
+                root_key: None,
             });
         }
     }

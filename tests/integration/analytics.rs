@@ -66,6 +66,7 @@ fn fixture(root: &Path) -> PathBuf {
         question_mode: QuestionMode::Batch,
         primers: vec![false],
         tasks: None,
+        data: None,
     };
     let providers: Vec<Box<dyn Provider>> = vec![
         Box::new(Reference),

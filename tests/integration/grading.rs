@@ -255,7 +255,13 @@ fn near_misses_fail_with_their_kind() {
     );
 
     // Positions: the neighbour's id, an id that only looks right, an invented id.
-    let first_q = find(&qs, |q| q.query == Query::IdAt { index: 0 });
+    let first_q = find(&qs, |q| {
+        q.query
+            == Query::IdAt {
+                index: 0,
+                key: None,
+            }
+    });
     assert_eq!(first_q.expected, json!("PROD-000001"));
     check(first_q, json!("PROD-000010"), Failure::WrongRecord);
     check(first_q, json!(id_of(1)), Failure::WrongRecord);

@@ -19,3 +19,4 @@ mod tokens;
 mod toon_fixtures;
 mod toon_golden;
 mod userdata;
+mod userdata_run;

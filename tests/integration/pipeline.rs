@@ -34,6 +34,7 @@ fn reference_answers_from_the_prompt_text_not_the_original_records() {
         cache_prefix: 0,
         questions: &qs,
         task: None,
+        root_key: None,
     }))
     .unwrap();
     let answers: Value = serde_json::from_str(&resp.output).unwrap();
@@ -59,6 +60,7 @@ fn reference_reports_an_undecodable_data_block() {
         cache_prefix: 0,
         questions: &qs,
         task: None,
+        root_key: None,
     }))
     .unwrap_err();
     assert!(err.to_string().contains("yaml"), "{err}");
@@ -112,6 +114,7 @@ fn unparseable_output_fails_every_question_and_is_kept() {
         question_mode: QuestionMode::Batch,
         primers: vec![false],
         tasks: None,
+        data: None,
     };
     let providers: Vec<Box<dyn Provider>> = vec![Box::new(Chatty)];
     let outcome = block_on(sequential(&plan, providers)).unwrap();

@@ -205,6 +205,7 @@ async fn call(
         cache_prefix: 11,
         questions: &[],
         task: None,
+        root_key: None,
     };
     let limits = Limits::new(2, None, None, 1).unwrap();
     let t = Instant::now();
@@ -474,6 +475,7 @@ fn a_run_on_cut_replies_records_finish_and_truncated_answers() {
         question_mode: QuestionMode::Batch,
         primers: vec![false],
         tasks: None,
+        data: None,
     };
     let p = providers::build(&config(api, &server, 2.0), &fake_env).unwrap();
     let outcome = rt.block_on(sequential(&plan, vec![p])).unwrap();

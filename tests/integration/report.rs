@@ -96,6 +96,7 @@ fn plan(root: &Path, records: Vec<u32>, runs: u32) -> Plan {
         question_mode: QuestionMode::Batch,
         primers: vec![false],
         tasks: None,
+        data: None,
     }
 }
 

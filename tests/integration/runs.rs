@@ -57,6 +57,7 @@ fn plan(root: &Path, runs: u32) -> Plan {
         question_mode: QuestionMode::Batch,
         primers: vec![false],
         tasks: None,
+        data: None,
     }
 }
 

@@ -1,8 +1,8 @@
 //! `bench tokens --data FILE`: the user's own records read through DuckDB, sampled, and rendered
 //! in every format.
 
+use bench::dataset::user::{self as userdata, LoadOptions, Sample, UserData};
 use bench::formats::Format;
-use bench::userdata::{self, LoadOptions, Sample, UserData};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 

@@ -1,4 +1,4 @@
-//! The user's own records (`bench tokens --data FILE`): read through the embedded DuckDB, so
+//! The user's own records (`--data FILE`): read through the embedded DuckDB, so
 //! column types are the ones the user's SQL would see, then sampled and handed to the formats as
 //! one `{"<stem>": [records…]}` document.
 

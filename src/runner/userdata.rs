@@ -1,0 +1,289 @@
+//! A run over the user's own records (`bench run --data FILE`): the file loaded through DuckDB,
+//! questions synthesised with SQL answers, one rendering per format. A format that cannot
+//! represent the records is a [`Skip`] with its reason, on screen, in the metadata and in the
+//! report.
+
+use super::plan::{Combo, Matrix, Plan, QuestionMode, unit};
+use super::tasks::Skip;
+use crate::UsageError;
+use crate::dataset::user::{self, LoadOptions, Sample, UserData};
+use crate::dataset::{Record, Structure, Variant};
+use crate::formats::{self, Format};
+use crate::grading::DataIndex;
+use crate::layout::{self, Rendering};
+use crate::prompt::Subject;
+use crate::questions::synth::{self, Synthesis};
+use crate::tokens::Tokenizer;
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// What a `--data` run asks: the file, how it was read, and the questions.
+#[derive(Debug, Clone)]
+pub struct DataPlan {
+    /// The data file.
+    pub file: PathBuf,
+    /// How it was read and sampled.
+    pub load: LoadOptions,
+    /// The synthesis options.
+    pub synth: synth::Options,
+    /// The records.
+    pub data: UserData,
+    /// The questions.
+    pub synthesis: Synthesis,
+}
+
+impl DataPlan {
+    /// Loads `file` and synthesises its questions; every error is one line naming the file.
+    pub fn new(file: &Path, load: LoadOptions, synth: synth::Options) -> Result<Self> {
+        let data = user::load(file, &load)?;
+        let synthesis = synth::synthesize(&data.records, &synth)
+            .map_err(|e| UsageError::new(format!("{}: {e}", file.display())))?;
+        Ok(Self {
+            file: file.to_path_buf(),
+            load,
+            synth,
+            data,
+            synthesis,
+        })
+    }
+
+    /// The suite name: the file stem as a plain identifier (it names the run log).
+    pub fn suite(&self) -> String {
+        user::root_name(&self.data.name)
+    }
+
+    /// Flat when every record is flat, else nested.
+    pub fn structure(&self) -> Structure {
+        let nested = self
+            .data
+            .records
+            .iter()
+            .any(|r| r.values().any(|v| v.is_object() || v.is_array()));
+        if nested {
+            Structure::Nested
+        } else {
+            Structure::Flat
+        }
+    }
+
+    /// `optional` when some record lacks a field or holds a null, else `mandatory`.
+    pub fn variant(&self) -> Variant {
+        let mut keys: Vec<&String> = Vec::new();
+        for r in &self.data.records {
+            for k in r.keys() {
+                if !keys.contains(&k) {
+                    keys.push(k);
+                }
+            }
+        }
+        let sparse = self
+            .data
+            .records
+            .iter()
+            .any(|r| keys.iter().any(|k| r.get(*k).is_none_or(|v| v.is_null())));
+        if sparse {
+            Variant::Optional
+        } else {
+            Variant::Mandatory
+        }
+    }
+
+    /// The `dataset` entry of the artifacts' `metadata.json`.
+    pub fn describe(&self) -> serde_json::Value {
+        serde_json::json!({
+            "file": self.file,
+            "records": self.data.records.len(),
+            "total_records": self.data.total,
+            "sha256": self.data.sha256,
+            "schema": self.meta(&[]).schema,
+            "id_field": self.synthesis.id_field,
+            "questions": self.synthesis.questions.len(),
+        })
+    }
+
+    /// The metadata line's record of it, with the renderings skipped.
+    pub fn meta(&self, skipped: &[Skip]) -> DataMeta {
+        DataMeta {
+            file: self.file.clone(),
+            sha256: self.data.sha256.clone(),
+            root_key: self.load.root_key.clone(),
+            sample: match self.load.sample {
+                Sample::First => "first".into(),
+                Sample::Random => "random".into(),
+            },
+            records: self.data.records.len(),
+            total_records: self.data.total,
+            keep: self.load.records,
+            schema: self
+                .data
+                .schema
+                .iter()
+                .map(|(name, ty)| Column {
+                    name: name.clone(),
+                    duckdb_type: ty.clone(),
+                })
+                .collect(),
+            id_field: self.synthesis.id_field.clone(),
+            id_field_asked: self.synth.id_field.clone(),
+            questions: self.synthesis.questions.len(),
+            questions_asked: self.synth.questions,
+            notices: self.synthesis.notices.clone(),
+            skipped: skipped.to_vec(),
+        }
+    }
+}
+
+/// A column as DuckDB typed it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Column {
+    /// Column name.
+    pub name: String,
+    /// DuckDB's type.
+    pub duckdb_type: String,
+}
+
+/// What a `--data` run's metadata records: the file and its identity, how it was read, what
+/// was asked, and what was skipped — enough to plan the run again on `--resume`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DataMeta {
+    /// The data file as given.
+    pub file: PathBuf,
+    /// Hex sha256 of its bytes.
+    pub sha256: String,
+    /// `--root-key`.
+    pub root_key: Option<String>,
+    /// `--sample`: first or random.
+    pub sample: String,
+    /// Records asked about.
+    pub records: usize,
+    /// Records in the file.
+    pub total_records: usize,
+    /// `--records` (all when null).
+    pub keep: Option<usize>,
+    /// The columns DuckDB inferred.
+    pub schema: Vec<Column>,
+    /// The identifying field used.
+    pub id_field: String,
+    /// `--id-field`, when given.
+    pub id_field_asked: Option<String>,
+    /// Questions asked.
+    pub questions: usize,
+    /// `--questions`.
+    pub questions_asked: usize,
+    /// What the synthesis could not do as asked.
+    pub notices: Vec<String>,
+    /// Formats that could not represent the records.
+    pub skipped: Vec<Skip>,
+}
+
+impl DataMeta {
+    /// Loads the file again with the recorded options and checks it is the same file.
+    pub fn plan(&self, seed: u64) -> Result<DataPlan> {
+        let load = LoadOptions {
+            root_key: self.root_key.clone(),
+            records: self.keep,
+            sample: if self.sample == "random" {
+                Sample::Random
+            } else {
+                Sample::First
+            },
+            seed,
+        };
+        let synth = synth::Options {
+            questions: self.questions_asked,
+            id_field: self.id_field_asked.clone(),
+            seed,
+        };
+        let plan = DataPlan::new(&self.file, load, synth)?;
+        if plan.data.sha256 != self.sha256 {
+            return Err(UsageError::new(format!(
+                "{}: the file changed since the run started (sha256 {} now, {} then); the \
+                 questions would differ",
+                self.file.display(),
+                plan.data.sha256,
+                self.sha256
+            ))
+            .into());
+        }
+        Ok(plan)
+    }
+}
+
+/// One rendering, or the [`Skip`] of a format that cannot represent the records.
+pub fn render(
+    dp: &DataPlan,
+    doc: &serde_json::Value,
+    format: Format,
+    tokenizers: &[Tokenizer],
+) -> Result<Result<Rendering, Skip>> {
+    match layout::render(doc, format, dp.structure(), dp.variant(), tokenizers) {
+        Ok(r) => Ok(Ok(r)),
+        Err(e) => match e.downcast_ref::<formats::FormatError>() {
+            Some(fe) if fe.is_cannot_represent() => Ok(Err(Skip {
+                task: dp.suite(),
+                format,
+                reason: fe.to_string(),
+            })),
+            _ => Err(e.context(format!("{}", dp.file.display()))),
+        },
+    }
+}
+
+/// Renders the records in every format of the plan with their prompts.
+pub fn build(plan: &Plan, dp: &DataPlan) -> Result<(Matrix, Vec<Skip>)> {
+    let doc = dp.data.document();
+    let key: Arc<str> = Arc::from(user::root_name(&dp.data.name));
+    let records: Vec<Record> = dp.data.records.clone();
+    let index = Arc::new(DataIndex::with_id(records, &dp.synthesis.id_field));
+    let questions = &dp.synthesis.questions;
+    let mut combos = Vec::new();
+    let mut skips = Vec::new();
+    for &format in &plan.formats {
+        let rendered = match render(dp, &doc, format, &plan.tokenizers)? {
+            Ok(r) => r,
+            Err(skip) => {
+                skips.push(skip);
+                continue;
+            }
+        };
+        for &primer in &plan.primers {
+            let rendering = rendered.clone();
+            let mut data_tokens = None;
+            let mut unit = |qs, q| {
+                unit(
+                    Subject::Records,
+                    &rendering,
+                    primer,
+                    qs,
+                    q,
+                    &mut data_tokens,
+                )
+            };
+            let units = match plan.question_mode {
+                QuestionMode::Batch => vec![unit(questions.clone(), None)],
+                QuestionMode::PerQuestion => questions
+                    .iter()
+                    .map(|q| unit(vec![q.clone()], Some(q.id.clone())))
+                    .collect(),
+            };
+            combos.push(Combo {
+                records: dp.data.records.len(),
+                primer,
+                rendering,
+                units,
+                data: index.clone(),
+                task: None,
+                root_key: Some(key.clone()),
+            });
+        }
+    }
+    Ok((
+        Matrix {
+            sizes: Vec::new(),
+            combos,
+        },
+        skips,
+    ))
+}
