@@ -58,7 +58,7 @@ fn data_layout(args: &GenerateArgs, path: &std::path::Path) -> Result<()> {
     let formats = d.formats_or(Format::defaults());
     let mut w = Writer::create(&args.output).map_err(|e| UsageError::new(format!("{e:#}")))?;
     let n = dp.data.records.len();
-    w.questions(dp.variant(), n, &dp.synthesis.questions)?;
+    w.questions(dp.variant, n, &dp.synthesis.questions)?;
     let doc = dp.data.document();
     let mut skipped = Vec::new();
     let mut files = 0;

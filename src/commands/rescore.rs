@@ -109,9 +109,22 @@ fn regenerate(meta: &Metadata, dir: &Path) -> Result<HashMap<(usize, Variant), A
         ))
         .into());
     }
+    // A `--data` run: the file is loaded again (and must be unchanged) and its questions
+    // synthesised again from the recorded options.
     let plan = Plan::from_metadata(meta)?;
-    let hashes: Vec<&str> = meta.dataset_hash.split(',').collect();
     let mut out = HashMap::new();
+    if let Some(d) = &plan.data {
+        let records = d.data.records.clone();
+        out.insert(
+            (records.len(), d.variant),
+            Asked {
+                questions: d.synthesis.questions.clone(),
+                data: DataIndex::with_id(records, &d.synthesis.id_field),
+            },
+        );
+        return Ok(out);
+    }
+    let hashes: Vec<&str> = meta.dataset_hash.split(',').collect();
     for (i, &n) in plan.records.iter().enumerate() {
         let ds: Arc<Dataset> = Arc::new(dataset::generate(n, plan.seed));
         if hashes.get(i).is_some_and(|h| *h != dataset_hash(&ds)) {

@@ -173,8 +173,8 @@ pub fn execute(args: &RunArgs) -> Result<()> {
             // A data file has one shape: its structure and variant are what it is.
             let (structures, variants, records) = match &data {
                 Some(dp) => (
-                    vec![dp.structure()],
-                    vec![dp.variant()],
+                    vec![dp.structure],
+                    vec![dp.variant],
                     vec![dp.data.records.len() as u32],
                 ),
                 None => (

@@ -83,7 +83,66 @@ pub fn setup(d: &ReportData) -> Vec<Block> {
             field("benchmark_id")
         ));
     }
-    vec![Block::Heading(2, "Setup".into()), Block::Bullets(items)]
+    let mut out = vec![Block::Heading(2, "Setup".into())];
+    if let Some(data) = r.metadata.get("data") {
+        items.splice(2..3, user_data(data));
+    }
+    out.push(Block::Bullets(items));
+    let skipped: Vec<String> = r
+        .metadata
+        .get("data")
+        .and_then(|d| d.get("skipped"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|s| {
+            format!(
+                "`{}`: {}",
+                s["format"].as_str().unwrap_or("?"),
+                s["reason"].as_str().unwrap_or("?")
+            )
+        })
+        .collect();
+    if !skipped.is_empty() {
+        out.push(Block::Para(
+            "Formats not run, because they cannot represent these records (they are absent \
+             from every table below):"
+                .into(),
+        ));
+        out.push(Block::Bullets(skipped));
+    }
+    out
+}
+
+/// The setup lines of a run over the user's own file (`bench run --data`).
+fn user_data(data: &Value) -> Vec<String> {
+    let text = |k: &str| match &data[k] {
+        Value::String(s) => s.clone(),
+        Value::Null => String::new(),
+        v => v.to_string(),
+    };
+    let mut lines = vec![
+        format!(
+            "Data: your file `{}` (sha256 `{}`), {} of its {} records{}; records identified by `{}`",
+            text("file"),
+            text("sha256").chars().take(16).collect::<String>(),
+            text("records"),
+            text("total_records"),
+            match data["root_key"].as_str() {
+                Some(k) => format!(" under `{k}`"),
+                None => String::new(),
+            },
+            text("id_field")
+        ),
+        format!(
+            "Questions: {} synthesised from the records, expected answers computed by SQL in DuckDB",
+            text("questions")
+        ),
+    ];
+    for n in data["notices"].as_array().into_iter().flatten() {
+        lines.push(format!("Questions note: {}", n.as_str().unwrap_or("?")));
+    }
+    lines
 }
 
 /// The ranking with intervals, one table per model.

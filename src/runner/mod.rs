@@ -356,7 +356,7 @@ pub async fn run(
         }
     }
     if let Some(d) = &plan.data {
-        artifacts.questions(d.variant(), d.data.records.len(), &d.synthesis.questions)?;
+        artifacts.questions(d.variant, d.data.records.len(), &d.synthesis.questions)?;
     }
     // Task renderings are in their prompts (`bench dump-prompts` writes them as files).
     for c in matrix

@@ -32,6 +32,11 @@ pub struct DataPlan {
     pub data: UserData,
     /// The questions.
     pub synthesis: Synthesis,
+    /// Flat when every record is flat, else nested.
+    pub structure: Structure,
+    /// `optional` when some record lacks a field (at any depth) or holds a null, else
+    /// `mandatory`.
+    pub variant: Variant,
 }
 
 impl DataPlan {
@@ -40,54 +45,33 @@ impl DataPlan {
         let data = user::load(file, &load)?;
         let synthesis = synth::synthesize(&data.records, &synth)
             .map_err(|e| UsageError::new(format!("{}: {e}", file.display())))?;
+        let nested = data
+            .records
+            .iter()
+            .any(|r| r.values().any(|v| v.is_object() || v.is_array()));
+        let sparse = synthesis.profile.fields.iter().any(|f| f.sparse());
         Ok(Self {
             file: file.to_path_buf(),
             load,
             synth,
             data,
             synthesis,
+            structure: if nested {
+                Structure::Nested
+            } else {
+                Structure::Flat
+            },
+            variant: if sparse {
+                Variant::Optional
+            } else {
+                Variant::Mandatory
+            },
         })
     }
 
     /// The suite name: the file stem as a plain identifier (it names the run log).
     pub fn suite(&self) -> String {
         user::root_name(&self.data.name)
-    }
-
-    /// Flat when every record is flat, else nested.
-    pub fn structure(&self) -> Structure {
-        let nested = self
-            .data
-            .records
-            .iter()
-            .any(|r| r.values().any(|v| v.is_object() || v.is_array()));
-        if nested {
-            Structure::Nested
-        } else {
-            Structure::Flat
-        }
-    }
-
-    /// `optional` when some record lacks a field or holds a null, else `mandatory`.
-    pub fn variant(&self) -> Variant {
-        let mut keys: Vec<&String> = Vec::new();
-        for r in &self.data.records {
-            for k in r.keys() {
-                if !keys.contains(&k) {
-                    keys.push(k);
-                }
-            }
-        }
-        let sparse = self
-            .data
-            .records
-            .iter()
-            .any(|r| keys.iter().any(|k| r.get(*k).is_none_or(|v| v.is_null())));
-        if sparse {
-            Variant::Optional
-        } else {
-            Variant::Mandatory
-        }
     }
 
     /// The `dataset` entry of the artifacts' `metadata.json`.
@@ -218,7 +202,7 @@ pub fn render(
     format: Format,
     tokenizers: &[Tokenizer],
 ) -> Result<Result<Rendering, Skip>> {
-    match layout::render(doc, format, dp.structure(), dp.variant(), tokenizers) {
+    match layout::render(doc, format, dp.structure, dp.variant, tokenizers) {
         Ok(r) => Ok(Ok(r)),
         Err(e) => match e.downcast_ref::<formats::FormatError>() {
             Some(fe) if fe.is_cannot_represent() => Ok(Err(Skip {

@@ -162,7 +162,8 @@ pub fn retrieval(cx: &Context, want: usize) -> Vec<Draft> {
         let rule = match f.kind {
             Some(Kind::Number) => Rule::Number,
             Some(Kind::List) => Rule::Set,
-            Some(Kind::Text) if f.longest > 60 => Rule::Fuzzy,
+            // Prose is graded by keywords, as the product descriptions are.
+            Some(Kind::Text) if f.words >= 8 => Rule::Fuzzy,
             _ => Rule::Exact,
         };
         out.push(Draft {
@@ -390,6 +391,10 @@ fn repeated(f: &Field, n: usize) -> Vec<Value> {
     else {
         return Vec::new();
     };
+    // A field with one value everywhere makes a trivial filter.
+    if d.len() < 2 {
+        return Vec::new();
+    }
     let mut vs: Vec<(&String, &usize)> = d.iter().filter(|(_, c)| **c > 1).collect();
     vs.sort_by_key(|(t, c)| (std::cmp::Reverse(**c), *t));
     vs.into_iter()

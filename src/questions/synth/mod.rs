@@ -34,6 +34,8 @@ pub struct Synthesis {
     pub id_field: String,
     /// What could not be asked as requested (a category short of candidates), one line each.
     pub notices: Vec<String>,
+    /// The fields of the records.
+    pub profile: profile::Profile,
 }
 
 /// `total` split over the categories in the suite's proportions (largest remainder).
@@ -144,6 +146,7 @@ pub fn synthesize(records: &[Record], opts: &Options) -> Result<Synthesis, Strin
         questions,
         id_field: id,
         notices,
+        profile,
     })
 }
 

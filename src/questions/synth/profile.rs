@@ -67,8 +67,8 @@ pub struct Field {
     pub distinct: Option<BTreeMap<String, usize>>,
     /// Its numbers, when a number.
     pub numbers: Vec<f64>,
-    /// Longest string value, in characters.
-    pub longest: usize,
+    /// Most words in one string value: prose has many, codes and URLs one.
+    pub words: usize,
     /// A key with a dot below the top level: a dotted path could not name it unambiguously.
     pub ambiguous: bool,
 }
@@ -173,7 +173,7 @@ impl Walk<'_> {
                     seen_in: 0,
                     distinct: Some(BTreeMap::new()),
                     numbers: Vec::new(),
-                    longest: 0,
+                    words: 0,
                     // `Query::field` reads a dotted path as the key itself, else as nested
                     // keys: a dot below the top level would make the path ambiguous.
                     ambiguous: parent.is_some_and(|p| p.contains('.') || k.contains('.')),
@@ -200,7 +200,7 @@ impl Walk<'_> {
                 f.set += 1;
                 match v {
                     Value::Number(n) => f.numbers.extend(n.as_f64()),
-                    Value::String(s) => f.longest = f.longest.max(s.chars().count()),
+                    Value::String(s) => f.words = f.words.max(s.split_whitespace().count()),
                     _ => {}
                 }
                 if let Some(d) = &mut f.distinct {
