@@ -43,3 +43,8 @@ echo "== issue 4: the runner against an in-process mock server (2,000 calls, 200
 
 echo "== issue 5: token table of 100,000 records, all 12 formats, all 6 tokenizers"
 measure "tokens 100k all" "$bin" tokens --records 100000 --formats all --tokenizers all
+
+echo "== issue 11: your own data, 100,000 nested records (JSON Lines, 35 MB)"
+python3 tools/nested_records.py 100000 "$work/orders.jsonl"
+measure "tokens --data 100k (12 formats, o200k_base + cl100k_base)" "$bin" tokens --data "$work/orders.jsonl"
+measure "generate --data 100k (8 formats, 124 questions)" "$bin" generate --data "$work/orders.jsonl" --output "$work/gen-data"

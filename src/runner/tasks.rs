@@ -38,7 +38,7 @@ pub struct TaskCombo {
 /// One rendering a format could not produce, with the reason.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Skip {
-    /// Task id.
+    /// Task id, or the suite name (the data file's stem) of a `--data` run.
     pub task: String,
     /// Format.
     pub format: Format,

@@ -135,6 +135,14 @@ fn nested_records_three_levels_deep_skip_the_tabular_formats() {
     // JSONL holds any record, one a line; CSV and the Markdown table hold flat values only.
     assert_eq!(skipped(&meta), ["csv", "markdown_table"]);
     assert_eq!(meta.id_field, "id");
+    // Questions reach the third level.
+    let log =
+        std::fs::read_to_string(run_dir(&dir.path().join("data-orders.json")).join("orders.jsonl"))
+            .unwrap();
+    assert!(
+        log.contains("customer.address.geo.lat"),
+        "no 3-level path asked"
+    );
 }
 
 #[test]

@@ -69,7 +69,7 @@ pub struct Field {
     pub numbers: Vec<f64>,
     /// Most words in one string value: prose has many, codes and URLs one.
     pub words: usize,
-    /// A key with a dot below the top level: a dotted path could not name it unambiguously.
+    /// Below the top level with a dot in a key on its path: a dotted path would name another.
     pub ambiguous: bool,
 }
 
@@ -130,7 +130,7 @@ pub fn profile(records: &[Record]) -> Result<Profile, String> {
             first: &mut first,
             objects: &mut objects,
         };
-        w.object(r, None)?;
+        w.object(r, None, false)?;
     }
     for f in &mut fields {
         f.seen_in = objects.get(&f.parent).copied().unwrap_or(0);
@@ -152,10 +152,12 @@ struct Walk<'a> {
 }
 
 impl Walk<'_> {
+    /// Walks one object at path `parent`; `dotted` says a key above it holds a dot.
     fn object(
         &mut self,
         obj: &serde_json::Map<String, Value>,
         parent: Option<&str>,
+        dotted: bool,
     ) -> Result<(), String> {
         *self.objects.entry(parent.map(str::to_string)).or_default() += 1;
         for (k, v) in obj {
@@ -176,7 +178,7 @@ impl Walk<'_> {
                     words: 0,
                     // `Query::field` reads a dotted path as the key itself, else as nested
                     // keys: a dot below the top level would make the path ambiguous.
-                    ambiguous: parent.is_some_and(|p| p.contains('.') || k.contains('.')),
+                    ambiguous: parent.is_some() && (dotted || k.contains('.')),
                 });
                 fields.len() - 1
             });
@@ -217,7 +219,7 @@ impl Walk<'_> {
                 }
             }
             if let Value::Object(o) = v {
-                self.object(o, Some(&path))?;
+                self.object(o, Some(&path), dotted || k.contains('.'))?;
             }
         }
         Ok(())
