@@ -123,7 +123,8 @@ fn retrieval(records: &[Record], rng: &mut ChaCha8Rng) -> Vec<Draft> {
         .collect()
 }
 
-fn ordinal(n: usize) -> String {
+/// `1st`, `2nd`, `3rd`, `11th`…
+pub(super) fn ordinal(n: usize) -> String {
     let suffix = match (n % 10, n % 100) {
         (_, 11..=13) => "th",
         (1, _) => "st",

@@ -1,7 +1,7 @@
 //! Questions generated from the data: each carries its expected answer, validation rule and a
 //! machine-readable query that the reference answerer evaluates.
 
-mod generate;
+pub(crate) mod generate;
 pub mod query;
 pub mod synth;
 

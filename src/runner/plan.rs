@@ -226,24 +226,7 @@ pub fn build(plan: &Plan) -> Result<Matrix> {
                     let rendered = layout::render(&doc, f, s, v, &plan.tokenizers)?;
                     for &primer in &plan.primers {
                         let rendering = rendered.clone();
-                        let mut data_tokens = None;
-                        let mut unit = |questions, question| {
-                            unit(
-                                Subject::Products,
-                                &rendering,
-                                primer,
-                                questions,
-                                question,
-                                &mut data_tokens,
-                            )
-                        };
-                        let units = match plan.question_mode {
-                            QuestionMode::Batch => vec![unit(qs.clone(), None)],
-                            QuestionMode::PerQuestion => qs
-                                .iter()
-                                .map(|q| unit(vec![q.clone()], Some(q.id.clone())))
-                                .collect(),
-                        };
+                        let units = units(plan, Subject::Products, &rendering, primer, qs);
                         combos.push(Combo {
                             records: n as usize,
                             primer,
@@ -262,10 +245,29 @@ pub fn build(plan: &Plan) -> Result<Matrix> {
     Ok(Matrix { sizes, combos })
 }
 
+/// The prompts of one rendering: one with every question in batch mode, else one each.
+pub(super) fn units(
+    plan: &Plan,
+    subject: Subject,
+    rendering: &Rendering,
+    primer: bool,
+    questions: &[Question],
+) -> Vec<Unit> {
+    let mut data_tokens = None;
+    let mut one = |qs, q| unit(subject, rendering, primer, qs, q, &mut data_tokens);
+    match plan.question_mode {
+        QuestionMode::Batch => vec![one(questions.to_vec(), None)],
+        QuestionMode::PerQuestion => questions
+            .iter()
+            .map(|q| one(vec![q.clone()], Some(q.id.clone())))
+            .collect(),
+    }
+}
+
 /// One prompt. `data_tokens` caches the count of the data block (plus its separating newline),
 /// which every prompt of a rendering shares: the instructions start a new line with a letter,
 /// a pre-tokenizer piece boundary, so the two counts add up to the whole prompt's exactly.
-pub(super) fn unit(
+fn unit(
     subject: Subject,
     r: &Rendering,
     primer: bool,

@@ -3,7 +3,7 @@
 //! represent the records is a [`Skip`] with its reason, on screen, in the metadata and in the
 //! report.
 
-use super::plan::{Combo, Matrix, Plan, QuestionMode, unit};
+use super::plan::{Combo, Matrix, Plan, units};
 use super::tasks::Skip;
 use crate::UsageError;
 use crate::dataset::user::{self, LoadOptions, Sample, UserData};
@@ -234,24 +234,7 @@ pub fn build(plan: &Plan, dp: &DataPlan) -> Result<(Matrix, Vec<Skip>)> {
         };
         for &primer in &plan.primers {
             let rendering = rendered.clone();
-            let mut data_tokens = None;
-            let mut unit = |qs, q| {
-                unit(
-                    Subject::Records,
-                    &rendering,
-                    primer,
-                    qs,
-                    q,
-                    &mut data_tokens,
-                )
-            };
-            let units = match plan.question_mode {
-                QuestionMode::Batch => vec![unit(questions.clone(), None)],
-                QuestionMode::PerQuestion => questions
-                    .iter()
-                    .map(|q| unit(vec![q.clone()], Some(q.id.clone())))
-                    .collect(),
-            };
+            let units = units(plan, Subject::Records, &rendering, primer, questions);
             combos.push(Combo {
                 records: dp.data.records.len(),
                 primer,

@@ -4,6 +4,7 @@
 
 use super::profile::{Field, Kind, Profile};
 use crate::dataset::Record;
+use crate::questions::generate::ordinal;
 use crate::questions::query::Func;
 use crate::questions::{Category, Filter, Position, Query};
 use rand::seq::SliceRandom;
@@ -72,17 +73,6 @@ fn number(x: f64) -> Value {
     } else {
         Value::from(x)
     }
-}
-
-fn ordinal(n: usize) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (_, 11..=13) => "th",
-        (1, _) => "st",
-        (2, _) => "nd",
-        (3, _) => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
 }
 
 /// Takes from each list in turn until all are empty.
