@@ -3,9 +3,8 @@
 //! `encode_ordinary`.
 
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::fmt;
-use tiktoken_rs::CoreBPE;
 
 /// A tokenizer bench can count with.
 #[derive(
@@ -49,7 +48,7 @@ impl Tokenizer {
         Tokenizer::MistralV3,
     ];
 
-    /// OpenAI's encodings, counted with tiktoken-rs (checked against python tiktoken).
+    /// OpenAI's encodings (counts checked against python tiktoken).
     pub const OPENAI: [Tokenizer; 2] = [Tokenizer::O200kBase, Tokenizer::Cl100kBase];
 
     /// Name used in the CLI, JSONL and SQL.
@@ -64,57 +63,63 @@ impl Tokenizer {
         }
     }
 
-    fn bpe(self) -> Option<&'static CoreBPE> {
-        match self {
-            Tokenizer::O200kBase => Some(tiktoken_rs::o200k_base_singleton()),
-            Tokenizer::Cl100kBase => Some(tiktoken_rs::cl100k_base_singleton()),
-            _ => None,
-        }
-    }
-
-    /// An open-model encoding from the `tiktoken` crate (vocabularies compiled in).
-    fn open(self) -> &'static tiktoken::CoreBpe {
+    /// The encoding, from the `tiktoken` crate (every vocabulary compiled in).
+    fn encoding(self) -> &'static tiktoken::CoreBpe {
         tiktoken::get_encoding(self.name()).expect("vocabulary compiled in (Cargo features)")
     }
 
-    /// Number of tokens in `text`, tokenized whole (the reference semantics).
+    /// Number of tokens in `text`, tokenized whole (the reference semantics: special-token
+    /// text counts as ordinary text, as `encode_ordinary` does).
     pub fn count_whole(self, text: &str) -> usize {
-        match self.bpe() {
-            Some(bpe) => bpe.encode_ordinary(text).len(),
-            None => self.open().count(text),
-        }
+        self.encoding().count(text)
     }
 
-    /// Number of tokens in `text`; equal to [`Tokenizer::count_whole`], but counts the text in
-    /// segments cut at pre-tokenizer piece boundaries (see [`segments`]) and reuses the count of
-    /// segments seen before: rendered data repeats the same lines thousands of times.
+    /// Number of tokens in `text`; equal to [`Tokenizer::count_whole`]. A large text in an
+    /// OpenAI encoding is cut at pre-tokenizer piece boundaries (see [`segments`]) into one
+    /// chunk per core, counted in parallel: the crate counts one text on one core.
     pub fn count(self, text: &str) -> usize {
-        // The open-model crate counts at ~170 MB/s and needs no segment cache.
-        let Some(bpe) = self.bpe() else {
-            return self.open().count(text);
-        };
-        let mut cache: HashMap<&str, usize> = HashMap::new();
-        segments(text)
-            .map(|seg| match cache.get(seg) {
-                Some(&n) => n,
-                None => {
-                    let n = bpe.encode_ordinary(seg).len();
-                    if cache.len() < CACHE_LIMIT {
-                        cache.insert(seg, n);
-                    }
-                    n
-                }
-            })
-            .sum()
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        if text.len() < PARALLEL_FROM || cores < 2 || !Self::OPENAI.contains(&self) {
+            return self.count_whole(text);
+        }
+        self.count_chunked(text, cores)
+    }
+
+    /// [`Tokenizer::count`] over `chunks` pieces of `text`, cut at segment boundaries.
+    fn count_chunked(self, text: &str, chunks: usize) -> usize {
+        let target = text.len().div_ceil(chunks.max(1)).max(1);
+        let mut pieces = Vec::with_capacity(chunks);
+        let (mut start, mut end) = (0, 0);
+        for seg in segments(text) {
+            end += seg.len();
+            if end - start >= target {
+                pieces.push(&text[start..end]);
+                start = end;
+            }
+        }
+        if start < text.len() {
+            pieces.push(&text[start..]);
+        }
+        std::thread::scope(|s| {
+            let handles: Vec<_> = pieces
+                .iter()
+                .map(|p| s.spawn(move || self.count_whole(p)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("counting thread panicked"))
+                .sum()
+        })
     }
 }
 
-/// Segments remembered per count; the frequent ones (keys, indentation, categories) come early.
-const CACHE_LIMIT: usize = 1 << 18;
+/// Texts from this size up are counted on every core (below it, thread start-up costs more
+/// than it saves).
+const PARALLEL_FROM: usize = 1 << 20;
 
 /// Cuts `text` where the o200k_base and cl100k_base pre-tokenizer regexes always start a new
 /// piece, so the token count of the whole equals the sum over the segments. Hand-written because
-/// tiktoken-rs exposes no piece iterator. Two kinds of cut, both ASCII-only:
+/// the tiktoken crate exposes no piece iterator. Two kinds of cut, both ASCII-only:
 /// - before `Y` in `\nY`, `Y` printable and not `/`: no pattern continues past a newline into a
 ///   printable char (punctuation absorbs only `[\r\n/]*` after itself), and no pattern starts with `\n`
 ///   and goes on into `Y`.
@@ -247,8 +252,14 @@ mod tests {
                 .collect();
             assert_eq!(segments(&s).collect::<String>(), s);
             cuts += segments(&s).count() - 1.min(s.len());
-            for t in Tokenizer::ALL {
-                assert_eq!(t.count(&s), t.count_whole(&s), "{t} on {s:?}");
+            for t in Tokenizer::OPENAI {
+                for chunks in [2, 3, 7] {
+                    assert_eq!(
+                        t.count_chunked(&s, chunks),
+                        t.count_whole(&s),
+                        "{t} in {chunks} chunks on {s:?}"
+                    );
+                }
             }
         }
         assert!(cuts > 1000, "the texts must exercise the cuts ({cuts})");
