@@ -137,6 +137,26 @@ pub enum PerfCommand {
     /// Run N calls through the real runner against an in-process mock OpenAI-compatible
     /// server; print wall time, the ideal bound and their ratio.
     Harness(HarnessArgs),
+    /// Count the tokens of FILE with each tokenizer and print MB/s (one core and every core),
+    /// next to python tiktoken on the same file with --python.
+    Tokens(PerfTokensArgs),
+}
+
+/// `bench perf tokens`.
+#[derive(Debug, Clone, Args)]
+pub struct PerfTokensArgs {
+    /// The text file to count (UTF-8).
+    pub file: PathBuf,
+    /// Tokenizers, comma-separated, or `all`.
+    #[arg(long, value_parser = parse_tokenizers, default_value = "o200k_base,cl100k_base")]
+    pub tokenizers: Tokenizers,
+    /// Timed counts per tokenizer; the best is reported.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub repeat: u32,
+    /// Python with `tiktoken` installed: also time python tiktoken on the same file
+    /// (tools/perf_tokens.py, offline) and print the ratio.
+    #[arg(long, value_name = "PYTHON")]
+    pub python: Option<PathBuf>,
 }
 
 /// `bench perf harness`.

@@ -48,3 +48,8 @@ echo "== issue 11: your own data, 100,000 nested records (JSON Lines, 35 MB)"
 python3 tools/nested_records.py 100000 "$work/orders.jsonl"
 measure "tokens --data 100k (12 formats, o200k_base + cl100k_base)" "$bin" tokens --data "$work/orders.jsonl"
 measure "generate --data 100k (8 formats, 124 questions)" "$bin" generate --data "$work/orders.jsonl" --output "$work/gen-data"
+
+echo "== issue 12: token counting, bench vs python tiktoken on the same 31 MB file (side by side)"
+"$bin" generate --data "$work/orders.jsonl" --formats json_compact --questions 1 --output "$work/jc" > /dev/null
+python=${PYTHON:-python3}
+"$bin" perf tokens "$(ls "$work"/jc/data/json_compact/*.json)" --python "$python" --repeat 3

@@ -140,3 +140,53 @@ fn counts_of_the_default_renderings_equal_python_tiktoken() {
         }
     }
 }
+
+#[test]
+fn perf_tokens_prints_the_counts_and_speeds_of_each_tokenizer() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("text.json");
+    let text =
+        "{\"id\": \"PROD-000001\", \"name\": \"Rustic Kettle\", \"price\": 772.54}\n".repeat(500);
+    std::fs::write(&file, &text).unwrap();
+    let out = assert_cmd::Command::cargo_bin("bench")
+        .unwrap()
+        .args([
+            "perf",
+            "tokens",
+            "--repeat",
+            "1",
+            "--tokenizers",
+            "o200k_base,llama3",
+        ])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for t in [Tokenizer::O200kBase, Tokenizer::Llama3] {
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with(t.name()))
+            .unwrap_or_else(|| panic!("no {t} line in {stdout}"));
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(fields[1], t.count_whole(&text).to_string(), "{line}");
+        assert!(line.contains("MB/s"), "{line}");
+    }
+    // A python that cannot start is a one-line error naming it.
+    let out = assert_cmd::Command::cargo_bin("bench")
+        .unwrap()
+        .args(["perf", "tokens", "--python", "/nonexistent/python"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--python /nonexistent/python: cannot start it"),
+        "{err}"
+    );
+}
