@@ -55,12 +55,15 @@ pub struct Analytics {
 }
 
 /// An in-memory DuckDB that never installs or loads extensions on its own (JSON and Parquet are
-/// built in), so a missing one fails at once instead of downloading.
+/// built in), so a missing one fails at once instead of downloading. Every DuckDB bench opens
+/// (the views, the `--data` loader, the synthesis answer key) is one of these.
+pub fn offline_connection() -> duckdb::Result<Connection> {
+    let config = Config::default().enable_autoload_extension(false)?;
+    Connection::open_in_memory_with_flags(config)
+}
+
 fn connect() -> Result<Connection> {
-    let config = Config::default()
-        .enable_autoload_extension(false)
-        .context("configuring DuckDB")?;
-    Connection::open_in_memory_with_flags(config).context("opening DuckDB")
+    offline_connection().context("opening DuckDB")
 }
 
 /// Escapes a string for a single-quoted SQL literal.

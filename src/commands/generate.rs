@@ -59,11 +59,10 @@ fn data_layout(args: &GenerateArgs, path: &std::path::Path) -> Result<()> {
     let mut w = Writer::create(&args.output).map_err(|e| UsageError::new(format!("{e:#}")))?;
     let n = dp.data.records.len();
     w.questions(dp.variant, n, &dp.synthesis.questions)?;
-    let doc = dp.data.document();
     let mut skipped = Vec::new();
     let mut files = 0;
     for &f in &formats {
-        match userdata::render(&dp, &doc, f, &d.tokenizers)? {
+        match userdata::render(&dp, f, &d.tokenizers)? {
             Ok(r) => {
                 files += 1;
                 w.data(&r, n)?;

@@ -57,6 +57,18 @@ pub fn load_options(file: &DataFileArgs, d: &DataArgs) -> Result<LoadOptions, cr
     })
 }
 
+/// The `data:` line every `--data` command prints first: the file, its records and identity.
+pub fn data_line(path: &std::path::Path, data: &crate::dataset::user::UserData) -> String {
+    format!(
+        "data: {} — {} records (of {}), sha256 {}, {} columns",
+        path.display(),
+        data.records.len(),
+        data.total,
+        data.sha256,
+        data.schema.len()
+    )
+}
+
 /// Loads the `--data` file and synthesises its questions, printing what the synthesis could
 /// not do as asked.
 pub fn data_plan(
@@ -75,12 +87,8 @@ pub fn data_plan(
         },
     )?;
     eprintln!(
-        "data: {} — {} records (of {}), sha256 {}, {} columns; {} questions, records identified by `{}`",
-        path.display(),
-        plan.data.records.len(),
-        plan.data.total,
-        plan.data.sha256,
-        plan.data.schema.len(),
+        "{}; {} questions, records identified by `{}`",
+        data_line(path, &plan.data),
         plan.synthesis.questions.len(),
         plan.synthesis.id_field
     );

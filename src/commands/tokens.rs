@@ -86,20 +86,9 @@ fn table(args: &TokensArgs, records: u32, formats: &[Format]) -> Result<()> {
 fn data_tokens(args: &TokensArgs, path: &Path) -> Result<()> {
     let d = &args.data;
     let data = userdata::load(path, &super::load_options(&args.file, d)?)?;
-    eprintln!(
-        "data: {} — {} records (of {}), sha256 {}, {} columns",
-        path.display(),
-        data.records.len(),
-        data.total,
-        data.sha256,
-        data.schema.len()
-    );
+    eprintln!("{}", super::data_line(path, &data));
     let doc = data.document();
-    let shape = if crate::formats::flat_records("flat", &doc).is_ok() {
-        Structure::Flat
-    } else {
-        Structure::Nested
-    };
+    let shape = crate::formats::structure_of(&doc);
     let values = dataset::count_values(&doc);
     let formats = d.formats_or(Format::ALL.to_vec());
     let mut rows = Vec::new();

@@ -5,7 +5,7 @@
 use crate::UsageError;
 use crate::analytics::sql_string;
 use crate::error::one_line;
-use duckdb::{Config, Connection};
+use duckdb::Connection;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Map, Value};
@@ -403,10 +403,7 @@ struct Db(Connection);
 
 impl Db {
     fn open() -> Result<Self, String> {
-        let config = Config::default()
-            .enable_autoload_extension(false)
-            .map_err(|e| format!("configuring DuckDB: {}", one_line(&e.to_string())))?;
-        Connection::open_in_memory_with_flags(config)
+        crate::analytics::offline_connection()
             .map(Db)
             .map_err(|e| format!("opening DuckDB: {}", one_line(&e.to_string())))
     }

@@ -155,6 +155,16 @@ pub fn flat_records<'a>(format: &'static str, doc: &'a Value) -> Result<Records<
     Ok(records)
 }
 
+/// The structure of a document: flat when it is, or holds under one key, records of scalars
+/// only (what CSV can render), else nested.
+pub fn structure_of(doc: &Value) -> Structure {
+    if flat_records("csv", doc).is_ok() {
+        Structure::Flat
+    } else {
+        Structure::Nested
+    }
+}
+
 /// Declares [`Format`]: one line per format, `Variant => module::SPEC`. The variant's
 /// snake_case name is the format's name; adding a format is one file plus one line here.
 macro_rules! formats {

@@ -223,7 +223,7 @@ pub fn field<'a>(r: &'a Record, path: &str) -> Option<&'a Value> {
 }
 
 /// A value as text for comparing ids and naming groups: strings as they are, others as JSON.
-fn text(v: &Value) -> String {
+pub fn text(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         other => other.to_string(),
@@ -479,11 +479,15 @@ fn aggregate(func: Func, xs: &[f64]) -> Value {
         Func::Max => xs.iter().copied().fold(f64::NEG_INFINITY, f64::max),
         Func::Count => xs.len() as f64,
     };
-    // Integral results print as integers ("1234", not "1234.0").
-    if v.fract() == 0.0 && v.abs() < 9.0e15 {
-        json!(v as i64)
+    integral(v)
+}
+
+/// A number as JSON, integral values as integers ("1234", not "1234.0"), as answers print.
+pub fn integral(x: f64) -> Value {
+    if x.fract() == 0.0 && x.abs() < 9.0e15 {
+        json!(x as i64)
     } else {
-        json!(v)
+        json!(x)
     }
 }
 

@@ -59,10 +59,26 @@ impl std::fmt::Display for Skip {
 
 /// The structure a task's data has: flat when it is, or holds under one key, flat records.
 pub fn structure_of(task: &Task) -> Structure {
-    if formats::flat_records("csv", &task.data).is_ok() {
-        Structure::Flat
-    } else {
-        Structure::Nested
+    formats::structure_of(&task.data)
+}
+
+/// A rendering of `subject`'s data in `format`, or its [`Skip`] when the format cannot
+/// represent that data; any other failure stays an error.
+pub fn or_skip(
+    rendered: Result<Rendering>,
+    subject: &str,
+    format: Format,
+) -> Result<Result<Rendering, Skip>> {
+    match rendered {
+        Ok(r) => Ok(Ok(r)),
+        Err(e) => match e.downcast_ref::<formats::FormatError>() {
+            Some(fe) if fe.is_cannot_represent() => Ok(Err(Skip {
+                task: subject.to_string(),
+                format,
+                reason: fe.to_string(),
+            })),
+            _ => Err(e),
+        },
     }
 }
 
@@ -74,23 +90,14 @@ pub fn render(
     tokenizers: &[Tokenizer],
 ) -> Result<Result<Rendering, Skip>> {
     let structure = structure_of(task);
-    match layout::render(
+    let rendered = layout::render(
         &task.data,
         format,
         structure,
         Variant::Mandatory,
         tokenizers,
-    ) {
-        Ok(r) => Ok(Ok(r)),
-        Err(e) => match e.downcast_ref::<formats::FormatError>() {
-            Some(fe) if fe.is_cannot_represent() => Ok(Err(Skip {
-                task: task.def.id.clone(),
-                format,
-                reason: fe.to_string(),
-            })),
-            _ => Err(e).with_context(|| format!("task '{}'", task.def.id)),
-        },
-    }
+    );
+    or_skip(rendered, &task.def.id, format).with_context(|| format!("task '{}'", task.def.id))
 }
 
 /// Renders every selected (task, format); unrepresentable ones become [`Skip`]s.

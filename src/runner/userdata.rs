@@ -14,7 +14,7 @@ use crate::layout::{self, Rendering};
 use crate::prompt::Subject;
 use crate::questions::synth::{self, Synthesis};
 use crate::tokens::Tokenizer;
-use anyhow::Result;
+use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -32,6 +32,8 @@ pub struct DataPlan {
     pub data: UserData,
     /// The questions.
     pub synthesis: Synthesis,
+    /// The document every format renders (`UserData::document`), built once.
+    pub doc: serde_json::Value,
     /// Flat when every record is flat, else nested.
     pub structure: Structure,
     /// `optional` when some record lacks a field (at any depth) or holds a null, else
@@ -45,10 +47,8 @@ impl DataPlan {
         let data = user::load(file, &load)?;
         let synthesis = synth::synthesize(&data.records, &synth)
             .map_err(|e| UsageError::new(format!("{}: {e}", file.display())))?;
-        let nested = data
-            .records
-            .iter()
-            .any(|r| r.values().any(|v| v.is_object() || v.is_array()));
+        let doc = data.document();
+        let structure = formats::structure_of(&doc);
         let sparse = synthesis.profile.fields.iter().any(|f| f.sparse());
         Ok(Self {
             file: file.to_path_buf(),
@@ -56,11 +56,8 @@ impl DataPlan {
             synth,
             data,
             synthesis,
-            structure: if nested {
-                Structure::Nested
-            } else {
-                Structure::Flat
-            },
+            doc,
+            structure,
             variant: if sparse {
                 Variant::Optional
             } else {
@@ -74,6 +71,18 @@ impl DataPlan {
         user::root_name(&self.data.name)
     }
 
+    /// The columns as DuckDB typed them.
+    fn schema(&self) -> Vec<Column> {
+        self.data
+            .schema
+            .iter()
+            .map(|(name, ty)| Column {
+                name: name.clone(),
+                duckdb_type: ty.clone(),
+            })
+            .collect()
+    }
+
     /// The `dataset` entry of the artifacts' `metadata.json`.
     pub fn describe(&self) -> serde_json::Value {
         serde_json::json!({
@@ -81,7 +90,7 @@ impl DataPlan {
             "records": self.data.records.len(),
             "total_records": self.data.total,
             "sha256": self.data.sha256,
-            "schema": self.meta(&[]).schema,
+            "schema": self.schema(),
             "id_field": self.synthesis.id_field,
             "questions": self.synthesis.questions.len(),
         })
@@ -100,15 +109,7 @@ impl DataPlan {
             records: self.data.records.len(),
             total_records: self.data.total,
             keep: self.load.records,
-            schema: self
-                .data
-                .schema
-                .iter()
-                .map(|(name, ty)| Column {
-                    name: name.clone(),
-                    duckdb_type: ty.clone(),
-                })
-                .collect(),
+            schema: self.schema(),
             id_field: self.synthesis.id_field.clone(),
             id_field_asked: self.synth.id_field.clone(),
             questions: self.synthesis.questions.len(),
@@ -198,26 +199,16 @@ impl DataMeta {
 /// One rendering, or the [`Skip`] of a format that cannot represent the records.
 pub fn render(
     dp: &DataPlan,
-    doc: &serde_json::Value,
     format: Format,
     tokenizers: &[Tokenizer],
 ) -> Result<Result<Rendering, Skip>> {
-    match layout::render(doc, format, dp.structure, dp.variant, tokenizers) {
-        Ok(r) => Ok(Ok(r)),
-        Err(e) => match e.downcast_ref::<formats::FormatError>() {
-            Some(fe) if fe.is_cannot_represent() => Ok(Err(Skip {
-                task: dp.suite(),
-                format,
-                reason: fe.to_string(),
-            })),
-            _ => Err(e.context(format!("{}", dp.file.display()))),
-        },
-    }
+    let rendered = layout::render(&dp.doc, format, dp.structure, dp.variant, tokenizers);
+    super::tasks::or_skip(rendered, &dp.suite(), format)
+        .with_context(|| dp.file.display().to_string())
 }
 
 /// Renders the records in every format of the plan with their prompts.
 pub fn build(plan: &Plan, dp: &DataPlan) -> Result<(Matrix, Vec<Skip>)> {
-    let doc = dp.data.document();
     let key: Arc<str> = Arc::from(user::root_name(&dp.data.name));
     let records: Vec<Record> = dp.data.records.clone();
     let index = Arc::new(DataIndex::with_id(records, &dp.synthesis.id_field));
@@ -225,7 +216,7 @@ pub fn build(plan: &Plan, dp: &DataPlan) -> Result<(Matrix, Vec<Skip>)> {
     let mut combos = Vec::new();
     let mut skips = Vec::new();
     for &format in &plan.formats {
-        let rendered = match render(dp, &doc, format, &plan.tokenizers)? {
+        let rendered = match render(dp, format, &plan.tokenizers)? {
             Ok(r) => r,
             Err(skip) => {
                 skips.push(skip);

@@ -18,7 +18,7 @@ import sys
 
 sys.dont_write_bytecode = True  # importing trim.py must leave no __pycache__ in the tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from trim import PACKAGE, VERSION, Pkg, dump, licence_text, sha256_bytes, sources_text, t_airports  # noqa: E402
+from trim import Pkg, dump, package_lines, sha256_bytes, source_lines, t_airports  # noqa: E402
 
 EQ_KEEP = 40
 
@@ -161,15 +161,7 @@ def main():
         "by hand — rerun the script, which rebuilds every file here byte-identically (and "
         "`benchmarks/tasks/real/` with it).",
         "",
-        f"- Package: npm `{PACKAGE}@{VERSION}` (<https://www.npmjs.com/package/{PACKAGE}/v/{VERSION}>), "
-        "repository <https://github.com/vega/vega-datasets>.",
-        f"- Tarball `{PACKAGE}-{VERSION}.tgz` sha256: `{tar_sha}` (pinned and checked by the script).",
-        f"- Package licence: {p.package_license} — per the package's README and `datapackage.json`, this "
-        "covers the package code only; each dataset keeps the licence of its original source, recorded "
-        "per file below exactly as `datapackage.json` states it (the package notes this metadata is a "
-        "starting point, not legal advice).",
-        "- Each source file is checked against the `hash` (a git blob sha1) and `bytes` that `datapackage.json` "
-        "records for it.",
+        *package_lines(p, tar_sha),
         "",
     ]
     for name, src, fn in EXAMPLES:
@@ -177,15 +169,10 @@ def main():
         _, unit, before, after, fmt, data, desc = fn(p)
         with open(os.path.join(out_dir, name), "wb") as f:
             f.write(data)
-        desc_lines = " ".join(res.get("description", "").split())
         md += [
             f"## {name}",
             "",
-            f"- Source: `{PACKAGE}@{VERSION}`, `package/data/{src}` (`datapackage.json` resource "
-            f"`{res['name']}`, git blob sha1 `{res['hash'].split(':', 1)[1]}`, {res['bytes']} bytes).",
-            f"- Package description: {desc_lines}",
-            "- Upstream origin: " + "; ".join(sources_text(res)) + ".",
-            f"- Licence (as the package states it): {licence_text(res)}.",
+            *source_lines(res, src),
             f"- Transform: {desc}",
             f"- Output: {fmt}.",
             f"- Records ({unit}): {before} before, {after} after.",

@@ -5,7 +5,7 @@
 use super::profile::{Field, Kind, Profile};
 use crate::dataset::Record;
 use crate::questions::generate::ordinal;
-use crate::questions::query::Func;
+use crate::questions::query::{Func, integral, text};
 use crate::questions::{Category, Filter, Position, Query};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -66,15 +66,6 @@ fn shown(v: &Value) -> String {
     v.to_string()
 }
 
-/// A number as JSON (integral values without `.0`).
-fn number(x: f64) -> Value {
-    if x.fract() == 0.0 && x.abs() < 9.0e15 {
-        Value::from(x as i64)
-    } else {
-        Value::from(x)
-    }
-}
-
 /// Takes from each list in turn until all are empty.
 fn interleave(groups: Vec<Vec<Draft>>) -> Vec<Draft> {
     let mut iters: Vec<_> = groups.into_iter().map(Vec::into_iter).collect();
@@ -93,11 +84,9 @@ fn interleave(groups: Vec<Vec<Draft>>) -> Vec<Draft> {
 /// A record's id as the query compares it (text) and as the question shows it (as in the
 /// data: strings quoted, numbers bare).
 fn id_of(r: &Record, id: &str) -> (String, String) {
-    match crate::questions::query::field(r, id) {
-        Some(Value::String(s)) => (s.clone(), shown(&Value::String(s.clone()))),
-        Some(v) => (v.to_string(), v.to_string()),
-        None => (String::new(), "null".into()),
-    }
+    // The identifier is set in every record (`profile::id_field` checked it).
+    let v = crate::questions::query::field(r, id).unwrap_or(&Value::Null);
+    (text(v), shown(v))
 }
 
 /// Retrieval: one field of one record named by its id, targets spread over the start, middle
@@ -431,7 +420,7 @@ pub fn filtering(cx: &Context, want: usize) -> Vec<Draft> {
                     format!(
                         "How many records have `{}` greater than {}?",
                         f.path,
-                        number(*x)
+                        integral(*x)
                     ),
                     Filter::Gt {
                         field: f.path.clone(),
@@ -444,7 +433,7 @@ pub fn filtering(cx: &Context, want: usize) -> Vec<Draft> {
                     format!(
                         "How many records have `{}` less than {}?",
                         f.path,
-                        number(*x)
+                        integral(*x)
                     ),
                     Filter::Lt {
                         field: f.path.clone(),
@@ -467,7 +456,7 @@ pub fn filtering(cx: &Context, want: usize) -> Vec<Draft> {
                         c.path,
                         shown(&v),
                         f.path,
-                        number(*mid)
+                        integral(*mid)
                     ),
                     Filter::And {
                         all: vec![

@@ -7,9 +7,10 @@
 use crate::analytics::sql_string;
 use crate::dataset::Record;
 use crate::error::one_line;
-use crate::questions::{Filter, Query, query::Func};
-use duckdb::{Config, Connection};
-use serde_json::{Value, json};
+use crate::questions::query::{self, Func};
+use crate::questions::{Filter, Query};
+use duckdb::Connection;
+use serde_json::Value;
 
 /// The records loaded into DuckDB.
 pub struct Truth(Connection);
@@ -21,10 +22,7 @@ fn db_err(e: duckdb::Error) -> String {
 impl Truth {
     /// Loads `records` (in order: `pos` is the 0-based index) into a fresh in-memory DuckDB.
     pub fn load(records: &[Record]) -> Result<Self, String> {
-        let config = Config::default()
-            .enable_autoload_extension(false)
-            .map_err(db_err)?;
-        let c = Connection::open_in_memory_with_flags(config).map_err(db_err)?;
+        let c = crate::analytics::offline_connection().map_err(db_err)?;
         c.execute_batch("CREATE TABLE raw(pos BIGINT, txt VARCHAR)")
             .map_err(db_err)?;
         {
@@ -59,7 +57,7 @@ impl Truth {
 /// Integral floats as integers, as `Query::evaluate` prints aggregates.
 fn integral(v: Value) -> Value {
     match v.as_f64() {
-        Some(x) if v.is_f64() && x.fract() == 0.0 && x.abs() < 9.0e15 => json!(x as i64),
+        Some(x) if v.is_f64() => query::integral(x),
         _ => v,
     }
 }
