@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Speed and memory benchmarks of issues 2 to 5 (release build; not part of CI). Prints wall time
+# Speed and memory benchmarks of issues 2 to 5 (the one optimised dev build that
+# the README and CI use; not part of CI). Prints wall time
 # and peak RSS per step. Usage: tools/perf.sh [WORKDIR=/tmp/bench-perf]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=${1:-/tmp/bench-perf}
 rm -rf "$work" && mkdir -p "$work"
-cargo build --release -q
-bin=target/release/bench
+cargo build -q
+bin=${CARGO_TARGET_DIR:-target}/debug/bench
 measure() { # label, command...
     local label=$1; shift
     /usr/bin/time -f "$label: %e s wall, %M KB peak RSS" "$@" > /dev/null 2> "$work/time.err" || { cat "$work/time.err"; exit 1; }
