@@ -15,6 +15,8 @@ use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 
 /// One format × structure × variant rendering with its measurements.
 #[derive(Debug, Clone)]
@@ -50,6 +52,64 @@ pub fn render(
         variant,
         text,
         stats,
+    })
+}
+
+/// Renders and measures `formats` of one document, on every core: each worker thread renders
+/// and counts one format at a time (its tokenizers one after the other, see
+/// [`crate::tokens::counting_in_parallel`]). `each` gets the renderings on the calling thread,
+/// in the order of `formats`, each as soon as it and those before it are done, so writing one
+/// overlaps rendering the next. The first error stops the work and is returned.
+pub fn render_each(
+    doc: &Value,
+    formats: &[Format],
+    structure: Structure,
+    variant: Variant,
+    tokenizers: &[Tokenizer],
+    mut each: impl FnMut(Rendering) -> Result<()>,
+) -> Result<()> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let workers = cores.min(formats.len());
+    if workers < 2 {
+        for &f in formats {
+            each(render(doc, f, structure, variant, tokenizers)?)?;
+        }
+        return Ok(());
+    }
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel();
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let (tx, next) = (tx.clone(), &next);
+            scope.spawn(move || {
+                crate::tokens::counting_in_parallel();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(&f) = formats.get(i) else { break };
+                    // A closed channel means the caller stopped at an error: stop too.
+                    if tx
+                        .send((i, render(doc, f, structure, variant, tokenizers)))
+                        .is_err()
+                    {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut done = BTreeMap::new();
+        let mut want = 0;
+        for (i, r) in rx {
+            done.insert(i, r);
+            while let Some(r) = done.remove(&want) {
+                want += 1;
+                if let Err(e) = r.and_then(&mut each) {
+                    next.store(formats.len(), Ordering::Relaxed);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(())
     })
 }
 

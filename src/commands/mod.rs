@@ -30,9 +30,8 @@ pub fn for_each_rendering(
     for &v in &data.variants {
         for &s in &data.structures {
             let doc = ds.document(v, s);
-            for &f in formats.iter().filter(|f| f.supports(s)) {
-                each(layout::render(&doc, f, s, v, &data.tokenizers)?)?;
-            }
+            let shown: Vec<Format> = formats.iter().copied().filter(|f| f.supports(s)).collect();
+            layout::render_each(&doc, &shown, s, v, &data.tokenizers, &mut each)?;
         }
     }
     Ok(())

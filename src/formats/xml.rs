@@ -76,6 +76,15 @@ const KEY_ATTR: &str = "name";
 /// `_-.` (the XML Name production without `:`, which namespaces claim), not starting with
 /// `xml` in any case, which XML reserves.
 fn valid_name(key: &str) -> bool {
+    let b = key.as_bytes();
+    // ASCII keys (nearly all) are checked byte by byte: this runs for every element written.
+    if b.is_ascii() {
+        return matches!(b.first(), Some(c) if c.is_ascii_alphabetic() || *c == b'_')
+            && b[1..]
+                .iter()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.'))
+            && !(b.len() >= 3 && b[..3].eq_ignore_ascii_case(b"xml"));
+    }
     let mut chars = key.chars();
     matches!(chars.next(), Some(c) if c == '_' || (c.is_alphabetic() && name_start_char(c)))
         && chars.all(|c| matches!(c, '_' | '-' | '.') || (c.is_alphanumeric() && name_char(c)))
@@ -147,29 +156,33 @@ impl Xml {
 
     /// What XML cannot say without type hints, found before writing anything. `tag` is the
     /// element `v` is written as, which names its list items.
-    fn check(&self, path: &str, tag: &str, v: &Value) -> Result<(), FormatError> {
+    fn check(&self, path: &dyn Fn() -> String, tag: &str, v: &Value) -> Result<(), FormatError> {
+        // `path` is built only for an error message: formatting it for every node of 100,000
+        // records cost more than the check itself.
         let cannot = |why: String| Err(FormatError::cannot_represent(self.name, why));
         match v {
             Value::Object(o) if o.is_empty() => cannot(format!(
-                "{path} is an empty object, which reads back as an empty string"
+                "{} is an empty object, which reads back as an empty string",
+                path()
             )),
             Value::Array(a) if a.is_empty() => cannot(format!(
-                "{path} is an empty list, which reads back as an empty string"
+                "{} is an empty list, which reads back as an empty string",
+                path()
             )),
             Value::Object(o) => {
                 if o.len() == 1 && o.contains_key(item_name(tag)) {
                     return cannot(format!(
-                        "{path} is an object whose only key is '{}', which reads back as a list",
+                        "{} is an object whose only key is '{}', which reads back as a list",
+                        path(),
                         item_name(tag)
                     ));
                 }
                 o.iter()
-                    .try_for_each(|(k, v)| self.check(&format!("{path}.{k}"), tag_of(k), v))
+                    .try_for_each(|(k, v)| self.check(&|| format!("{}.{k}", path()), tag_of(k), v))
             }
-            Value::Array(a) => a
-                .iter()
-                .enumerate()
-                .try_for_each(|(i, v)| self.check(&format!("{path}[{i}]"), item_name(tag), v)),
+            Value::Array(a) => a.iter().enumerate().try_for_each(|(i, v)| {
+                self.check(&|| format!("{}[{i}]", path()), item_name(tag), v)
+            }),
             _ => Ok(()),
         }
     }
@@ -274,7 +287,7 @@ impl Encoder for Xml {
             Some((k, v)) if k != WRAPPER && valid_name(k) => (k.as_str(), v),
             _ => (WRAPPER, doc),
         };
-        self.check(root, root, value)?;
+        self.check(&|| root.to_string(), root, value)?;
         let mut w = if self.pretty {
             Writer::new_with_indent(Vec::new(), b' ', 2)
         } else {

@@ -221,9 +221,14 @@ pub fn build(plan: &Plan) -> Result<Matrix> {
             let data = Arc::new(DataIndex::of_dataset(dataset.clone(), v));
             for &s in &plan.structures {
                 let doc = dataset.document(v, s);
-                for &f in plan.formats.iter().filter(|f| f.supports(s)) {
-                    let qs = &questions[&v];
-                    let rendered = layout::render(&doc, f, s, v, &plan.tokenizers)?;
+                let formats: Vec<_> = plan
+                    .formats
+                    .iter()
+                    .copied()
+                    .filter(|f| f.supports(s))
+                    .collect();
+                let qs = &questions[&v];
+                layout::render_each(&doc, &formats, s, v, &plan.tokenizers, |rendered| {
                     for &primer in &plan.primers {
                         let rendering = rendered.clone();
                         let units = units(plan, Subject::Products, &rendering, primer, qs);
@@ -237,7 +242,8 @@ pub fn build(plan: &Plan) -> Result<Matrix> {
                             root_key: None,
                         });
                     }
-                }
+                    Ok(())
+                })?;
             }
         }
         sizes.push(Size { dataset, questions });

@@ -3,6 +3,7 @@
 //! `encode_ordinary`.
 
 use serde::{Deserialize, Serialize};
+use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -76,10 +77,15 @@ impl Tokenizer {
 
     /// Number of tokens in `text`; equal to [`Tokenizer::count_whole`]. A large text in an
     /// OpenAI encoding is cut at pre-tokenizer piece boundaries (see [`segments`]) into one
-    /// chunk per core, counted in parallel: the crate counts one text on one core.
+    /// chunk per core, counted in parallel: the crate counts one text on one core. On a thread
+    /// that already runs in parallel with others (see [`count_all`]) it counts whole.
     pub fn count(self, text: &str) -> usize {
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        if text.len() < PARALLEL_FROM || cores < 2 || !Self::OPENAI.contains(&self) {
+        if text.len() < PARALLEL_FROM
+            || cores < 2
+            || !Self::OPENAI.contains(&self)
+            || IN_PARALLEL.with(Cell::get)
+        {
             return self.count_whole(text);
         }
         self.count_chunked(text, cores)
@@ -87,19 +93,19 @@ impl Tokenizer {
 
     /// [`Tokenizer::count`] over `chunks` pieces of `text`, cut at segment boundaries.
     fn count_chunked(self, text: &str, chunks: usize) -> usize {
-        let target = text.len().div_ceil(chunks.max(1)).max(1);
+        let chunks = chunks.max(1);
         let mut pieces = Vec::with_capacity(chunks);
-        let (mut start, mut end) = (0, 0);
-        for seg in segments(text) {
-            end += seg.len();
-            if end - start >= target {
+        let mut start = 0;
+        for k in 1..chunks {
+            // The first cut at or after the k-th equal share: no scan of the text before it.
+            let target = (text.len() * k / chunks).max(start + 1);
+            let end = next_cut(text.as_bytes(), target);
+            if end > start && end < text.len() {
                 pieces.push(&text[start..end]);
                 start = end;
             }
         }
-        if start < text.len() {
-            pieces.push(&text[start..]);
-        }
+        pieces.push(&text[start..]);
         std::thread::scope(|s| {
             let handles: Vec<_> = pieces
                 .iter()
@@ -117,6 +123,35 @@ impl Tokenizer {
 /// than it saves).
 const PARALLEL_FROM: usize = 1 << 20;
 
+thread_local! {
+    /// Set on threads that already count in parallel with others, where cutting a text into
+    /// more threads would only add threads to the same cores.
+    static IN_PARALLEL: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Marks the current thread as one of several counting at once: [`Tokenizer::count`] then
+/// counts each text whole on it (its piece cache stays warm across texts).
+pub fn counting_in_parallel() {
+    IN_PARALLEL.with(|c| c.set(true));
+}
+
+/// Whether the segment boundary rules of [`segments`] cut `b` before byte `p` (`p >= 1`).
+fn is_cut(b: &[u8], p: usize) -> bool {
+    let printable = |c: u8| c.is_ascii_graphic();
+    (b[p - 1] == b'\n' && printable(b[p]) && b[p] != b'/')
+        || (b[p] == b' '
+            && (b[p - 1] == b' ' || b[p - 1] == b'\n')
+            && p + 1 < b.len()
+            && printable(b[p + 1]))
+}
+
+/// The first cut (see [`segments`]) at or after byte `from`, or `b.len()` when there is none.
+fn next_cut(b: &[u8], from: usize) -> usize {
+    (from.max(1)..b.len())
+        .find(|&p| is_cut(b, p))
+        .unwrap_or(b.len())
+}
+
 /// Cuts `text` where the o200k_base and cl100k_base pre-tokenizer regexes always start a new
 /// piece, so the token count of the whole equals the sum over the segments. Hand-written because
 /// the tiktoken crate exposes no piece iterator. Two kinds of cut, both ASCII-only:
@@ -128,30 +163,15 @@ const PARALLEL_FROM: usize = 1 << 20;
 ///   and the run ends the previous piece there both in the whole text and in the segment.
 pub fn segments(text: &str) -> impl Iterator<Item = &str> {
     let b = text.as_bytes();
-    let printable = |c: u8| c.is_ascii_graphic();
     let mut start = 0;
-    let mut i = 1;
     std::iter::from_fn(move || {
-        while i < b.len() {
-            let p = i;
-            i += 1;
-            let cut = (b[p - 1] == b'\n' && printable(b[p]) && b[p] != b'/')
-                || (b[p] == b' '
-                    && (b[p - 1] == b' ' || b[p - 1] == b'\n')
-                    && p + 1 < b.len()
-                    && printable(b[p + 1]));
-            if cut && p > start {
-                let seg = &text[start..p];
-                start = p;
-                return Some(seg);
-            }
+        if start >= b.len() {
+            return None;
         }
-        if start < b.len() {
-            let seg = &text[start..];
-            start = b.len();
-            return Some(seg);
-        }
-        None
+        let end = next_cut(b, start + 1);
+        let seg = &text[start..end];
+        start = end;
+        Some(seg)
     })
 }
 
@@ -161,8 +181,15 @@ impl fmt::Display for Tokenizer {
     }
 }
 
-/// Counts `text` with each tokenizer, one thread per tokenizer.
+/// Counts `text` with each tokenizer, one thread per tokenizer; one after the other on a
+/// thread marked by [`counting_in_parallel`].
 pub fn count_all(text: &str, tokenizers: &[Tokenizer]) -> BTreeMap<String, usize> {
+    if IN_PARALLEL.with(Cell::get) {
+        return tokenizers
+            .iter()
+            .map(|&t| (t.name().to_string(), t.count_whole(text)))
+            .collect();
+    }
     std::thread::scope(|s| {
         let handles: Vec<_> = tokenizers
             .iter()
