@@ -298,3 +298,39 @@ pub fn dataset_hash(ds: &Dataset) -> String {
     }
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn render_each_hands_over_in_order_what_render_makes_and_stops_at_an_error() {
+        let (s, v) = (Structure::Nested, Variant::Optional);
+        let ds = dataset::generate(40, 7);
+        let doc = ds.document(v, s);
+        let formats: Vec<Format> = (Format::ALL.iter().copied())
+            .filter(|f| f.supports(s))
+            .collect();
+        assert!(formats.len() > 2, "more formats than workers");
+        let mut got = Vec::new();
+        render_each(&doc, &formats, s, v, &Tokenizer::OPENAI, |r| {
+            got.push(r);
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(got.len(), formats.len());
+        for (r, &f) in got.iter().zip(&formats) {
+            let alone = render(&doc, f, s, v, &Tokenizer::OPENAI).unwrap();
+            assert_eq!(r.format, f);
+            assert_eq!(r.text, alone.text, "{f}");
+            assert_eq!(r.stats, alone.stats, "{f}");
+        }
+        let mut calls = 0;
+        let e = render_each(&doc, &formats, s, v, &Tokenizer::OPENAI, |_| {
+            calls += 1;
+            anyhow::bail!("disk full")
+        })
+        .unwrap_err();
+        assert_eq!((e.to_string().as_str(), calls), ("disk full", 1));
+    }
+}
