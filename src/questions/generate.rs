@@ -42,11 +42,12 @@ pub fn generate(records: &[Record], seed: u64) -> Vec<Question> {
     drafts.extend(structure(records, &mut rng));
     drafts.extend(filtering(records, &mut rng));
     drafts.extend(aggregation(records, &mut rng));
+    let answers = evaluate_all(&drafts, records);
     drafts
         .into_iter()
+        .zip(answers)
         .enumerate()
-        .map(|(i, d)| {
-            let expected = d.query.evaluate(records);
+        .map(|(i, (d, expected))| {
             // A null answer (missing value) is compared as text "null", whatever the field kind.
             let validation = if expected.is_null() {
                 Validation::Exact
@@ -64,6 +65,30 @@ pub fn generate(records: &[Record], seed: u64) -> Vec<Question> {
             }
         })
         .collect()
+}
+
+/// Each draft's expected answer, the drafts dealt out over every core in turn (most queries
+/// read every record, and the costly ones sit together at the end).
+fn evaluate_all(drafts: &[Draft], records: &[Record]) -> Vec<Value> {
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut answers = vec![Value::Null; drafts.len()];
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|w| {
+                s.spawn(move || {
+                    (drafts.iter().enumerate().skip(w).step_by(workers))
+                        .map(|(i, d)| (i, d.query.evaluate(records)))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for h in handles {
+            for (i, v) in h.join().expect("question thread panicked") {
+                answers[i] = v;
+            }
+        }
+    });
+    answers
 }
 
 fn id_at(records: &[Record], i: usize) -> String {
