@@ -20,3 +20,13 @@ mod toon_fixtures;
 mod toon_golden;
 mod userdata;
 mod userdata_run;
+
+/// The stdout of a command that must have succeeded; its stderr is the failure message.
+fn success_stdout(out: &std::process::Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}

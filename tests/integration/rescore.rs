@@ -67,12 +67,7 @@ fn rescoring_a_finished_run_reproduces_every_score() {
         .arg(&source)
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = crate::success_stdout(&out);
     let all = runs(&root);
     assert_eq!(all.len(), 2, "a new run folder beside the source");
     let new = all.into_iter().find(|d| *d != source).unwrap();

@@ -191,12 +191,7 @@ fn dry_run_plans_real_providers_without_network_or_keys() {
         .arg(tmp.path().join("data"))
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = crate::success_stdout(&out);
     for needle in [
         "anthropic:claude-sonnet-4-5",
         "openai:gpt-4.1-mini",
@@ -236,12 +231,7 @@ fn init_config_writes_a_template_the_run_accepts() {
         .arg(&path)
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = crate::success_stdout(&out);
     for spec in [
         "anthropic:claude-sonnet-4-5",
         "openai:gpt-4.1-mini",

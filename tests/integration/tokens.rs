@@ -161,12 +161,7 @@ fn perf_tokens_prints_the_counts_and_speeds_of_each_tokenizer() {
         .arg(&file)
         .output()
         .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let stdout = crate::success_stdout(&out);
     for t in [Tokenizer::O200kBase, Tokenizer::Llama3] {
         let line = stdout
             .lines()
