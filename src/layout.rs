@@ -68,8 +68,7 @@ pub fn render_each(
     tokenizers: &[Tokenizer],
     mut each: impl FnMut(Rendering) -> Result<()>,
 ) -> Result<()> {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let workers = cores.min(formats.len());
+    let workers = crate::cores().min(formats.len());
     if workers < 2 {
         for &f in formats {
             each(render(doc, f, structure, variant, tokenizers)?)?;

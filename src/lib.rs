@@ -21,3 +21,8 @@ pub mod tasks;
 pub mod tokens;
 
 pub use error::UsageError;
+
+/// The cores this process may run on (1 when unknown): how many workers the parallel stages start.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}

@@ -75,7 +75,7 @@ fn tokens(a: &PerfTokensArgs) -> Result<()> {
         a.file.display(),
         mb,
         a.repeat,
-        std::thread::available_parallelism().map_or(1, |n| n.get())
+        crate::cores()
     );
     println!(
         "{:<12} {:>12} {:>14} {:>16} {:>16} {:>10}",

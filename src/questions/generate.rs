@@ -70,7 +70,7 @@ pub fn generate(records: &[Record], seed: u64) -> Vec<Question> {
 /// Each draft's expected answer, the drafts dealt out over every core in turn (most queries
 /// read every record, and the costly ones sit together at the end).
 fn evaluate_all(drafts: &[Draft], records: &[Record]) -> Vec<Value> {
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let workers = crate::cores();
     let mut answers = vec![Value::Null; drafts.len()];
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..workers)

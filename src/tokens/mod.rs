@@ -80,7 +80,7 @@ impl Tokenizer {
     /// chunk per core, counted in parallel: the crate counts one text on one core. On a thread
     /// that already runs in parallel with others (see [`count_all`]) it counts whole.
     pub fn count(self, text: &str) -> usize {
-        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let cores = crate::cores();
         if text.len() < PARALLEL_FROM
             || cores < 2
             || !Self::OPENAI.contains(&self)
