@@ -2,6 +2,7 @@
 //! request/response round trip live here once; each wire file implements only [`WireApi`] —
 //! where to send, what to send, how to read the answer.
 
+use super::batch::{BatchApi, Caps, Item, Outcome, Protocol, Raw, Status, Transport};
 use super::http::{Endpoint, Secret};
 use super::{ModelConfig, Provider, ProviderError, Request, Response};
 use crate::UsageError;
@@ -31,6 +32,10 @@ pub(super) trait WireApi: Send + Sync {
     fn body_request_id(&self, _body: &Value) -> Option<String> {
         None
     }
+    /// The provider's batch API, if it has one.
+    fn protocol(&self) -> Option<Box<dyn Protocol>> {
+        None
+    }
 }
 
 /// A model behind one wire API.
@@ -38,6 +43,8 @@ pub(super) struct Http<W> {
     wire: W,
     cfg: ModelConfig,
     endpoint: Endpoint,
+    /// The batch API and where to reach it, when the wire API has one.
+    batch: Option<(Box<dyn Protocol>, Transport)>,
     /// The variable to set, when the API needs a key and none was found.
     missing_key: Option<String>,
 }
@@ -58,11 +65,39 @@ impl<W: WireApi> Http<W> {
         let endpoint = wire
             .endpoint(cfg, base, timeout, key)
             .map_err(|e| UsageError::new(e.to_string()))?;
+        let batch = wire.protocol().map(|p| {
+            let t = Transport {
+                endpoint: endpoint.clone(),
+                base: base.to_string(),
+                model: cfg.model.clone(),
+            };
+            (p, t)
+        });
         Ok(Self {
             wire,
             cfg: cfg.clone(),
             endpoint,
+            batch,
             missing_key,
+        })
+    }
+
+    /// The settings of one call: an analysis task sets its own output limit and temperature,
+    /// as TeaLeaf's runner does.
+    fn call_config(&self, req: &Request) -> std::borrow::Cow<'_, ModelConfig> {
+        match req.task {
+            Some(t) => std::borrow::Cow::Owned(ModelConfig {
+                max_tokens: Some(t.max_tokens),
+                temperature: Some(t.temperature),
+                ..self.cfg.clone()
+            }),
+            None => std::borrow::Cow::Borrowed(&self.cfg),
+        }
+    }
+
+    fn protocol(&self) -> Result<&(Box<dyn Protocol>, Transport), ProviderError> {
+        self.batch.as_ref().ok_or_else(|| {
+            ProviderError::BadPrompt(format!("{} has no batch API", self.wire.name()))
         })
     }
 }
@@ -89,6 +124,10 @@ impl<W: WireApi> Provider for Http<W> {
         self.wire.caches_prompts()
     }
 
+    fn batch(&self) -> Option<&dyn BatchApi> {
+        self.batch.as_ref().map(|_| self as &dyn BatchApi)
+    }
+
     fn ready(&self) -> Result<(), ProviderError> {
         match &self.missing_key {
             Some(env) => Err(ProviderError::MissingKey(env.clone())),
@@ -98,19 +137,75 @@ impl<W: WireApi> Provider for Http<W> {
 
     async fn complete(&self, req: &Request<'_>) -> Result<Response, ProviderError> {
         self.ready()?;
-        // An analysis task sets its own output limit and temperature, as TeaLeaf's runner does.
-        let task_cfg = req.task.map(|t| ModelConfig {
-            max_tokens: Some(t.max_tokens),
-            temperature: Some(t.temperature),
-            ..self.cfg.clone()
-        });
-        let cfg = task_cfg.as_ref().unwrap_or(&self.cfg);
-        let reply = self.endpoint.post(&self.wire.body(cfg, req)).await?;
+        let cfg = self.call_config(req);
+        let reply = self.endpoint.post(&self.wire.body(&cfg, req)).await?;
         let mut resp = self.wire.parse(&reply.body)?;
         resp.request_id = reply
             .request_id
             .or_else(|| self.wire.body_request_id(&reply.body));
         resp.status = Some(reply.status);
         Ok(resp)
+    }
+}
+
+#[async_trait::async_trait]
+impl<W: WireApi> BatchApi for Http<W> {
+    fn caps(&self) -> Caps {
+        self.batch.as_ref().map_or(
+            Caps {
+                requests: 0,
+                bytes: 0,
+            },
+            |(p, _)| p.caps(),
+        )
+    }
+
+    fn body(&self, req: &Request<'_>) -> Value {
+        self.wire.body(&self.call_config(req), req)
+    }
+
+    fn item_bytes(&self, item: &Item) -> usize {
+        self.batch.as_ref().map_or(0, |(p, _)| p.item_bytes(item))
+    }
+
+    async fn submit(&self, items: &[Item]) -> Result<String, ProviderError> {
+        self.ready()?;
+        let (p, t) = self.protocol()?;
+        p.submit(t, items).await
+    }
+
+    async fn poll(&self, id: &str) -> Result<Status, ProviderError> {
+        let (p, t) = self.protocol()?;
+        p.poll(t, id).await
+    }
+
+    async fn results(&self, status: &Status) -> Result<Vec<(String, Outcome)>, ProviderError> {
+        let (p, t) = self.protocol()?;
+        let raw = p.results(t, status).await?;
+        Ok(raw
+            .into_iter()
+            .map(|(id, r)| {
+                let outcome = match r {
+                    Raw::Reply(body, request_id) => match self.wire.parse(&body) {
+                        Ok(mut resp) => {
+                            resp.status = Some(200);
+                            resp.request_id =
+                                request_id.or_else(|| self.wire.body_request_id(&body));
+                            Outcome::Answer(resp)
+                        }
+                        Err(e) => Outcome::Failed(e),
+                    },
+                    Raw::Failed(e) => Outcome::Failed(e),
+                    Raw::Expired => Outcome::Expired,
+                    Raw::Canceled => Outcome::Canceled,
+                };
+                (id, outcome)
+            })
+            .collect())
+    }
+
+    async fn cancel(&self, id: &str) -> Result<(), ProviderError> {
+        let (p, t) = self.protocol()?;
+        p.cancel(t, id).await
     }
 }

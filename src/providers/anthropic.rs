@@ -59,6 +59,9 @@ impl WireApi for Anthropic {
     fn parse(&self, body: &Value) -> Result<Response, ProviderError> {
         parse(body)
     }
+    fn protocol(&self) -> Option<Box<dyn super::batch::Protocol>> {
+        Some(Box::new(super::batch::anthropic::Anthropic))
+    }
 }
 
 /// `stop_reason` normalised.

@@ -21,6 +21,10 @@ pub struct Price {
     /// Prompt tokens written to cache (defaults to `input`).
     #[serde(default)]
     pub cache_write: Option<f64>,
+    /// What a call through the batch API (`--batch`) costs, as a fraction of the prices
+    /// above: 0.5 is half price. Unset: the provider's discount (`prices::batch_discount`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch: Option<f64>,
 }
 
 impl Price {
@@ -32,6 +36,11 @@ impl Price {
             + u.cache_write as f64 * self.cache_write.unwrap_or(self.input)
             + u.output as f64 * self.output)
             / 1_000_000.0
+    }
+
+    /// Cost of one call made through the batch API.
+    pub fn batch_cost(&self, u: &super::Usage) -> f64 {
+        self.cost(u) * self.batch.unwrap_or(1.0)
     }
 }
 
@@ -139,10 +148,16 @@ impl ModelConfig {
             .max(1)
     }
 
-    /// The price from the config, else from the built-in table.
+    /// The price from the config, else from the built-in table; a configured price without
+    /// `batch` gets the provider's batch discount.
     pub fn price(&self) -> Option<Price> {
-        self.price
-            .or_else(|| prices::lookup(&self.provider, &self.model).map(|p| p.price))
+        let mut p = self
+            .price
+            .or_else(|| prices::lookup(&self.provider, &self.model).map(|p| p.price))?;
+        if p.batch.is_none() {
+            p.batch = prices::batch_discount(&self.provider);
+        }
+        Some(p)
     }
 
     /// Model parameters recorded with every result (only those set).
@@ -314,6 +329,7 @@ mod tests {
             output: 15.0,
             cache_read: Some(0.3),
             cache_write: Some(3.75),
+            batch: Some(0.5),
         };
         let u = super::super::Usage {
             input: 1_000_000,
@@ -324,5 +340,8 @@ mod tests {
         };
         let want = 0.4 * 3.0 + 0.5 * 0.3 + 0.1 * 3.75 + 0.1 * 15.0;
         assert!((p.cost(&u) - want).abs() < 1e-9);
+        assert!((p.batch_cost(&u) - want / 2.0).abs() < 1e-9);
+        let live_only = Price { batch: None, ..p };
+        assert!((live_only.batch_cost(&u) - want).abs() < 1e-9);
     }
 }

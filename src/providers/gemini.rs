@@ -59,6 +59,9 @@ impl WireApi for Gemini {
     fn parse(&self, body: &Value) -> Result<Response, ProviderError> {
         parse(body)
     }
+    fn protocol(&self) -> Option<Box<dyn super::batch::Protocol>> {
+        Some(Box::new(super::batch::gemini::Gemini))
+    }
 
     fn body_request_id(&self, body: &Value) -> Option<String> {
         body.get("responseId")

@@ -130,7 +130,7 @@ impl Endpoint {
     }
 
     /// Removes the key from any text that leaves this module.
-    fn scrub(&self, text: &str) -> String {
+    pub(crate) fn scrub(&self, text: &str) -> String {
         self.secrets
             .iter()
             .filter(|s| !s.is_empty())
@@ -139,11 +139,71 @@ impl Endpoint {
 
     /// POSTs `body` and classifies the outcome.
     pub async fn post(&self, body: &Value) -> Result<Reply, ProviderError> {
-        let resp = self
-            .client
-            .post(&self.url)
+        let req = self.client.post(&self.url).json(body);
+        let (status, request_id, text) = self.send(req).await?;
+        Ok(Reply {
+            body: self.json(&text)?,
+            status,
+            request_id,
+        })
+    }
+
+    /// This endpoint's client, headers and secrets at another URL (the same API's other
+    /// paths: batch creation, polling, result files).
+    pub fn at(&self, url: String) -> Endpoint {
+        let mut e = self.clone();
+        e.url = url;
+        e
+    }
+
+    /// GETs a JSON body.
+    pub async fn get(&self) -> Result<Reply, ProviderError> {
+        let (status, request_id, text) = self.send(self.client.get(&self.url)).await?;
+        Ok(Reply {
+            body: self.json(&text)?,
+            status,
+            request_id,
+        })
+    }
+
+    /// GETs a body as text (JSONL result files).
+    pub async fn get_text(&self) -> Result<String, ProviderError> {
+        Ok(self.send(self.client.get(&self.url)).await?.2)
+    }
+
+    /// POSTs a multipart form: text `fields`, then one file part `file` named `file_name`.
+    pub async fn post_file(
+        &self,
+        fields: &[(&'static str, &str)],
+        file_name: &str,
+        bytes: Vec<u8>,
+    ) -> Result<Reply, ProviderError> {
+        let mut form = reqwest::multipart::Form::new();
+        for (k, v) in fields {
+            form = form.text(*k, v.to_string());
+        }
+        let part = reqwest::multipart::Part::bytes(bytes)
+            .file_name(file_name.to_string())
+            .mime_str("application/jsonl")
+            .map_err(|e| ProviderError::Connection(format!("bad upload type: {e}")))?;
+        form = form.part("file", part);
+        let req = self.client.post(&self.url).multipart(form);
+        let (status, request_id, text) = self.send(req).await?;
+        Ok(Reply {
+            body: self.json(&text)?,
+            status,
+            request_id,
+        })
+    }
+
+    /// Sends with this endpoint's headers; a non-2xx status is an error carrying the
+    /// server's message and wait; returns status, request id and body text.
+    async fn send(
+        &self,
+        req: reqwest::RequestBuilder,
+    ) -> Result<(u16, Option<String>, String), ProviderError> {
+        let resp = req
             .headers(self.headers.clone())
-            .json(body)
             .send()
             .await
             .map_err(|e| self.transport_error(e))?;
@@ -161,16 +221,16 @@ impl Endpoint {
                 request_id,
             });
         }
-        let body = serde_json::from_str(&text).map_err(|e| ProviderError::BadBody {
+        Ok((status, request_id, text))
+    }
+
+    /// A 2xx body as JSON, or a `BadBody` error naming how it starts.
+    fn json(&self, text: &str) -> Result<Value, ProviderError> {
+        serde_json::from_str(text).map_err(|e| ProviderError::BadBody {
             message: self.scrub(&format!(
                 "response body is not valid JSON ({e}); it starts with {:?}",
-                snippet(&text, 80)
+                snippet(text, 80)
             )),
-        })?;
-        Ok(Reply {
-            body,
-            status,
-            request_id,
         })
     }
 

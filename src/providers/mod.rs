@@ -4,6 +4,7 @@
 
 mod adapter;
 mod anthropic;
+pub mod batch;
 pub mod config;
 mod gemini;
 pub mod http;
@@ -204,6 +205,10 @@ pub trait Provider: Send + Sync {
     fn url(&self) -> Option<String>;
     /// Whether the provider caches prompts, so a warm-up call pays off.
     fn caches_prompts(&self) -> bool;
+    /// The provider's batch API (half price, answers within a day), if it has one.
+    fn batch(&self) -> Option<&dyn batch::BatchApi> {
+        None
+    }
     /// Why a call cannot be made at all (a missing key), checked before a run starts.
     fn ready(&self) -> Result<(), ProviderError> {
         Ok(())

@@ -61,6 +61,14 @@ impl WireApi for OpenAi {
     fn parse(&self, body: &Value) -> Result<Response, ProviderError> {
         parse(body)
     }
+    fn protocol(&self) -> Option<Box<dyn super::batch::Protocol>> {
+        // OpenAI's own API has the Batch API; compatible servers and Ollama do not.
+        (self.0 == Wire::OpenAi).then(|| {
+            Box::new(super::batch::openai::OpenAi {
+                endpoint: "/v1/chat/completions",
+            }) as Box<dyn super::batch::Protocol>
+        })
+    }
 }
 
 /// `finish_reason` normalised (OpenAI's names; compatible servers use the same ones).

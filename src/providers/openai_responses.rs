@@ -51,6 +51,11 @@ impl WireApi for OpenAiResponses {
     fn parse(&self, body: &Value) -> Result<Response, ProviderError> {
         parse(body)
     }
+    fn protocol(&self) -> Option<Box<dyn super::batch::Protocol>> {
+        Some(Box::new(super::batch::openai::OpenAi {
+            endpoint: "/v1/responses",
+        }))
+    }
 }
 
 /// The raw reason (`incomplete_details.reason` of an incomplete response, else `status`) and

@@ -27,6 +27,9 @@ const fn p(input: f64, output: f64, cache_read: f64, cache_write: f64) -> Price 
         output,
         cache_read: Some(cache_read),
         cache_write: Some(cache_write),
+        // Anthropic Message Batches, the OpenAI Batch API and Gemini batch mode all charge
+        // half the live price.
+        batch: Some(0.5),
     }
 }
 
@@ -63,6 +66,16 @@ pub const TABLE: &[Entry] = &[
     e(GEMINI, "gemini-2.5-flash", p(0.3, 2.5, 0.03, 0.3)),
     e(GEMINI, "gemini-2.0-flash", p(0.1, 0.4, 0.025, 0.1)),
 ];
+
+/// The fraction of the live price the provider's batch API charges, for providers that have
+/// one (all three halve it).
+pub fn batch_discount(provider: &str) -> Option<f64> {
+    matches!(
+        provider,
+        "anthropic" | "openai" | "openai-responses" | "gemini"
+    )
+    .then_some(0.5)
+}
 
 /// The row for `model` on `provider`: the longest matching prefix.
 pub fn lookup(provider: &str, model: &str) -> Option<&'static Entry> {

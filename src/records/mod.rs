@@ -230,6 +230,9 @@ pub struct ResultRecord {
     /// The stop or finish reason exactly as the API gave it.
     #[serde(default)]
     pub finish_reason: Option<String>,
+    /// The provider's batch this call ran in (`--batch`); absent for live calls.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch_id: Option<String>,
     /// Why the call failed, null if it did not.
     pub error: Option<String>,
 }

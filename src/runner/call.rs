@@ -459,6 +459,7 @@ fn build(
         request_id: resp.request_id,
         finish: resp.finish,
         finish_reason: resp.finish_reason,
+        batch_id: None,
         error,
     }
 }

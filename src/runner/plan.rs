@@ -296,7 +296,9 @@ fn unit(
 }
 
 /// Names one sample: who was asked what, which run.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct SampleKey {
     /// Provider name.
     pub provider: String,

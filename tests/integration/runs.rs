@@ -297,6 +297,7 @@ async fn budget_stops_scheduling_and_marks_the_summary() {
         output: 60.0,
         cache_read: None,
         cache_write: None,
+        batch: None,
     });
     let model = Model {
         provider: providers::build(&cfg, &fake_env).unwrap(),

@@ -1,0 +1,245 @@
+//! The providers' batch APIs (Anthropic Message Batches, OpenAI Batch, Gemini batch mode):
+//! half-price calls that finish within a day. One file per API implements [`Protocol`] —
+//! submit, poll, results, cancel; the request bodies and answers are the live wire API's own,
+//! so a batch result is parsed and graded exactly as a live one.
+
+pub mod anthropic;
+pub mod gemini;
+pub mod openai;
+
+use super::ProviderError;
+use super::Response;
+use super::http::Endpoint;
+use serde_json::Value;
+
+/// How large one batch may be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Caps {
+    /// Requests per batch.
+    pub requests: usize,
+    /// Bytes per batch (the serialized requests).
+    pub bytes: usize,
+}
+
+/// One request of a batch: the id it is matched by, and the live API's request body.
+#[derive(Debug, Clone)]
+pub struct Item {
+    /// The custom id (`[A-Za-z0-9_-]{1,64}`).
+    pub custom_id: String,
+    /// The request body the live endpoint would get.
+    pub body: Value,
+}
+
+/// Where a batch is in its life.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Phase {
+    /// Queued or running: poll again later.
+    Running,
+    /// Finished (completed, expired or cancelled): its results can be fetched.
+    Ended,
+    /// Failed as a whole (for example the input did not validate): no request ran.
+    Failed(String),
+}
+
+/// What one poll saw.
+#[derive(Debug, Clone)]
+pub struct Status {
+    /// The state exactly as the API names it (`in_progress`, `BATCH_STATE_RUNNING`, …).
+    pub state: String,
+    /// The state normalised.
+    pub phase: Phase,
+    /// Requests finished so far (APIs that only count at the end report 0 until then).
+    pub done: u64,
+    /// Requests in the batch.
+    pub total: u64,
+    /// The polled object itself: where the results are (file ids, a results URL, inline
+    /// answers).
+    pub raw: Value,
+}
+
+/// How one request of an ended batch came out.
+#[derive(Debug, Clone)]
+pub enum Outcome {
+    /// Answered: the reply as the live API would have given it.
+    Answer(Response),
+    /// The request failed (an API error for this request alone).
+    Failed(ProviderError),
+    /// Not run before the batch's window closed.
+    Expired,
+    /// Not run because the batch was cancelled.
+    Canceled,
+}
+
+/// One result line of an ended batch, before parsing.
+#[derive(Debug, Clone)]
+pub enum Raw {
+    /// A 2xx reply body in the live API's shape, and the request id if given.
+    Reply(Value, Option<String>),
+    /// A per-request failure.
+    Failed(ProviderError),
+    /// Not run before the window closed.
+    Expired,
+    /// Not run: the batch was cancelled.
+    Canceled,
+}
+
+/// Where to reach a batch API: the live endpoint's client and headers (auth included) at the
+/// API's base URL, and the model.
+pub struct Transport {
+    /// The live endpoint, re-pointed per call with [`Endpoint::at`].
+    pub endpoint: Endpoint,
+    /// The base URL as configured (`https://api.anthropic.com`, `…/v1`, …).
+    pub base: String,
+    /// The model id.
+    pub model: String,
+}
+
+impl Transport {
+    /// The endpoint at `path` under the base URL.
+    pub fn at(&self, path: &str) -> Endpoint {
+        self.endpoint.at(super::http::join(&self.base, path))
+    }
+
+    /// An absolute URL the API handed back (a results URL), refused unless it is on the
+    /// base URL's scheme, host and port: the auth header goes with it.
+    pub fn absolute(&self, url: &str) -> Result<Endpoint, ProviderError> {
+        let origin = |u: &str| {
+            reqwest::Url::parse(u)
+                .ok()
+                .map(|u| u.origin().ascii_serialization())
+        };
+        match (origin(url), origin(&self.base)) {
+            (Some(a), Some(b)) if a == b => Ok(self.endpoint.at(url.to_string())),
+            _ => Err(ProviderError::BadBody {
+                message: format!(
+                    "the API named a results URL on another host ({}); not sent the key",
+                    super::http::public_url(url)
+                ),
+            }),
+        }
+    }
+}
+
+/// One provider's batch API.
+#[async_trait::async_trait]
+pub trait Protocol: Send + Sync {
+    /// Size limits of one batch.
+    fn caps(&self) -> Caps;
+    /// Bytes one item adds to a batch (its line in the upload).
+    fn item_bytes(&self, item: &Item) -> usize {
+        item.body.to_string().len() + item.custom_id.len() + 64
+    }
+    /// Creates a batch of `items`; returns its id.
+    async fn submit(&self, t: &Transport, items: &[Item]) -> Result<String, ProviderError>;
+    /// Polls a batch.
+    async fn poll(&self, t: &Transport, id: &str) -> Result<Status, ProviderError>;
+    /// Every result of an ended batch, by custom id (in no particular order).
+    async fn results(
+        &self,
+        t: &Transport,
+        status: &Status,
+    ) -> Result<Vec<(String, Raw)>, ProviderError>;
+    /// Asks the API to cancel a batch; finished requests keep their results.
+    async fn cancel(&self, t: &Transport, id: &str) -> Result<(), ProviderError>;
+}
+
+/// A model's batch API, as the runner sees it: request bodies and parsed answers are the
+/// live wire API's.
+#[async_trait::async_trait]
+pub trait BatchApi: Send + Sync {
+    /// Size limits of one batch.
+    fn caps(&self) -> Caps;
+    /// The request body of one call, as the live API would get it.
+    fn body(&self, req: &super::Request<'_>) -> Value;
+    /// Bytes one item adds to a batch.
+    fn item_bytes(&self, item: &Item) -> usize;
+    /// Creates a batch; returns its id.
+    async fn submit(&self, items: &[Item]) -> Result<String, ProviderError>;
+    /// Polls a batch.
+    async fn poll(&self, id: &str) -> Result<Status, ProviderError>;
+    /// Every result of an ended batch, parsed as the live API's answers.
+    async fn results(&self, status: &Status) -> Result<Vec<(String, Outcome)>, ProviderError>;
+    /// Asks the API to cancel a batch.
+    async fn cancel(&self, id: &str) -> Result<(), ProviderError>;
+}
+
+/// Splits `items` into batches within `caps`, in order.
+pub fn chunks(items: Vec<Item>, caps: Caps, bytes: impl Fn(&Item) -> usize) -> Vec<Vec<Item>> {
+    let mut out: Vec<Vec<Item>> = Vec::new();
+    let mut size = 0;
+    for item in items {
+        let b = bytes(&item);
+        let full = out.last().is_none_or(|last| {
+            last.len() >= caps.requests || (size + b > caps.bytes && !last.is_empty())
+        });
+        if full {
+            out.push(Vec::new());
+            size = 0;
+        }
+        size += b;
+        out.last_mut().expect("pushed").push(item);
+    }
+    out
+}
+
+/// A JSON number that may arrive as a string (int64 in proto JSON), else 0.
+pub(crate) fn count(v: Option<&Value>) -> u64 {
+    match v {
+        Some(Value::Number(n)) => n.as_u64().unwrap_or(0),
+        Some(Value::String(s)) => s.parse().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// JSONL text as values, one per non-empty line; a bad line is an error naming it.
+pub(crate) fn jsonl(text: &str, what: &str) -> Result<Vec<Value>, ProviderError> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| {
+            serde_json::from_str(l).map_err(|e| ProviderError::BadBody {
+                message: format!("{what} line {}: not JSON ({e})", i + 1),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(n: usize) -> Item {
+        Item {
+            custom_id: format!("c{n}"),
+            body: Value::String("x".repeat(n)),
+        }
+    }
+
+    #[test]
+    fn chunks_respect_both_caps() {
+        let caps = Caps {
+            requests: 3,
+            bytes: 100,
+        };
+        let items: Vec<Item> = (0..7).map(|_| item(10)).collect();
+        let sizes: Vec<usize> = chunks(items, caps, |_| 10).iter().map(Vec::len).collect();
+        assert_eq!(sizes, vec![3, 3, 1]);
+        let items: Vec<Item> = (0..5).map(|_| item(10)).collect();
+        let sizes: Vec<usize> = chunks(items, caps, |_| 40).iter().map(Vec::len).collect();
+        assert_eq!(sizes, vec![2, 2, 1]);
+        // One item larger than the byte cap still goes, alone.
+        let sizes: Vec<usize> = chunks(vec![item(1), item(2)], caps, |_| 500)
+            .iter()
+            .map(Vec::len)
+            .collect();
+        assert_eq!(sizes, vec![1, 1]);
+        assert!(chunks(Vec::new(), caps, |_| 1).is_empty());
+    }
+
+    #[test]
+    fn counts_read_numbers_and_strings() {
+        assert_eq!(count(Some(&serde_json::json!(7))), 7);
+        assert_eq!(count(Some(&serde_json::json!("12"))), 12);
+        assert_eq!(count(None), 0);
+    }
+}
