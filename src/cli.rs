@@ -385,9 +385,28 @@ pub struct RunArgs {
     /// With --resume: run failed calls again (their old lines are replaced).
     #[arg(long, requires = "resume")]
     pub retry_errors: bool,
-    /// Retries per call after the first attempt.
+    /// Send the calls through the providers' batch APIs (anthropic, openai, openai-responses,
+    /// gemini): half price, answers within 24 h, no warm-ups. Batch ids are kept in the run
+    /// folder's batches.json, so `--resume` polls the same batches after Ctrl-C or a crash.
+    #[arg(long)]
+    pub batch: bool,
+    /// With --batch: seconds before the first poll; the wait grows 1.5× per poll up to 30×
+    /// this.
+    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    pub batch_poll: f64,
+    /// With --resume: cancel the run's unfinished batches, log what they finished, and submit
+    /// nothing new (cancelled requests are logged as errors; `--resume --retry-errors` runs
+    /// them again).
+    #[arg(long, requires = "resume")]
+    pub cancel_batches: bool,
+    /// Retries per call after the first attempt (with --batch: times an expired or failed
+    /// request is submitted again).
     #[arg(long, default_value_t = 6)]
     pub retries: usize,
+    /// No retries: the same as --retries 0 (a failed or expired batch request is logged as an
+    /// error, not submitted again).
+    #[arg(long, conflicts_with = "retries")]
+    pub no_retry: bool,
     /// First backoff step in milliseconds (doubles each retry, full jitter, max 60 s).
     #[arg(long, default_value_t = 1000)]
     pub retry_base_ms: u64,

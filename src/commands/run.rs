@@ -12,7 +12,8 @@ use crate::report;
 use crate::runner::progress::Console;
 use crate::runner::resume::{self, Resumed};
 use crate::runner::{
-    self, Cache, Model, Options, Plan, QuestionMode, RetryPolicy, Stop, StopReason, estimate,
+    self, Cache, Model, Options, Plan, QuestionMode, RetryPolicy, Stop, StopReason,
+    batch::BatchOptions, estimate,
 };
 use crate::tokens::Tokenizer;
 use anyhow::Result;
@@ -220,8 +221,25 @@ pub fn execute(args: &RunArgs) -> Result<()> {
         "off" => Some(false),
         _ => None,
     };
+    if !(args.batch_poll.is_finite() && args.batch_poll > 0.0 && args.batch_poll <= 86_400.0) {
+        return Err(UsageError::new(format!(
+            "--batch-poll {} must be a number of seconds above 0 and at most 86400",
+            args.batch_poll
+        ))
+        .into());
+    }
+    if args.batch
+        && let Some(m) = models.iter().find(|m| m.provider.batch().is_none())
+    {
+        return Err(UsageError::new(format!(
+            "--batch: {} has no batch API (batch mode works with anthropic, openai, \
+             openai-responses and gemini)",
+            m.config.spec()
+        ))
+        .into());
+    }
     if args.dry_run {
-        let e = estimate::estimate(&plan, &models, warmup)?;
+        let e = estimate::estimate(&plan, &models, warmup, args.batch)?;
         println!("{}", report::render(&e.prompts, TableFormat::Table)?);
         println!("{}", report::render(&e.providers, TableFormat::Table)?);
         for n in &e.notes {
@@ -257,8 +275,12 @@ pub fn execute(args: &RunArgs) -> Result<()> {
             Cache::default_dir().map(Cache::new)
         },
         budget_usd: args.budget_usd,
+        batch: (args.batch || args.cancel_batches).then(|| BatchOptions {
+            poll: Duration::from_secs_f64(args.batch_poll),
+            cancel: args.cancel_batches,
+        }),
         retry: RetryPolicy {
-            max_retries: args.retries,
+            max_retries: if args.no_retry { 0 } else { args.retries },
             base: Duration::from_millis(args.retry_base_ms.max(1)),
             ..RetryPolicy::default()
         },

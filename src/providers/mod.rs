@@ -138,6 +138,9 @@ pub enum ProviderError {
     /// The run stopped (Ctrl-C, budget) before this attempt was sent; not recorded.
     #[error("cancelled before sending")]
     Cancelled,
+    /// A batch API did not run the request: it expired, was cancelled, or its batch failed.
+    #[error("{0}")]
+    NotRun(String),
     /// A 2xx answer whose body is cut off, not JSON, or not the expected shape.
     #[error("bad response body: {message}")]
     BadBody {
@@ -153,7 +156,7 @@ impl ProviderError {
         match self {
             Self::Status { status, .. } => matches!(status, 408 | 409 | 429 | 500..=599),
             Self::Timeout | Self::Connection(_) | Self::BadBody { .. } => true,
-            Self::BadPrompt(_) | Self::MissingKey(_) | Self::Cancelled => false,
+            Self::BadPrompt(_) | Self::MissingKey(_) | Self::Cancelled | Self::NotRun(_) => false,
         }
     }
 

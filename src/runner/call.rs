@@ -15,14 +15,14 @@ use std::sync::Arc;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use tokio::task::JoinSet;
 
-fn now_ms() -> u64 {
+pub(super) fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_millis() as u64)
         .unwrap_or(0)
 }
 
-fn key(p: &ProviderRun, c: &Combo, run: u32, u: &Unit) -> SampleKey {
+pub(super) fn key(p: &ProviderRun, c: &Combo, run: u32, u: &Unit) -> SampleKey {
     SampleKey {
         provider: p.provider.name().into(),
         model: p.provider.model().into(),
@@ -115,6 +115,11 @@ async fn combination(
             ));
         }
     }
+    validation(&shared, &p, &c);
+}
+
+/// Writes the validation artifact of one combination for one provider: every run's summary.
+pub(super) fn validation(shared: &Shared, p: &ProviderRun, c: &Combo) {
     let r = &c.rendering;
     let results = shared.results.lock().expect("results lock");
     let runs: Vec<_> = results
@@ -151,7 +156,7 @@ async fn combination(
         c.records,
         primer_suffix(c.primer)
     );
-    let path = provider_dir(&shared, &p, "results").join(name);
+    let path = provider_dir(shared, p, "results").join(name);
     if let Err(e) = shared
         .artifacts
         .lock()
@@ -297,7 +302,13 @@ async fn execute(shared: Arc<Shared>, p: Arc<ProviderRun>, c: Arc<Combo>, run: u
 }
 
 /// Writes the result line and its response artifact, keeps a slim copy for the summary.
-fn finish(shared: &Shared, p: &ProviderRun, c: &Combo, record: ResultRecord, cached: bool) {
+pub(super) fn finish(
+    shared: &Shared,
+    p: &ProviderRun,
+    c: &Combo,
+    record: ResultRecord,
+    cached: bool,
+) {
     let r = &c.rendering;
     if let Err(e) = shared
         .log
@@ -348,7 +359,7 @@ fn finish(shared: &Shared, p: &ProviderRun, c: &Combo, record: ResultRecord, cac
 
 /// The result record of one call.
 #[allow(clippy::too_many_arguments)]
-fn build(
+pub(super) fn build(
     shared: &Shared,
     p: &ProviderRun,
     c: &Combo,

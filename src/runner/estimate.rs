@@ -24,8 +24,14 @@ pub struct Estimate {
     pub notes: Vec<String>,
 }
 
-/// Estimates `plan` for `models`; `warmup` as in `Options::warmup`.
-pub fn estimate(plan: &Plan, models: &[Model], warmup: Option<bool>) -> Result<Estimate> {
+/// Estimates `plan` for `models`; `warmup` as in `Options::warmup`; `batch` adds what the
+/// same calls cost through the batch APIs.
+pub fn estimate(
+    plan: &Plan,
+    models: &[Model],
+    warmup: Option<bool>,
+    batch: bool,
+) -> Result<Estimate> {
     let (matrix, skipped) = plan::build_all(plan)?;
     let mut prompt_rows = Vec::new();
     // Per call: (prompt tokens, data-block tokens, expected-answer tokens).
@@ -83,6 +89,7 @@ pub fn estimate(plan: &Plan, models: &[Model], warmup: Option<bool>) -> Result<E
         prompt_rows.push(row);
     }
     let mut provider_rows = Vec::new();
+    let (mut live_total, mut batch_total) = (0.0, 0.0);
     for m in models {
         let p = &m.provider;
         let warm = plan.warmup(warmup, p.caches_prompts());
@@ -116,6 +123,26 @@ pub fn estimate(plan: &Plan, models: &[Model], warmup: Option<bool>) -> Result<E
                     + warm_calls as f64 * price.cost(&warm_usage(max_out));
             }
         }
+        // A batch has no warm-ups and, to be safe, no cache hits: every prompt token is
+        // priced as uncached, at the batch discount.
+        let batch_calls = calls.len() as u64 * u64::from(plan.runs);
+        let batch_cost: Option<f64> = price.map(|price| {
+            calls
+                .iter()
+                .map(|&(prompt, _, out, _)| {
+                    f64::from(plan.runs)
+                        * price.batch_cost(&Usage {
+                            input: prompt,
+                            output: out,
+                            ..Usage::default()
+                        })
+                })
+                .sum()
+        });
+        if let Some(b) = batch_cost {
+            live_total += cost;
+            batch_total += b;
+        }
         let avg_in = input as f64 / n.max(1) as f64;
         let avg_out = output as f64 / n.max(1) as f64;
         let latency = ASSUMED_FIRST_TOKEN_S + avg_out / ASSUMED_TOKENS_PER_S;
@@ -132,16 +159,29 @@ pub fn estimate(plan: &Plan, models: &[Model], warmup: Option<bool>) -> Result<E
             m.config.rpm.map_or("-".into(), |x| x.to_string()),
             m.config.tpm.map_or("-".into(), |x| x.to_string())
         );
-        provider_rows.push(vec![
+        let mut row = vec![
             json!(format!("{}:{}", p.name(), p.model())),
             json!(n),
             json!(input),
             json!(output),
             price.map_or(Value::Null, |_| json!(format!("{cost:.4}"))),
             price.map_or(Value::Null, |_| json!(format!("{cost_max:.4}"))),
-            json!(limits),
-            json!(human_duration(n as f64 / per_s)),
-        ]);
+        ];
+        if batch {
+            let has = p.batch().is_some();
+            row.push(if has { json!(batch_calls) } else { Value::Null });
+            row.push(match batch_cost.filter(|_| has) {
+                Some(b) => json!(format!("{b:.4}")),
+                None => Value::Null,
+            });
+            row.push(match batch_cost.filter(|_| has && cost > 0.0) {
+                Some(b) => json!(format!("{:.1}%", 100.0 * (1.0 - b / cost))),
+                None => Value::Null,
+            });
+        }
+        row.push(json!(limits));
+        row.push(json!(human_duration(n as f64 / per_s)));
+        provider_rows.push(row);
     }
     let cols = |c: &[&str]| c.iter().map(|s| s.to_string()).collect();
     // Only the tasks suite names a task per rendering.
@@ -165,16 +205,18 @@ pub fn estimate(plan: &Plan, models: &[Model], warmup: Option<bool>) -> Result<E
             rows: prompt_rows,
         },
         providers: Table {
-            columns: cols(&[
-                "provider",
-                "calls",
-                "input_tokens",
-                "est_output_tokens",
-                "est_usd",
-                "max_usd",
-                "limits",
-                "est_wall_time",
-            ]),
+            columns: cols(
+                &[
+                    &["provider", "calls", "input_tokens", "est_output_tokens", "est_usd", "max_usd"][..],
+                    if batch {
+                        &["batch_calls", "batch_usd", "batch_saving"][..]
+                    } else {
+                        &[]
+                    },
+                    &["limits", "est_wall_time"],
+                ]
+                .concat(),
+            ),
             rows: provider_rows,
         },
         notes: vec![
@@ -186,6 +228,20 @@ pub fn estimate(plan: &Plan, models: &[Model], warmup: Option<bool>) -> Result<E
             "no price known (null): set `price` in the config (see `bench init-config`)".into(),
         ]
         .into_iter()
+        .chain(batch.then(|| {
+            format!(
+                "--batch: batch_usd prices the same calls at the batch discount, without warm-ups and \
+                 assuming no prompt-cache hits (a hit inside a batch only lowers it); est_usd is the \
+                 live run with its warm-ups and cache reads; in all: batch ${batch_total:.4} against live \
+                 ${live_total:.4}, {}; a batch answers within 24 h (most within an hour), so \
+                 est_wall_time is the live run's",
+                if live_total > 0.0 {
+                    format!("saving ${:.4} ({:.1}%)", live_total - batch_total, 100.0 * (1.0 - batch_total / live_total))
+                } else {
+                    "no priced model".to_string()
+                }
+            )
+        }))
         .chain(skipped.iter().map(ToString::to_string))
         .collect(),
     })

@@ -3,9 +3,11 @@
 //! cache and the budget; each finished call is appended to the JSONL log at once, so an
 //! interrupted run loses nothing and can be resumed.
 
+pub mod batch;
 pub mod cache;
 mod call;
 pub mod estimate;
+pub mod ledger;
 pub mod limits;
 pub mod plan;
 pub mod progress;
@@ -54,6 +56,9 @@ pub struct Options {
     pub budget_usd: Option<f64>,
     /// Retry policy.
     pub retry: RetryPolicy,
+    /// Send the calls through the providers' batch APIs (`--batch`). A resumed run that
+    /// submitted batches continues in batch mode without it.
+    pub batch: Option<batch::BatchOptions>,
 }
 
 /// Why a run stopped before its plan was done.
@@ -367,6 +372,27 @@ pub async fn run(
         artifacts.data(&c.rendering, c.records)?;
     }
     let done: HashSet<SampleKey> = kept.iter().map(SampleKey::of).collect();
+    let batch_mode = match opts.batch {
+        Some(b) => Some(b),
+        None if !ledger::Ledger::load(&dir)?.batches.is_empty() => {
+            observer.notice(&format!(
+                "batch: this run was started with --batch ({} in its folder): it continues in batch mode",
+                ledger::FILE
+            ));
+            Some(batch::BatchOptions::default())
+        }
+        None => None,
+    };
+    if batch_mode.is_some()
+        && let Some(m) = models.iter().find(|m| m.provider.batch().is_none())
+    {
+        return Err(UsageError::new(format!(
+            "--batch: {} has no batch API (batch mode works with anthropic, openai, \
+             openai-responses and gemini)",
+            m.config.spec()
+        ))
+        .into());
+    }
     let largest = matrix
         .combos
         .iter()
@@ -411,7 +437,10 @@ pub async fn run(
         retry: opts.retry,
     });
     let combos: Vec<Arc<plan::Combo>> = matrix.combos.into_iter().map(Arc::new).collect();
-    let planned = call::schedule(&shared, &runs, &combos, plan.runs, &done).await;
+    let planned = match &batch_mode {
+        Some(b) => batch::schedule(&shared, &runs, &combos, plan.runs, &done, &dir, b).await?,
+        None => call::schedule(&shared, &runs, &combos, plan.runs, &done).await,
+    };
 
     let results = std::mem::take(&mut *shared.results.lock().expect("results lock"));
     let have: HashSet<SampleKey> = results.iter().map(SampleKey::of).collect();

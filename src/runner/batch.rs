@@ -1,0 +1,620 @@
+//! `bench run --batch`: every planned call goes through the provider's batch API (half price,
+//! answers within a day). Per provider: cache hits are written at once, the rest is submitted
+//! in batches within the API's caps, each batch is recorded in `batches.json` before polling,
+//! and every result is graded and logged exactly as a live call would be (plus its
+//! `batch_id`, at the batch price). Expired and retryable failed requests are submitted again
+//! in a new batch, up to `--retries` times; nothing is dropped.
+
+use super::call::{build, finish, key, now_ms, validation};
+use super::ledger::{self, Entry, Ledger};
+use super::plan::{Combo, SampleKey};
+use super::{ProviderRun, Shared, StopReason};
+use crate::providers::batch::{BatchApi, Item, Outcome, Phase, Status, chunks};
+use crate::providers::{ProviderError, Request, Response, Usage};
+use backon::{ExponentialBuilder, Retryable};
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::task::JoinSet;
+
+/// How batch mode runs.
+#[derive(Debug, Clone)]
+pub struct BatchOptions {
+    /// First wait between polls; it grows 1.5× per poll up to 30× this.
+    pub poll: Duration,
+    /// Cancel the run's unfinished batches, then collect what they finished.
+    pub cancel: bool,
+}
+
+impl Default for BatchOptions {
+    fn default() -> Self {
+        Self {
+            poll: Duration::from_secs(10),
+            cancel: false,
+        }
+    }
+}
+
+/// One planned sample still to be answered.
+struct Work {
+    combo: Arc<Combo>,
+    run: u32,
+    unit: usize,
+    /// Budget booked for it (batch price, prompt plus max output).
+    estimate: f64,
+}
+
+/// One provider's batch run.
+struct ProviderBatches {
+    shared: Arc<Shared>,
+    p: Arc<ProviderRun>,
+    work: HashMap<SampleKey, Work>,
+    ledger: Arc<Mutex<Ledger>>,
+    dir: PathBuf,
+    /// Submissions per sample so far (ledger included).
+    attempts: HashMap<SampleKey, u32>,
+    /// Samples already logged.
+    logged: HashSet<SampleKey>,
+    spec: String,
+}
+
+/// Runs every planned sample not in `done` through the batch APIs; returns every planned key.
+pub(super) async fn schedule(
+    shared: &Arc<Shared>,
+    providers: &[Arc<ProviderRun>],
+    combos: &[Arc<Combo>],
+    runs: u32,
+    done: &HashSet<SampleKey>,
+    dir: &Path,
+    opts: &BatchOptions,
+) -> anyhow::Result<Vec<SampleKey>> {
+    let ledger = Arc::new(Mutex::new(Ledger::load(dir)?));
+    let mut planned = Vec::new();
+    let mut counts = Vec::new();
+    let mut jobs = Vec::new();
+    for p in providers {
+        let mut work = HashMap::new();
+        let (mut total, mut already) = (0, 0);
+        for c in combos {
+            for run in 1..=runs {
+                for (i, u) in c.units.iter().enumerate() {
+                    let k = key(p, c, run, u);
+                    total += 1;
+                    if done.contains(&k) {
+                        already += 1;
+                    } else {
+                        let estimate = p.price.map_or(0.0, |price| {
+                            price.batch_cost(&Usage {
+                                input: u64::from(u.tokens),
+                                output: u64::from(p.max_tokens),
+                                ..Usage::default()
+                            })
+                        });
+                        let w = Work {
+                            combo: c.clone(),
+                            run,
+                            unit: i,
+                            estimate,
+                        };
+                        work.insert(k.clone(), w);
+                    }
+                    planned.push(k);
+                }
+            }
+        }
+        let spec = format!("{}:{}", p.provider.name(), p.provider.model());
+        if p.warmup && !work.is_empty() {
+            shared.observer.notice(&format!(
+                "batch: {spec}: no warm-up calls (a batch runs its requests in no set order, so \
+                 none can fill the prompt cache for the others)"
+            ));
+        }
+        counts.push((spec.clone(), total, already));
+        jobs.push(ProviderBatches {
+            shared: shared.clone(),
+            p: p.clone(),
+            work,
+            ledger: ledger.clone(),
+            dir: dir.to_path_buf(),
+            attempts: HashMap::new(),
+            logged: HashSet::new(),
+            spec,
+        });
+    }
+    shared.observer.start(&counts);
+    let mut tasks = JoinSet::new();
+    for job in jobs {
+        let opts = opts.clone();
+        tasks.spawn(async move { job.run(&opts).await });
+    }
+    while let Some(r) = tasks.join_next().await {
+        if let Err(e) = r {
+            shared
+                .observer
+                .notice(&format!("internal error in a batch task: {e}"));
+        }
+    }
+    for p in providers {
+        for c in combos {
+            validation(shared, p, c);
+        }
+    }
+    Ok(planned)
+}
+
+impl ProviderBatches {
+    fn api(&self) -> &dyn BatchApi {
+        self.p.provider.batch().expect("checked before the run")
+    }
+
+    fn notice(&self, msg: &str) {
+        self.shared.observer.notice(msg);
+    }
+
+    fn stopped(&self) -> bool {
+        self.shared.stop.requested() || self.p.fatal.get().is_some()
+    }
+
+    /// Marks the provider failed for good (bad key, unknown model), once.
+    fn fatal(&self, e: &ProviderError) {
+        if self
+            .p
+            .fatal
+            .set(format!("{}: {e} — stopped calling it", self.spec))
+            .is_ok()
+        {
+            self.notice(self.p.fatal.get().expect("just set"));
+        }
+    }
+
+    async fn run(mut self, opts: &BatchOptions) {
+        let mut todo = self.cache_hits();
+        let mut flight: Vec<String> = Vec::new();
+        {
+            let l = self.ledger.lock().expect("ledger lock");
+            for b in l
+                .batches
+                .iter()
+                .filter(|b| b.of(self.p.provider.name(), self.p.provider.model()))
+            {
+                for k in b.requests.values() {
+                    *self.attempts.entry(k.clone()).or_default() += 1;
+                }
+                if !b.collected {
+                    flight.push(b.id.clone());
+                }
+            }
+        }
+        let in_flight: HashSet<SampleKey> = self.flight_keys(&flight);
+        todo.retain(|k| !in_flight.contains(k));
+        if !flight.is_empty() {
+            self.notice(&format!(
+                "batch: {}: polling {} batch(es) submitted earlier ({} requests); they are not \
+                 submitted again",
+                self.spec,
+                flight.len(),
+                in_flight.len()
+            ));
+            for k in &in_flight {
+                if let Some(w) = self.work.get(k) {
+                    self.shared.budget.reserve(w.estimate);
+                }
+            }
+        }
+        if opts.cancel {
+            for id in &flight {
+                match self.api().cancel(id).await {
+                    Ok(()) => self.notice(&format!("batch {id}: cancel requested")),
+                    Err(e) => self.notice(&format!("batch {id}: cannot cancel: {e}")),
+                }
+            }
+            if !todo.is_empty() {
+                self.notice(&format!(
+                    "batch: {}: --cancel-batches: {} requests not submitted",
+                    self.spec,
+                    todo.len()
+                ));
+                todo.clear();
+            }
+        }
+        let started = Instant::now();
+        let mut wait = opts.poll;
+        let mut seen: HashMap<String, (String, u64, Instant)> = HashMap::new();
+        loop {
+            if !todo.is_empty() && !self.stopped() {
+                flight.extend(self.submit(std::mem::take(&mut todo)).await);
+            }
+            if flight.is_empty() || self.stopped() {
+                break;
+            }
+            self.sleep(wait).await;
+            wait = wait.mul_f64(1.5).min(opts.poll * 30);
+            let mut still = Vec::new();
+            for id in flight {
+                let status = match self.api().poll(&id).await {
+                    Ok(s) => s,
+                    Err(e) => {
+                        if e.fatal() {
+                            self.fatal(&e);
+                        } else {
+                            self.notice(&format!("batch {id}: poll failed ({e}); polling again"));
+                        }
+                        still.push(id);
+                        continue;
+                    }
+                };
+                self.progress(&id, &status, &mut seen, started);
+                let collected = match &status.phase {
+                    Phase::Running => false,
+                    Phase::Failed(why) => {
+                        let why = format!("batch {id} failed: {why}");
+                        self.notice(&why);
+                        for k in self.keys_of(&id) {
+                            self.record(&k, Err(ProviderError::NotRun(why.clone())), &id);
+                        }
+                        true
+                    }
+                    Phase::Ended => self.collect(&id, &status, &mut todo).await,
+                };
+                if collected {
+                    self.set_collected(&id, &status.state);
+                } else {
+                    still.push(id);
+                }
+            }
+            flight = still;
+        }
+        if !flight.is_empty() {
+            self.notice(&format!(
+                "batch: {}: {} batch(es) still running at the provider ({}); `bench run --resume {}` \
+                 collects them without submitting anything again",
+                self.spec,
+                flight.len(),
+                flight.join(", "),
+                self.dir.display()
+            ));
+        }
+    }
+
+    /// Writes cached answers at once; returns the samples left to submit, in plan order.
+    fn cache_hits(&mut self) -> Vec<SampleKey> {
+        let mut keys: Vec<SampleKey> = self.work.keys().cloned().collect();
+        keys.sort();
+        let mut todo = Vec::new();
+        for k in keys {
+            let w = &self.work[&k];
+            let u = &w.combo.units[w.unit];
+            let hit = self.shared.cache.as_ref().and_then(|c| {
+                c.get(&super::Cache::key(
+                    self.p.provider.as_ref(),
+                    &u.messages,
+                    w.run,
+                ))
+            });
+            match hit {
+                Some(resp) => {
+                    let now = now_ms();
+                    let record = build(
+                        &self.shared,
+                        &self.p,
+                        &w.combo,
+                        u,
+                        w.run,
+                        Ok(resp),
+                        (0, now, now),
+                        0,
+                    );
+                    finish(&self.shared, &self.p, &w.combo, record, true);
+                    self.logged.insert(k);
+                }
+                None => todo.push(k),
+            }
+        }
+        todo
+    }
+
+    fn flight_keys(&self, ids: &[String]) -> HashSet<SampleKey> {
+        ids.iter().flat_map(|id| self.keys_of(id)).collect()
+    }
+
+    /// The samples of batch `id` that this run planned.
+    fn keys_of(&self, id: &str) -> Vec<SampleKey> {
+        let l = self.ledger.lock().expect("ledger lock");
+        l.batches
+            .iter()
+            .filter(|b| b.id == id)
+            .flat_map(|b| b.requests.values().cloned())
+            .filter(|k| self.work.contains_key(k))
+            .collect()
+    }
+
+    /// Submits `todo` in batches within the caps; returns the ids submitted. Each batch is
+    /// in the ledger on disk before this returns.
+    async fn submit(&mut self, mut todo: Vec<SampleKey>) -> Vec<String> {
+        // Book the budget in plan order; what does not fit is not submitted.
+        let mut fit = 0;
+        for k in &todo {
+            if !self.shared.budget.reserve(self.work[k].estimate) {
+                let limit = self.shared.budget.limit.unwrap_or(0.0);
+                self.notice(&format!(
+                    "budget: {}: {} requests not submitted — they would pass ${limit:.2}",
+                    self.spec,
+                    todo.len() - fit
+                ));
+                self.shared.stop.request(StopReason::Budget(limit));
+                break;
+            }
+            fit += 1;
+        }
+        todo.truncate(fit);
+        let api = self.api();
+        let items: Vec<Item> = todo
+            .iter()
+            .map(|k| {
+                let w = &self.work[k];
+                let u = &w.combo.units[w.unit];
+                let req = Request {
+                    messages: &u.messages,
+                    cache_prefix: u.cache_prefix,
+                    questions: &u.questions,
+                    task: w.combo.task.as_ref().map(|t| &t.request),
+                    root_key: w.combo.root_key.as_deref(),
+                };
+                Item {
+                    custom_id: ledger::custom_id(k),
+                    body: api.body(&req),
+                }
+            })
+            .collect();
+        let by_id: HashMap<String, SampleKey> = items
+            .iter()
+            .map(|i| i.custom_id.clone())
+            .zip(todo.iter().cloned())
+            .collect();
+        let mut ids = Vec::new();
+        let mut left = chunks(items, api.caps(), |i| api.item_bytes(i)).into_iter();
+        for chunk in left.by_ref() {
+            if self.stopped() {
+                self.unbook(&chunk, &by_id);
+                continue;
+            }
+            let id = match self.create(&chunk).await {
+                Ok(id) => id,
+                Err(e) => {
+                    if e.fatal() {
+                        self.fatal(&e);
+                    } else {
+                        self.notice(&format!(
+                            "batch: {}: submitting {} requests failed: {e}; they are left for \
+                             `bench run --resume {}`",
+                            self.spec,
+                            chunk.len(),
+                            self.dir.display()
+                        ));
+                    }
+                    self.unbook(&chunk, &by_id);
+                    continue;
+                }
+            };
+            let requests = chunk
+                .iter()
+                .map(|i| (i.custom_id.clone(), by_id[&i.custom_id].clone()))
+                .collect();
+            let saved = {
+                let mut l = self.ledger.lock().expect("ledger lock");
+                l.batches.push(Entry {
+                    provider: self.p.provider.name().into(),
+                    model: self.p.provider.model().into(),
+                    id: id.clone(),
+                    submitted_at: chrono::Utc::now()
+                        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+                    submitted_ms: now_ms(),
+                    requests,
+                    collected: false,
+                    state: "submitted".into(),
+                });
+                l.save(&self.dir)
+            };
+            for i in &chunk {
+                *self
+                    .attempts
+                    .entry(by_id[&i.custom_id].clone())
+                    .or_default() += 1;
+            }
+            if let Err(e) = saved {
+                self.notice(&format!(
+                    "error: batch {id} is running at the provider but cannot be recorded: {e:#}; \
+                     note its id before resuming"
+                ));
+                self.shared.stop.request(StopReason::Interrupted);
+            }
+            self.notice(&format!(
+                "batch {id}: submitted {} requests for {}",
+                chunk.len(),
+                self.spec
+            ));
+            ids.push(id);
+        }
+        ids
+    }
+
+    /// Creates one batch, retrying only errors the server answered with (429, 5xx): after a
+    /// timeout or dropped connection the batch may exist, and a second create would pay twice.
+    async fn create(&self, chunk: &[Item]) -> Result<String, ProviderError> {
+        let policy = &self.shared.retry;
+        let backoff = ExponentialBuilder::default()
+            .with_min_delay(policy.base)
+            .with_max_delay(policy.max_delay)
+            .with_max_times(policy.max_retries);
+        (|| self.api().submit(chunk))
+            .retry(backoff)
+            .sleep(tokio::time::sleep)
+            .when(|e| e.status().is_some() && e.retryable() && !self.shared.stop.requested())
+            .await
+    }
+
+    fn unbook(&self, chunk: &[Item], by_id: &HashMap<String, SampleKey>) {
+        for i in chunk {
+            self.shared
+                .budget
+                .settle(self.work[&by_id[&i.custom_id]].estimate, 0.0);
+        }
+    }
+
+    /// Fetches an ended batch's results and logs them; expired and retryable failures go back
+    /// to `todo`. False when the results could not be fetched (poll again).
+    async fn collect(&mut self, id: &str, status: &Status, todo: &mut Vec<SampleKey>) -> bool {
+        let results = match self.api().results(status).await {
+            Ok(r) => r,
+            Err(e) => {
+                if e.fatal() {
+                    self.fatal(&e);
+                } else {
+                    self.notice(&format!(
+                        "batch {id}: cannot fetch its results ({e}); trying again"
+                    ));
+                }
+                return false;
+            }
+        };
+        let requests = {
+            let l = self.ledger.lock().expect("ledger lock");
+            l.batches
+                .iter()
+                .find(|b| b.id == id)
+                .map(|b| b.requests.clone())
+                .unwrap_or_default()
+        };
+        let mut answered = HashSet::new();
+        for (cid, outcome) in results {
+            let Some(k) = requests.get(&cid) else {
+                self.notice(&format!(
+                    "batch {id}: a result for unknown custom_id {cid:?} was ignored"
+                ));
+                continue;
+            };
+            if answered.insert(k.clone()) {
+                self.outcome(k, outcome, id, todo);
+            }
+        }
+        for k in requests.values().filter(|k| !answered.contains(*k)) {
+            self.outcome(k, Outcome::Expired, id, todo);
+        }
+        true
+    }
+
+    /// Logs one request's outcome, or queues it to be submitted again.
+    fn outcome(&mut self, k: &SampleKey, outcome: Outcome, id: &str, todo: &mut Vec<SampleKey>) {
+        if !self.work.contains_key(k) || self.logged.contains(k) {
+            return;
+        }
+        let tries = self.attempts.get(k).copied().unwrap_or(1);
+        let again = tries as usize <= self.shared.retry.max_retries;
+        let result = match outcome {
+            Outcome::Answer(resp) => Ok(resp),
+            Outcome::Failed(e) if e.retryable() && again => return todo.push(k.clone()),
+            Outcome::Failed(e) => Err(e),
+            Outcome::Expired if again => return todo.push(k.clone()),
+            Outcome::Expired => Err(ProviderError::NotRun(format!(
+                "not run: expired in {tries} batch(es) (the last {id})"
+            ))),
+            Outcome::Canceled => Err(ProviderError::NotRun(format!(
+                "not run: batch {id} was cancelled first"
+            ))),
+        };
+        self.record(k, result, id);
+    }
+
+    /// Grades and logs one answer exactly as a live call, at the batch price.
+    fn record(&mut self, k: &SampleKey, result: Result<Response, ProviderError>, id: &str) {
+        if self.logged.contains(k) {
+            return;
+        }
+        let Some(w) = self.work.get(k) else { return };
+        let u = &w.combo.units[w.unit];
+        let submitted = {
+            let l = self.ledger.lock().expect("ledger lock");
+            l.batches
+                .iter()
+                .find(|b| b.id == id)
+                .map_or(0, |b| b.submitted_ms)
+        };
+        if let (Some(cache), Ok(resp)) = (&self.shared.cache, &result) {
+            let ck = super::Cache::key(self.p.provider.as_ref(), &u.messages, w.run);
+            if let Err(e) = cache.put(&ck, resp) {
+                self.notice(&format!(
+                    "warning: cannot write response cache '{}': {e}",
+                    cache.dir().display()
+                ));
+            }
+        }
+        let now = now_ms();
+        let tries = self.attempts.get(k).copied().unwrap_or(1).max(1);
+        let mut record = build(
+            &self.shared,
+            &self.p,
+            &w.combo,
+            u,
+            w.run,
+            result,
+            (now.saturating_sub(submitted), submitted, now),
+            tries,
+        );
+        if record.error.is_none() {
+            record.cost_usd = self.p.price.map(|price| price.batch_cost(&record.usage));
+        }
+        record.batch_id = Some(id.to_string());
+        self.shared
+            .budget
+            .settle(w.estimate, record.cost_usd.unwrap_or(0.0));
+        finish(&self.shared, &self.p, &w.combo, record, false);
+        self.logged.insert(k.clone());
+    }
+
+    fn set_collected(&self, id: &str, state: &str) {
+        let mut l = self.ledger.lock().expect("ledger lock");
+        if let Some(b) = l.batches.iter_mut().find(|b| b.id == id) {
+            b.collected = true;
+            b.state = state.to_string();
+        }
+        if let Err(e) = l.save(&self.dir) {
+            self.notice(&format!("warning: {e:#}"));
+        }
+    }
+
+    /// A progress line when a batch's state or count changed, or a minute passed.
+    fn progress(
+        &self,
+        id: &str,
+        s: &Status,
+        seen: &mut HashMap<String, (String, u64, Instant)>,
+        started: Instant,
+    ) {
+        let changed = seen.get(id).is_none_or(|(state, done, at)| {
+            *state != s.state || *done != s.done || at.elapsed() >= Duration::from_secs(60)
+        });
+        if changed {
+            let secs = started.elapsed().as_secs();
+            self.notice(&format!(
+                "batch {id} ({}): {} {}/{}, {}m{:02}s",
+                self.spec,
+                s.state,
+                s.done,
+                s.total,
+                secs / 60,
+                secs % 60
+            ));
+            seen.insert(id.to_string(), (s.state.clone(), s.done, Instant::now()));
+        }
+    }
+
+    /// Waits `d`, waking early when the run is stopped.
+    async fn sleep(&self, d: Duration) {
+        let end = Instant::now() + d;
+        while Instant::now() < end && !self.stopped() {
+            let step = (end - Instant::now()).min(Duration::from_millis(200));
+            tokio::time::sleep(step).await;
+        }
+    }
+}
