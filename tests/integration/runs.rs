@@ -136,6 +136,7 @@ async fn injected_faults_lose_and_duplicate_nothing_and_no_file_holds_the_key() 
         cache: Some(Cache::new(cache_dir.clone())),
         budget_usd: None,
         retry: fast_retries(),
+        batch: None,
     };
     let outcome = run(&plan, models, opts).await;
     assert_eq!(outcome.missing, 0);
@@ -191,6 +192,7 @@ async fn injected_faults_lose_and_duplicate_nothing_and_no_file_holds_the_key() 
             cache: Some(Cache::new(cache_dir.clone())),
             budget_usd: None,
             retry: fast_retries(),
+            batch: None,
         },
     )
     .await;
@@ -308,6 +310,7 @@ async fn budget_stops_scheduling_and_marks_the_summary() {
         cache: None,
         budget_usd: Some(1.0),
         retry: fast_retries(),
+        batch: None,
     };
     let outcome = run(&plan(tmp.path(), 10), vec![model], opts).await;
     assert!(matches!(outcome.stopped, Some(StopReason::Budget(_))));
