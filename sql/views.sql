@@ -57,7 +57,7 @@ FROM read_json(
             usage STRUCT(input BIGINT, output BIGINT, reasoning BIGINT, cache_read BIGINT, cache_write BIGINT),
             data_stats STRUCT(chars BIGINT, bytes BIGINT, "values" BIGINT, objects BIGINT, tokens MAP(VARCHAR, BIGINT)),
             cost_usd DOUBLE, cached BOOLEAN, attempts INTEGER, status INTEGER, request_id VARCHAR,
-            finish VARCHAR, finish_reason VARCHAR,
+            finish VARCHAR, finish_reason VARCHAR, batch_id VARCHAR,
             task VARCHAR,
             task_scores STRUCT(fact_accuracy DOUBLE, completeness DOUBLE, relevance DOUBLE,
                                coherence DOUBLE, factual DOUBLE, actionability DOUBLE,
@@ -116,6 +116,9 @@ SELECT
     -- logs from before it was recorded), and the reason as the API gave it.
     r.finish,
     r.finish_reason,
+    -- The provider's batch the call ran in (`bench run --batch`, at the batch price); null
+    -- for live calls.
+    r.batch_id,
     -- The `tasks` suite: task id, the share of its expected values stated correctly, and
     -- TeaLeaf's rubric (README, "Analysis tasks"); null in the `formats` suite.
     r.task,

@@ -261,6 +261,8 @@ concurrency = 4                   # calls in flight
 # tpm = 30000                     # input + max output tokens per minute
 # timeout_secs = 600
 # price = {{ input = 3.0, output = 15.0, cache_read = 0.30, cache_write = 3.75 }}
+#   (add batch = 0.5 for the --batch price as a fraction of these; 0.5 is the default for
+#    anthropic, openai, openai-responses and gemini)
 
 [[models]]
 provider = "openai"

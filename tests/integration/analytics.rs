@@ -501,6 +501,11 @@ fn views_expose_the_documented_columns() {
         assert!(cols("answers").contains(&c.to_string()), "answers.{c}");
     }
     assert!(cols("results").contains(&"finish".to_string()));
+    assert!(cols("results").contains(&"batch_id".to_string()));
+    let live = db
+        .query("SELECT count(*) FROM results WHERE batch_id IS NOT NULL")
+        .unwrap();
+    assert_eq!(live.rows, vec![vec![serde_json::json!(0)]], "a live run has no batch ids");
     let finish = db
         .query("SELECT DISTINCT finish FROM results WHERE error IS NULL")
         .unwrap();
