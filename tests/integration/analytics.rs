@@ -505,7 +505,11 @@ fn views_expose_the_documented_columns() {
     let live = db
         .query("SELECT count(*) FROM results WHERE batch_id IS NOT NULL")
         .unwrap();
-    assert_eq!(live.rows, vec![vec![serde_json::json!(0)]], "a live run has no batch ids");
+    assert_eq!(
+        live.rows,
+        vec![vec![serde_json::json!(0)]],
+        "a live run has no batch ids"
+    );
     let finish = db
         .query("SELECT DISTINCT finish FROM results WHERE error IS NULL")
         .unwrap();

@@ -89,7 +89,7 @@ impl Protocol for Anthropic {
             .ok_or_else(|| ProviderError::BadBody {
                 message: "an ended batch has no results_url".into(),
             })?;
-        let text = t.absolute(url)?.get_text().await?;
+        let text = t.absolute(url).get_text().await?;
         jsonl(&text, "batch results")?
             .into_iter()
             .map(|line| {

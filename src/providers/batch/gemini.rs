@@ -56,7 +56,9 @@ impl Protocol for Gemini {
         let state = meta
             .get("state")
             .and_then(Value::as_str)
-            .unwrap_or(if body.get("done") == Some(&json!(true)) {
+            .unwrap_or(if body.get("error").is_some() {
+                "BATCH_STATE_FAILED"
+            } else if body.get("done") == Some(&json!(true)) {
                 "BATCH_STATE_SUCCEEDED"
             } else {
                 "BATCH_STATE_PENDING"
@@ -65,10 +67,11 @@ impl Protocol for Gemini {
         let phase = match bare(&state) {
             "SUCCEEDED" | "CANCELLED" | "EXPIRED" => Phase::Ended,
             "FAILED" => Phase::Failed(
-                body.pointer("/error/message")
-                    .and_then(Value::as_str)
-                    .unwrap_or("the batch failed (no reason given)")
-                    .to_string(),
+                t.endpoint.scrub(
+                    body.pointer("/error/message")
+                        .and_then(Value::as_str)
+                        .unwrap_or("the batch failed (no reason given)"),
+                ),
             ),
             _ => Phase::Running,
         };
@@ -85,7 +88,7 @@ impl Protocol for Gemini {
 
     async fn results(
         &self,
-        _t: &Transport,
+        t: &Transport,
         status: &Status,
     ) -> Result<Vec<(String, Raw)>, ProviderError> {
         // An expired or cancelled job has nothing to fetch: its requests come back as such.
@@ -136,7 +139,7 @@ impl Protocol for Gemini {
                     let message = e.get("message").and_then(Value::as_str).unwrap_or("");
                     Raw::Failed(ProviderError::Status {
                         status: http_status(code),
-                        message: message.to_string(),
+                        message: t.endpoint.scrub(message),
                         retry_after: None,
                         request_id: None,
                     })

@@ -100,22 +100,21 @@ impl Transport {
         self.endpoint.at(super::http::join(&self.base, path))
     }
 
-    /// An absolute URL the API handed back (a results URL), refused unless it is on the
-    /// base URL's scheme, host and port: the auth header goes with it.
-    pub fn absolute(&self, url: &str) -> Result<Endpoint, ProviderError> {
+    /// A results URL the API handed back. On another scheme, host or port than the base URL
+    /// (an API behind a gateway names its own host) only its path is kept, under the base URL:
+    /// the auth header goes to the configured host alone.
+    pub fn absolute(&self, url: &str) -> Endpoint {
         let origin = |u: &str| {
             reqwest::Url::parse(u)
                 .ok()
                 .map(|u| u.origin().ascii_serialization())
         };
-        match (origin(url), origin(&self.base)) {
-            (Some(a), Some(b)) if a == b => Ok(self.endpoint.at(url.to_string())),
-            _ => Err(ProviderError::BadBody {
-                message: format!(
-                    "the API named a results URL on another host ({}); not sent the key",
-                    super::http::public_url(url)
-                ),
-            }),
+        match (reqwest::Url::parse(url), origin(&self.base)) {
+            (Ok(u), Some(base)) if u.origin().ascii_serialization() == base => {
+                self.endpoint.at(url.to_string())
+            }
+            (Ok(u), _) => self.at(u.path()),
+            (Err(_), _) => self.at(url.split(['?', '#']).next().unwrap_or_default()),
         }
     }
 }

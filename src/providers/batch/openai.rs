@@ -76,7 +76,7 @@ impl Protocol for OpenAi {
             .to_string();
         let phase = match state.as_str() {
             "completed" | "expired" | "cancelled" => Phase::Ended,
-            "failed" => Phase::Failed(batch_errors(&body)),
+            "failed" => Phase::Failed(t.endpoint.scrub(&batch_errors(&body))),
             _ => Phase::Running,
         };
         let c = body.get("request_counts").unwrap_or(&Value::Null);
