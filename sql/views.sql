@@ -58,6 +58,7 @@ FROM read_json(
             data_stats STRUCT(chars BIGINT, bytes BIGINT, "values" BIGINT, objects BIGINT, tokens MAP(VARCHAR, BIGINT)),
             cost_usd DOUBLE, cached BOOLEAN, attempts INTEGER, status INTEGER, request_id VARCHAR,
             finish VARCHAR, finish_reason VARCHAR, batch_id VARCHAR,
+            served_model VARCHAR, server JSON,
             task VARCHAR,
             task_scores STRUCT(fact_accuracy DOUBLE, completeness DOUBLE, relevance DOUBLE,
                                coherence DOUBLE, factual DOUBLE, actionability DOUBLE,
@@ -116,6 +117,10 @@ SELECT
     -- logs from before it was recorded), and the reason as the API gave it.
     r.finish,
     r.finish_reason,
+    -- The model the server says answered (a dated snapshot, a GGUF path; null when it named
+    -- none) and its own timings as given (llama.cpp `timings`, Ollama durations).
+    r.served_model,
+    r.server,
     -- The provider's batch the call ran in (`bench run --batch`, at the batch price); null
     -- for live calls.
     r.batch_id,

@@ -7,7 +7,7 @@ use crate::cli::RescoreArgs;
 use crate::dataset::{self, Dataset, Variant};
 use crate::grading::{DataIndex, grade, summarize};
 use crate::layout::dataset_hash;
-use crate::prompt::extract_answers;
+use crate::prompt::{extract_answers, extract_cut_answers};
 use crate::providers::Finish;
 use crate::questions::{self, Question};
 use crate::records::{JsonlWriter, Line, Metadata, RescoredFrom, ResultRecord, SummaryRecord};
@@ -187,12 +187,15 @@ fn regrade(r: &mut ResultRecord, asked: &HashMap<(usize, Variant), Asked>) -> Re
     r.metrics = match &r.error {
         // A failed call stays a failed call, graded as the runner grades one.
         Some(_) => grade(&qs, None, &a.data, false),
-        None => grade(
-            &qs,
-            extract_answers(&r.sample.output.content).as_ref(),
-            &a.data,
-            r.finish == Some(Finish::Length),
-        ),
+        None => {
+            let cut = r.finish == Some(Finish::Length);
+            let parse = if cut {
+                extract_cut_answers
+            } else {
+                extract_answers
+            };
+            grade(&qs, parse(&r.sample.output.content).as_ref(), &a.data, cut)
+        }
     };
     r.summary = summarize(&r.metrics);
     Ok(())

@@ -322,6 +322,9 @@ pub fn execute(args: &RunArgs) -> Result<()> {
     } else {
         println!("{}", report::ranking_table(&outcome.summary.rankings));
     }
+    for w in &outcome.warnings {
+        eprintln!("{w}");
+    }
     let errors: usize = outcome.summary.rankings.iter().map(|r| r.errors).sum();
     if errors > 0 {
         eprintln!("{errors} calls failed; see the `error` field of their result lines");

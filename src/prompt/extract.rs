@@ -27,6 +27,82 @@ pub fn extract_answers(output: &str) -> Option<Map<String, Value>> {
     })
 }
 
+/// The answers of a reply that hit the output-token limit: a complete answer object if there
+/// is one, else every complete `"id": value` pair of the object it was cut inside (the last
+/// one opened and never closed), so what was answered before the cut still counts.
+pub fn extract_cut_answers(output: &str) -> Option<Map<String, Value>> {
+    extract_answers(output).or_else(|| {
+        let start = open_object(output)?;
+        let text = &output[start..];
+        // Cut before each top-level comma, longest first, and close the object there.
+        cut_points(text).into_iter().rev().find_map(|cut| {
+            match serde_json::from_str(&format!("{}}}", &text[..cut])) {
+                Ok(Value::Object(o)) if !o.is_empty() => Some(o),
+                _ => None,
+            }
+        })
+    })
+}
+
+/// Where the last top-level `{` that is never closed starts.
+fn open_object(text: &str) -> Option<usize> {
+    let (mut depth, mut start, mut in_str, mut escaped) = (0usize, None, false, false);
+    for (i, b) in text.bytes().enumerate() {
+        if in_str {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' if depth > 0 => in_str = true,
+            b'{' => {
+                if depth == 0 {
+                    start = Some(i);
+                }
+                depth += 1;
+            }
+            b'}' if depth > 0 => {
+                depth -= 1;
+                if depth == 0 {
+                    start = None;
+                }
+            }
+            _ => {}
+        }
+    }
+    start.filter(|_| depth > 0)
+}
+
+/// Byte offsets of the commas directly inside the object `text` opens: the ends of its
+/// complete pairs (the pair after the last comma may be cut, so it never counts).
+fn cut_points(text: &str) -> Vec<usize> {
+    let (mut depth, mut in_str, mut escaped) = (0usize, false, false);
+    let mut out = Vec::new();
+    for (i, b) in text.bytes().enumerate() {
+        if in_str {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_str = true,
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            b',' if depth == 1 => out.push(i),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// Contents of ``` fenced blocks (any info string).
 fn fenced_blocks(text: &str) -> Vec<&str> {
     let mut out = Vec::new();
@@ -91,6 +167,29 @@ mod tests {
         assert_eq!(a["q001"], serde_json::json!([1, 2]));
         let two = "Template {\"q001\": null}. Answer: {\"q001\": 5}";
         assert_eq!(extract_answers(two).unwrap()["q001"], 5);
+    }
+
+    #[test]
+    fn a_cut_reply_keeps_its_complete_pairs() {
+        let a = extract_cut_answers("```json\n{\"q001\": 3, \"q002\": \"a, b\", \"q0").unwrap();
+        assert_eq!(a.len(), 2);
+        assert_eq!(a["q001"], 3);
+        assert_eq!(a["q002"], "a, b", "a comma inside a string is no cut");
+        // A number cut at the limit may be short of digits: it is not kept.
+        let a = extract_cut_answers("{\"q001\": [1, 2], \"q002\": 12").unwrap();
+        assert_eq!(a.len(), 1);
+        assert_eq!(a["q001"], serde_json::json!([1, 2]));
+        // A whole object wins; nothing complete is None.
+        assert_eq!(extract_cut_answers("{\"q001\": 1}").unwrap()["q001"], 1);
+        assert!(extract_cut_answers("{\"q001\": 12").is_none());
+        assert!(extract_cut_answers("<|im_start|>assistant").is_none());
+        // An earlier closed object (a template) does not hide the cut one.
+        let a = extract_cut_answers("e.g. {\"q001\": null}. {\"q001\": 5, \"q002\"").unwrap();
+        assert_eq!(
+            a["q001"],
+            serde_json::json!(null),
+            "the closed object is complete"
+        );
     }
 
     #[test]

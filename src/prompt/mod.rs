@@ -5,7 +5,7 @@ mod extract;
 
 use crate::formats::Format;
 use crate::questions::Question;
-pub use extract::extract_answers;
+pub use extract::{extract_answers, extract_cut_answers};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 

@@ -140,6 +140,8 @@ impl<W: WireApi> Provider for Http<W> {
         let cfg = self.call_config(req);
         let reply = self.endpoint.post(&self.wire.body(&cfg, req)).await?;
         let mut resp = self.wire.parse(&reply.body)?;
+        resp.served_model = super::served_model(&reply.body);
+        resp.server = super::server_timings(&reply.body);
         resp.request_id = reply
             .request_id
             .or_else(|| self.wire.body_request_id(&reply.body));
@@ -189,6 +191,8 @@ impl<W: WireApi> BatchApi for Http<W> {
                     Raw::Reply(body, request_id) => match self.wire.parse(&body) {
                         Ok(mut resp) => {
                             resp.status = Some(200);
+                            resp.served_model = super::served_model(&body);
+                            resp.server = super::server_timings(&body);
                             resp.request_id =
                                 request_id.or_else(|| self.wire.body_request_id(&body));
                             Outcome::Answer(resp)

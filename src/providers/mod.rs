@@ -106,6 +106,47 @@ pub struct Response {
     /// The stop or finish reason exactly as the API gave it.
     #[serde(default)]
     pub finish_reason: Option<String>,
+    /// The model the server says answered (a dated snapshot, a GGUF path), which may differ
+    /// from the one asked for.
+    #[serde(default)]
+    pub served_model: Option<String>,
+    /// The server's own timing fields as it gave them (llama.cpp `timings`, Ollama's
+    /// `*_duration` and `*_count`).
+    #[serde(default)]
+    pub server: Option<Value>,
+}
+
+/// The model id in a reply: `model` (Anthropic, OpenAI, compatible servers) or
+/// `modelVersion` (Gemini).
+pub fn served_model(body: &Value) -> Option<String> {
+    ["model", "modelVersion"]
+        .iter()
+        .find_map(|k| body.get(*k)?.as_str())
+        .filter(|m| !m.is_empty())
+        .map(str::to_string)
+}
+
+/// Ollama's timing and count fields, as its native API names them.
+const OLLAMA_TIMINGS: [&str; 6] = [
+    "total_duration",
+    "load_duration",
+    "prompt_eval_count",
+    "prompt_eval_duration",
+    "eval_count",
+    "eval_duration",
+];
+
+/// The server's own timings in a reply: llama.cpp's `timings` object, else Ollama's duration
+/// and count fields; None when it gave neither.
+pub fn server_timings(body: &Value) -> Option<Value> {
+    if let Some(t) = body.get("timings").filter(|t| t.is_object()) {
+        return Some(t.clone());
+    }
+    let ollama: serde_json::Map<String, Value> = OLLAMA_TIMINGS
+        .iter()
+        .filter_map(|k| Some((k.to_string(), body.get(*k)?.clone())))
+        .collect();
+    (!ollama.is_empty()).then_some(Value::Object(ollama))
 }
 
 /// A failed call. Messages never contain a key.

@@ -230,6 +230,12 @@ pub struct ResultRecord {
     /// The stop or finish reason exactly as the API gave it.
     #[serde(default)]
     pub finish_reason: Option<String>,
+    /// The model the server says answered (null when it named none, or for a failed call).
+    #[serde(default)]
+    pub served_model: Option<String>,
+    /// The server's own timings as it reported them (llama.cpp `timings`, Ollama durations).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<serde_json::Value>,
     /// The provider's batch this call ran in (`--batch`); absent for live calls.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub batch_id: Option<String>,

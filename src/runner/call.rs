@@ -5,7 +5,7 @@
 use super::plan::{Combo, SampleKey, Unit};
 use super::{ProviderRun, Shared, StopReason, retry};
 use crate::grading::{grade, summarize};
-use crate::prompt::extract_answers;
+use crate::prompt::{extract_answers, extract_cut_answers};
 use crate::providers::{Finish, ProviderError, Request, Response, Usage};
 use crate::records::{Line, Output, ProviderConfig, ResultRecord, Sample, Timing};
 use serde_json::json;
@@ -351,6 +351,11 @@ pub(super) fn finish(
         shared.observer.notice(&format!("warning: {e:#}"));
     }
     shared.observer.finished(p.idx, &record, cached);
+    let max_tokens = c
+        .task
+        .as_ref()
+        .map_or(p.max_tokens, |t| t.request.max_tokens);
+    shared.signals.observe(&record, max_tokens);
     let mut slim = record;
     slim.sample.input.clear();
     slim.sample.output.content.clear();
@@ -395,7 +400,12 @@ pub(super) fn build(
             (metrics, Some(scores))
         }
         None => {
-            let answers = reply.and_then(extract_answers);
+            // A reply cut at the limit keeps what it answered before the cut.
+            let answers = reply.and_then(if cut {
+                extract_cut_answers
+            } else {
+                extract_answers
+            });
             (grade(&u.questions, answers.as_ref(), &c.data, cut), None)
         }
     };
@@ -470,6 +480,8 @@ pub(super) fn build(
         request_id: resp.request_id,
         finish: resp.finish,
         finish_reason: resp.finish_reason,
+        served_model: resp.served_model,
+        server: resp.server,
         batch_id: None,
         error,
     }

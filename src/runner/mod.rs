@@ -15,6 +15,7 @@ pub mod resume;
 pub mod retry;
 pub mod tasks;
 pub mod userdata;
+pub mod warnings;
 
 use crate::UsageError;
 use crate::layout::{Writer, dataset_hash};
@@ -121,6 +122,9 @@ pub struct Outcome {
     pub fatal: Vec<String>,
     /// Planned samples with no result line.
     pub missing: usize,
+    /// Problems the replies show (cut at the output limit, a wrong chat template), one line
+    /// each.
+    pub warnings: Vec<String>,
 }
 
 /// Spend so far and the estimate of calls in flight.
@@ -173,6 +177,7 @@ pub(crate) struct Shared {
     pub(crate) stop: Arc<Stop>,
     pub(crate) observer: Arc<dyn Observer>,
     pub(crate) retry: RetryPolicy,
+    pub(crate) signals: warnings::Signals,
 }
 
 /// Creates `root/benchmarks/<timestamp>/`, unique even for two runs in the same second.
@@ -435,6 +440,7 @@ pub async fn run(
         stop,
         observer,
         retry: opts.retry,
+        signals: warnings::Signals::default(),
     });
     let combos: Vec<Arc<plan::Combo>> = matrix.combos.into_iter().map(Arc::new).collect();
     let planned = match &batch_mode {
@@ -494,6 +500,7 @@ pub async fn run(
         stopped,
         fatal,
         missing,
+        warnings: shared.signals.warnings(),
     })
 }
 

@@ -14,6 +14,7 @@ mod rescore;
 mod roundtrip;
 mod run_cli;
 mod runs;
+mod served;
 mod tasks;
 mod tasks_run;
 mod tealeaf;

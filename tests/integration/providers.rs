@@ -31,10 +31,12 @@ pub struct Api {
     pub stop: &'static str,
     /// A reply with text `answer` cut at the output-token limit, and its raw finish reason.
     pub cut: (fn(&str) -> Value, &'static str),
+    /// The model `ok` says served the call.
+    pub served: &'static str,
 }
 
 fn anthropic_ok(answer: &str) -> Value {
-    json!({"id": "msg_1", "type": "message", "role": "assistant",
+    json!({"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-test-20250101",
         "content": [{"type": "thinking", "thinking": "hmm"}, {"type": "text", "text": answer}],
         "stop_reason": "end_turn",
         "usage": {"input_tokens": 100, "output_tokens": 20, "cache_creation_input_tokens": 30,
@@ -67,7 +69,7 @@ fn gemini_cut(answer: &str) -> Value {
 }
 
 fn chat_ok(answer: &str) -> Value {
-    json!({"id": "chatcmpl-1", "object": "chat.completion",
+    json!({"id": "chatcmpl-1", "object": "chat.completion", "model": "gpt-test-2025-04-14",
         "choices": [{"index": 0, "message": {"role": "assistant", "content": answer}, "finish_reason": "stop"}],
         "usage": {"prompt_tokens": 180, "completion_tokens": 25, "total_tokens": 205,
                   "prompt_tokens_details": {"cached_tokens": 128},
@@ -75,7 +77,7 @@ fn chat_ok(answer: &str) -> Value {
 }
 
 fn responses_ok(answer: &str) -> Value {
-    json!({"id": "resp_1", "object": "response", "status": "completed",
+    json!({"id": "resp_1", "object": "response", "status": "completed", "model": "gpt-test-2025-08-07",
         "output": [{"type": "reasoning", "summary": []},
                    {"type": "message", "role": "assistant",
                     "content": [{"type": "output_text", "text": answer, "annotations": []}]}],
@@ -89,7 +91,7 @@ fn gemini_ok(answer: &str) -> Value {
             "parts": [{"text": "thinking...", "thought": true}, {"text": answer}]}, "finishReason": "STOP"}],
         "usageMetadata": {"promptTokenCount": 150, "candidatesTokenCount": 12,
                           "thoughtsTokenCount": 8, "cachedContentTokenCount": 100, "totalTokenCount": 170},
-        "responseId": "gem-123"})
+        "responseId": "gem-123", "modelVersion": "gemini-test-001"})
 }
 
 /// The four wire APIs (openai-compatible and ollama share the chat one).
@@ -110,6 +112,7 @@ pub fn apis() -> Vec<Api> {
             },
             stop: "end_turn",
             cut: (anthropic_cut, "max_tokens"),
+            served: "claude-test-20250101",
         },
         Api {
             spec: "openai:gpt-test",
@@ -126,6 +129,7 @@ pub fn apis() -> Vec<Api> {
             },
             stop: "stop",
             cut: (chat_cut, "length"),
+            served: "gpt-test-2025-04-14",
         },
         Api {
             spec: "openai-responses:gpt-test",
@@ -142,6 +146,7 @@ pub fn apis() -> Vec<Api> {
             },
             stop: "completed",
             cut: (responses_cut, "max_output_tokens"),
+            served: "gpt-test-2025-08-07",
         },
         Api {
             spec: "gemini:gemini-test",
@@ -158,6 +163,7 @@ pub fn apis() -> Vec<Api> {
             },
             stop: "STOP",
             cut: (gemini_cut, "MAX_TOKENS"),
+            served: "gemini-test-001",
         },
     ]
 }
@@ -255,6 +261,8 @@ async fn success_parses_text_usage_and_request_id() {
         assert_eq!(r.request_id.as_deref(), Some("req-42"), "{}", api.spec);
         assert_eq!(r.finish, Some(Finish::Stop), "{}", api.spec);
         assert_eq!(r.finish_reason.as_deref(), Some(api.stop), "{}", api.spec);
+        assert_eq!(r.served_model.as_deref(), Some(api.served), "{}", api.spec);
+        assert_eq!(r.server, None, "{}: no server timings given", api.spec);
         assert_eq!(attempts, 1);
         let url = p.url().unwrap();
         assert!(url.ends_with(api.path) && !url.contains(FAKE_KEY), "{url}");
@@ -492,12 +500,17 @@ fn a_run_on_cut_replies_records_finish_and_truncated_answers() {
         assert_eq!(r["finish_reason"], "length");
         let metrics = r["metrics"].as_array().unwrap();
         assert_eq!(metrics.len(), 124);
+        // What was answered before the cut is graded; the rest is `truncated`, not wrong.
+        let q1 = metrics.iter().find(|m| m["metric"] == "q001").unwrap();
+        assert_eq!(q1["actual"], 3, "{q1:?}");
+        assert_ne!(q1["failure"], "truncated");
         assert!(
             metrics
                 .iter()
-                .all(|m| m["failure"] == "truncated" && m["reason"] == "unparseable"),
+                .filter(|m| m["metric"] != "q001")
+                .all(|m| m["failure"] == "truncated" && m["reason"] == "missing"),
             "{:?}",
-            metrics[0]
+            metrics[1]
         );
     }
 }

@@ -1,0 +1,115 @@
+//! What a run warns about at its end, from what its calls returned: renderings where more
+//! than 5 % of calls stopped at the output-token limit (a cut-off is not a wrong answer), and
+//! renderings where no answer parsed and the output carries chat-template markers (a server
+//! applying the wrong chat template, which otherwise shows only as 0 %).
+
+use crate::providers::Finish;
+use crate::records::ResultRecord;
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+/// Tokens of common chat templates; in a model's output they mean the template leaked.
+pub const MARKERS: [&str; 12] = [
+    "<|im_start|>",
+    "<|im_end|>",
+    "<start_of_turn>",
+    "<end_of_turn>",
+    "[INST]",
+    "[/INST]",
+    "<|start_header_id|>",
+    "<|eot_id|>",
+    "<|endoftext|>",
+    "<|user|>",
+    "<|assistant|>",
+    "<|system|>",
+];
+
+/// Share of calls ended by length above which a rendering is warned about.
+pub const LENGTH_SHARE: f64 = 0.05;
+
+#[derive(Default)]
+struct Tally {
+    calls: usize,
+    length: usize,
+    parsed: usize,
+    marker: Option<&'static str>,
+    max_tokens: u32,
+}
+
+/// Counts per (model, rendering), filled as results are written.
+#[derive(Default)]
+pub struct Signals {
+    by: Mutex<BTreeMap<(String, String), Tally>>,
+}
+
+impl Signals {
+    /// Counts one finished call (warm-ups and failed calls say nothing about the reply).
+    pub fn observe(&self, r: &ResultRecord, max_tokens: u32) {
+        if r.warmup || r.error.is_some() {
+            return;
+        }
+        let model = format!("{}:{}", r.provider_config.provider, r.provider_config.model);
+        let task = r
+            .task
+            .as_deref()
+            .map(|t| format!("{t} "))
+            .unwrap_or_default();
+        let rendering = format!(
+            "{task}{} {} {} {} records{}",
+            r.format,
+            r.structure,
+            r.variant,
+            r.records,
+            if r.primer { " primer" } else { "" }
+        );
+        let unparseable = !r.metrics.is_empty()
+            && r.metrics
+                .iter()
+                .all(|m| m.reason.as_deref() == Some("unparseable"));
+        let mut by = self.by.lock().expect("signals lock");
+        let t = by.entry((model, rendering)).or_default();
+        t.calls += 1;
+        t.length += usize::from(r.finish == Some(Finish::Length));
+        t.parsed += usize::from(!unparseable);
+        t.max_tokens = max_tokens;
+        if t.marker.is_none() {
+            t.marker = MARKERS
+                .into_iter()
+                .find(|m| r.sample.output.content.contains(m));
+        }
+    }
+
+    /// One line per problem found, worst first within each kind.
+    pub fn warnings(&self) -> Vec<String> {
+        let by = self.by.lock().expect("signals lock");
+        let mut out = Vec::new();
+        for ((model, rendering), t) in by.iter() {
+            let share = t.length as f64 / t.calls.max(1) as f64;
+            if share > LENGTH_SHARE {
+                out.push(format!(
+                    "warning: {model}, {rendering}: {} of {} calls ({:.0} %) stopped at the output \
+                     limit (max_tokens {}); their unanswered questions count as `truncated`, not \
+                     wrong: raise max_tokens (config `max_tokens`) to measure them",
+                    t.length,
+                    t.calls,
+                    100.0 * share,
+                    t.max_tokens
+                ));
+            }
+        }
+        for ((model, rendering), t) in by.iter() {
+            if let (0, Some(marker)) = (t.parsed, t.marker)
+                && t.calls > 0
+            {
+                out.push(format!(
+                    "warning: {model}, {rendering}: no answer parsed in any of {} calls and the \
+                     output contains the chat-template marker {marker}: the server's chat template \
+                     is likely wrong for this model (llama.cpp: pass --chat-template NAME, or \
+                     --jinja with a GGUF that carries its template)",
+                    t.calls
+                ));
+            }
+        }
+        out
+    }
+}
