@@ -267,6 +267,17 @@ pub fn execute(args: &RunArgs) -> Result<()> {
             UsageError::new(format!("--budget-usd {b} must be a non-negative number")).into(),
         );
     }
+    // A resumed batch run stays in batch mode, at this command's --batch-poll.
+    let resumed_batch = resumed.as_ref().is_some_and(|r| {
+        r.jsonl
+            .parent()
+            .is_some_and(|d| runner::ledger::path(d).exists())
+    });
+    if resumed_batch && !args.batch {
+        eprintln!(
+            "resume: this run was started with --batch (batches.json in its folder): it continues in batch mode"
+        );
+    }
     let opts = Options {
         warmup,
         cache: if args.no_cache {
@@ -275,7 +286,7 @@ pub fn execute(args: &RunArgs) -> Result<()> {
             Cache::default_dir().map(Cache::new)
         },
         budget_usd: args.budget_usd,
-        batch: (args.batch || args.cancel_batches).then(|| BatchOptions {
+        batch: (args.batch || args.cancel_batches || resumed_batch).then(|| BatchOptions {
             poll: Duration::from_secs_f64(args.batch_poll),
             cancel: args.cancel_batches,
         }),

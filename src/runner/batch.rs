@@ -57,6 +57,13 @@ struct ProviderBatches {
     /// Samples already logged.
     logged: HashSet<SampleKey>,
     spec: String,
+    /// `--cancel-batches`: nothing is submitted, nothing goes round again.
+    cancelling: bool,
+    /// The budget ran out: nothing more is submitted; what is in flight is still collected.
+    no_more: bool,
+    /// A result line could not be written: batches are not marked collected, so `--resume`
+    /// fetches their results again.
+    write_failed: bool,
 }
 
 /// Runs every planned sample not in `done` through the batch APIs; returns every planned key.
@@ -120,6 +127,9 @@ pub(super) async fn schedule(
             attempts: HashMap::new(),
             logged: HashSet::new(),
             spec,
+            cancelling: opts.cancel,
+            no_more: opts.cancel,
+            write_failed: false,
         });
     }
     shared.observer.start(&counts);
@@ -196,9 +206,10 @@ impl ProviderBatches {
                 flight.len(),
                 in_flight.len()
             ));
-            for k in &in_flight {
+            // Already sent: booked whatever the limit, settled when logged.
+            for k in in_flight.iter().filter(|k| !self.logged.contains(*k)) {
                 if let Some(w) = self.work.get(k) {
-                    self.shared.budget.reserve(w.estimate);
+                    self.shared.budget.book(w.estimate);
                 }
             }
         }
@@ -222,7 +233,7 @@ impl ProviderBatches {
         let mut wait = opts.poll;
         let mut seen: HashMap<String, (String, u64, Instant)> = HashMap::new();
         loop {
-            if !todo.is_empty() && !self.stopped() {
+            if !todo.is_empty() && !self.stopped() && !self.no_more {
                 flight.extend(self.submit(std::mem::take(&mut todo)).await);
             }
             if flight.is_empty() || self.stopped() {
@@ -265,6 +276,14 @@ impl ProviderBatches {
             }
             flight = still;
         }
+        if !todo.is_empty() && !self.cancelling {
+            self.notice(&format!(
+                "batch: {}: {} requests not submitted; `bench run --resume {}` submits them",
+                self.spec,
+                todo.len(),
+                self.dir.display()
+            ));
+        }
         if !flight.is_empty() {
             self.notice(&format!(
                 "batch: {}: {} batch(es) still running at the provider ({}); `bench run --resume {}` \
@@ -305,8 +324,9 @@ impl ProviderBatches {
                         (0, now, now),
                         0,
                     );
-                    finish(&self.shared, &self.p, &w.combo, record, true);
-                    self.logged.insert(k);
+                    if finish(&self.shared, &self.p, &w.combo, record, true) {
+                        self.logged.insert(k);
+                    }
                 }
                 None => todo.push(k),
             }
@@ -338,11 +358,13 @@ impl ProviderBatches {
             if !self.shared.budget.reserve(self.work[k].estimate) {
                 let limit = self.shared.budget.limit.unwrap_or(0.0);
                 self.notice(&format!(
-                    "budget: {}: {} requests not submitted — they would pass ${limit:.2}",
+                    "budget: {}: {} requests not submitted — they would pass ${limit:.2}; \
+                     batches already submitted are still collected",
                     self.spec,
                     todo.len() - fit
                 ));
-                self.shared.stop.request(StopReason::Budget(limit));
+                self.shared.stop.note(StopReason::Budget(limit));
+                self.no_more = true;
                 break;
             }
             fit += 1;
@@ -385,9 +407,15 @@ impl ProviderBatches {
                     if e.fatal() {
                         self.fatal(&e);
                     } else {
+                        let maybe = if e.status().is_none() {
+                            " (no answer came back, so the batch may exist: check the provider's \
+                             batch list before resuming, or it may be paid twice)"
+                        } else {
+                            ""
+                        };
                         self.notice(&format!(
-                            "batch: {}: submitting {} requests failed: {e}; they are left for \
-                             `bench run --resume {}`",
+                            "batch: {}: submitting {} requests failed: {e}{maybe}; they are left \
+                             for `bench run --resume {}`",
                             self.spec,
                             chunk.len(),
                             self.dir.display()
@@ -439,8 +467,9 @@ impl ProviderBatches {
         ids
     }
 
-    /// Creates one batch, retrying only errors the server answered with (429, 5xx): after a
-    /// timeout or dropped connection the batch may exist, and a second create would pay twice.
+    /// Creates one batch, retrying only answers that say it was not accepted (429, 503, 529):
+    /// after a timeout, a dropped connection or a gateway error the batch may exist, and a
+    /// second create would pay twice.
     async fn create(&self, chunk: &[Item]) -> Result<String, ProviderError> {
         let policy = &self.shared.retry;
         let backoff = ExponentialBuilder::default()
@@ -450,7 +479,7 @@ impl ProviderBatches {
         (|| self.api().submit(chunk))
             .retry(backoff)
             .sleep(tokio::time::sleep)
-            .when(|e| e.status().is_some() && e.retryable() && !self.shared.stop.requested())
+            .when(|e| matches!(e.status(), Some(429 | 503 | 529)) && !self.shared.stop.requested())
             .await
     }
 
@@ -498,8 +527,15 @@ impl ProviderBatches {
                 self.outcome(k, outcome, id, todo);
             }
         }
+        // A request with no result line did not run: cancelled with its batch, else expired.
+        let cancelled = status.state.to_ascii_lowercase().contains("cancel");
         for k in requests.values().filter(|k| !answered.contains(*k)) {
-            self.outcome(k, Outcome::Expired, id, todo);
+            let o = if cancelled {
+                Outcome::Canceled
+            } else {
+                Outcome::Expired
+            };
+            self.outcome(k, o, id, todo);
         }
         true
     }
@@ -510,12 +546,17 @@ impl ProviderBatches {
             return;
         }
         let tries = self.attempts.get(k).copied().unwrap_or(1);
-        let again = tries as usize <= self.shared.retry.max_retries;
+        let again = tries as usize <= self.shared.retry.max_retries && !self.cancelling;
+        let retry = |me: &mut Self, todo: &mut Vec<SampleKey>| {
+            // Its booking is released; submitting it again books it again.
+            me.shared.budget.settle(me.work[k].estimate, 0.0);
+            todo.push(k.clone());
+        };
         let result = match outcome {
             Outcome::Answer(resp) => Ok(resp),
-            Outcome::Failed(e) if e.retryable() && again => return todo.push(k.clone()),
+            Outcome::Failed(e) if e.retryable() && again => return retry(self, todo),
             Outcome::Failed(e) => Err(e),
-            Outcome::Expired if again => return todo.push(k.clone()),
+            Outcome::Expired if again => return retry(self, todo),
             Outcome::Expired => Err(ProviderError::NotRun(format!(
                 "not run: expired in {tries} batch(es) (the last {id})"
             ))),
@@ -568,11 +609,22 @@ impl ProviderBatches {
         self.shared
             .budget
             .settle(w.estimate, record.cost_usd.unwrap_or(0.0));
-        finish(&self.shared, &self.p, &w.combo, record, false);
-        self.logged.insert(k.clone());
+        if finish(&self.shared, &self.p, &w.combo, record, false) {
+            self.logged.insert(k.clone());
+        } else {
+            self.write_failed = true;
+        }
     }
 
     fn set_collected(&self, id: &str, state: &str) {
+        if self.write_failed {
+            return;
+        }
+        // The results reach the disk before the ledger says they are in the log.
+        if let Err(e) = self.shared.log.lock().expect("log lock").sync() {
+            self.notice(&format!("warning: {e:#}; batch {id} stays uncollected"));
+            return;
+        }
         let mut l = self.ledger.lock().expect("ledger lock");
         if let Some(b) = l.batches.iter_mut().find(|b| b.id == id) {
             b.collected = true;

@@ -301,14 +301,15 @@ async fn execute(shared: Arc<Shared>, p: Arc<ProviderRun>, c: Arc<Combo>, run: u
     finish(&shared, &p, &c, record, false);
 }
 
-/// Writes the result line and its response artifact, keeps a slim copy for the summary.
+/// Writes the result line and its response artifact, keeps a slim copy for the summary;
+/// false when the line could not be written (the run stops).
 pub(super) fn finish(
     shared: &Shared,
     p: &ProviderRun,
     c: &Combo,
     record: ResultRecord,
     cached: bool,
-) {
+) -> bool {
     let r = &c.rendering;
     if let Err(e) = shared
         .log
@@ -318,7 +319,7 @@ pub(super) fn finish(
     {
         shared.observer.notice(&format!("error: {e:#}"));
         shared.stop.request(StopReason::Interrupted);
-        return;
+        return false;
     }
     let run = if record.warmup {
         "warmup".to_string()
@@ -360,6 +361,7 @@ pub(super) fn finish(
     slim.sample.input.clear();
     slim.sample.output.content.clear();
     shared.results.lock().expect("results lock").push(slim);
+    true
 }
 
 /// The result record of one call.

@@ -97,6 +97,15 @@ impl Stop {
         self.flag.store(true, Ordering::SeqCst);
     }
 
+    /// Records why the run ends short without stopping it (a batch provider out of budget
+    /// stops submitting but keeps polling what it paid for); the first reason wins.
+    pub fn note(&self, why: StopReason) {
+        let mut r = self.reason.lock().expect("stop lock");
+        if r.is_none() {
+            *r = Some(why);
+        }
+    }
+
     /// Whether a stop was asked for.
     pub fn requested(&self) -> bool {
         self.flag.load(Ordering::SeqCst)
@@ -134,6 +143,11 @@ pub(crate) struct Budget {
 }
 
 impl Budget {
+    /// Books `estimate` whatever the limit: for calls already sent (batches of a resumed run).
+    pub(crate) fn book(&self, estimate: f64) {
+        self.state.lock().expect("budget lock").1 += estimate;
+    }
+
     /// Books `estimate` for a call about to be sent, unless that would pass the limit.
     pub(crate) fn reserve(&self, estimate: f64) -> bool {
         let mut s = self.state.lock().expect("budget lock");
@@ -379,7 +393,7 @@ pub async fn run(
     let done: HashSet<SampleKey> = kept.iter().map(SampleKey::of).collect();
     let batch_mode = match opts.batch {
         Some(b) => Some(b),
-        None if !ledger::Ledger::load(&dir)?.batches.is_empty() => {
+        None if ledger::path(&dir).exists() => {
             observer.notice(&format!(
                 "batch: this run was started with --batch ({} in its folder): it continues in batch mode",
                 ledger::FILE
@@ -443,6 +457,11 @@ pub async fn run(
         signals: warnings::Signals::default(),
     });
     let combos: Vec<Arc<plan::Combo>> = matrix.combos.into_iter().map(Arc::new).collect();
+    if batch_mode.is_some() && !ledger::path(&dir).exists() {
+        // Marks the run as a batch run before anything is submitted, so `--resume` stays in
+        // batch mode even if no batch was created.
+        ledger::Ledger::default().save(&dir)?;
+    }
     let planned = match &batch_mode {
         Some(b) => batch::schedule(&shared, &runs, &combos, plan.runs, &done, &dir, b).await?,
         None => call::schedule(&shared, &runs, &combos, plan.runs, &done).await,

@@ -444,3 +444,45 @@ async fn cancel_batches_collects_them_and_logs_the_cancelled_requests() {
     );
     assert_eq!(api.batches.lock().unwrap().len(), 1);
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_budget_for_part_of_the_plan_submits_that_part_and_resume_stays_in_batch_mode() {
+    let api = Arc::new(Api::default());
+    api.ended.store(true, Ordering::SeqCst);
+    let s = server(&api).await;
+    let tmp = tempfile::tempdir().unwrap();
+    let (root, cache) = (tmp.path().join("data"), tmp.path().join("cache"));
+    let mut args = run_args(&s.uri(), &root);
+    // Each request books about $0.011 (prompt plus 4,096 output tokens at half price).
+    args.extend(["--budget-usd".into(), "0.025".into()]);
+    let out = run_bench(&cache, args).await;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{stderr}");
+    assert!(stderr.contains("requests not submitted"), "{stderr}");
+    let first = api.batches.lock().unwrap().clone();
+    assert_eq!(first.len(), 1, "what fits is submitted: {stderr}");
+    let n = first[0].len();
+    assert!((1..4).contains(&n), "{n}");
+    let dir = run_dir(&root);
+    assert_eq!(results(&parse(&dir.join("formats.jsonl"))).len(), n);
+
+    // Resumed without --batch and with room: the rest goes in a batch, not live.
+    let resume = vec![
+        "run".to_string(),
+        "--resume".into(),
+        dir.display().to_string(),
+        "--batch-poll".into(),
+        "0.05".into(),
+        "--no-report".into(),
+    ];
+    let out = run_bench(&cache, resume).await;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let all = api.batches.lock().unwrap().clone();
+    assert_eq!(all.len(), 2, "{stderr}");
+    assert_eq!(all[1].len(), 4 - n);
+    let rs_lines = parse(&dir.join("formats.jsonl"));
+    let rs = results(&rs_lines);
+    assert_eq!(rs.len(), 4);
+    assert!(rs.iter().all(|r| r.batch_id.is_some()), "no live call");
+}
