@@ -10,7 +10,8 @@
 #
 # Environment: BENCH_LOCAL_CACHE (default ~/.cache/bench) holds the server's virtualenv and the
 # model; PORT (default 8088); BENCH (a bench binary; default: cargo build into CARGO_TARGET_DIR,
-# default ~/.cache/bench/target, as .ci/run does); OUT (default: a fresh temporary folder).
+# default ~/.cache/bench/target, as .ci/run does); OUT (default: a fresh temporary folder);
+# MODES (default "batch per-question": the question modes to run).
 set -euo pipefail
 
 CACHE="${BENCH_LOCAL_CACHE:-$HOME/.cache/bench}"
@@ -102,21 +103,26 @@ concurrency = 1
 timeout_secs = 300
 TOML
 }
-slice() { # mode formats max_tokens
-  local root="$OUT/$1" cfg="$OUT/$1.toml"
-  config "$3" >"$cfg"
-  say "bench run --question-mode $1 --formats $2 --records 5 --runs 1 (max_tokens $3)"
+slice() { # mode formats max_tokens [extra bench run arguments]
+  local root="$OUT/$1" cfg="$OUT/$1.toml" mode="$1" formats="$2" max="$3"
+  shift 3
+  config "$max" >"$cfg"
+  say "bench run --question-mode $mode --formats $formats --records 5 --runs 1 $* (max_tokens $max)"
   local t0; t0=$(date +%s)
-  "$BENCH" run --config "$cfg" --question-mode "$1" --formats "$2" --structures flat \
-    --variants mandatory --records 5 --runs 1 --no-cache --no-report --output-root "$root"
-  say "$1: $(( $(date +%s) - t0 )) s; bench query sql/rankings.sql"
+  "$BENCH" run --config "$cfg" --question-mode "$mode" --formats "$formats" --records 5 --runs 1 \
+    --no-cache --no-report --output-root "$root" "$@"
+  say "$mode: $(( $(date +%s) - t0 )) s; bench query sql/rankings.sql"
   (cd "$ROOT" && "$BENCH" query sql/rankings.sql --root "$root")
   (cd "$ROOT" && "$BENCH" query --root "$root" -e \
     "SELECT format, served_model, finish, count(*) AS calls, round(avg(latency_ms)) AS ms, \
             round(avg(CAST(server->>'predicted_per_second' AS DOUBLE)), 1) AS gen_tok_s \
      FROM results GROUP BY ALL ORDER BY format, finish")
 }
-slice batch csv,json_compact,toon_default 2048
-slice per-question csv 128
+MODES="${MODES:-batch per-question}"
+# All 124 product questions in one prompt per format.
+[[ " $MODES " == *" batch "* ]] && slice batch csv,json_compact 512 --structures flat --variants mandatory
+# One prompt per question: 124 per format would take half an hour on a CPU, so 8 questions
+# synthesised from a bundled data file.
+[[ " $MODES " == *" per-question "* ]] && slice per-question json_compact 64 --data "$ROOT/benchmarks/examples/earthquakes.json" --questions 8
 # (e) The trap stops the server.
 say "done: run logs under $OUT"
