@@ -191,6 +191,18 @@ fn run_args(uri: &str, root: &Path) -> Vec<String> {
     a
 }
 
+/// The arguments of `bench run --resume DIR` with fast polling, plus `extra`.
+fn resume_args(dir: &Path, extra: &[&str]) -> Vec<String> {
+    let mut a = vec![
+        "run".to_string(),
+        "--resume".into(),
+        dir.display().to_string(),
+    ];
+    a.extend(extra.iter().map(|s| s.to_string()));
+    a.extend(["--batch-poll", "0.05", "--no-report"].map(String::from));
+    a
+}
+
 /// Runs bench to the end off the async runtime (the mock server lives on it).
 async fn run_bench(cache: &Path, args: Vec<String>) -> std::process::Output {
     let cache = cache.to_path_buf();
@@ -375,15 +387,7 @@ async fn kill_9_while_polling_then_resume_submits_nothing_and_loses_nothing() {
     assert!(results(&parse(&dir.join("formats.jsonl"))).is_empty());
 
     api.ended.store(true, Ordering::SeqCst);
-    let resume = vec![
-        "run".to_string(),
-        "--resume".into(),
-        dir.display().to_string(),
-        "--batch-poll".into(),
-        "0.05".into(),
-        "--no-report".into(),
-    ];
-    let out = run_bench(&cache, resume).await;
+    let out = run_bench(&cache, resume_args(&dir, &[])).await;
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("continues in batch mode"), "{stderr}");
@@ -418,16 +422,7 @@ async fn cancel_batches_collects_them_and_logs_the_cancelled_requests() {
     let (root, cache) = (tmp.path().join("data"), tmp.path().join("cache"));
     killed_while_polling(&api, &s.uri(), &root, &cache).await;
     let dir = run_dir(&root);
-    let args = vec![
-        "run".to_string(),
-        "--resume".into(),
-        dir.display().to_string(),
-        "--cancel-batches".into(),
-        "--batch-poll".into(),
-        "0.05".into(),
-        "--no-report".into(),
-    ];
-    let out = run_bench(&cache, args).await;
+    let out = run_bench(&cache, resume_args(&dir, &["--cancel-batches"])).await;
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(
@@ -467,15 +462,7 @@ async fn a_budget_for_part_of_the_plan_submits_that_part_and_resume_stays_in_bat
     assert_eq!(results(&parse(&dir.join("formats.jsonl"))).len(), n);
 
     // Resumed without --batch and with room: the rest goes in a batch, not live.
-    let resume = vec![
-        "run".to_string(),
-        "--resume".into(),
-        dir.display().to_string(),
-        "--batch-poll".into(),
-        "0.05".into(),
-        "--no-report".into(),
-    ];
-    let out = run_bench(&cache, resume).await;
+    let out = run_bench(&cache, resume_args(&dir, &[])).await;
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     let all = api.batches.lock().unwrap().clone();
