@@ -228,15 +228,8 @@ pub fn execute(args: &RunArgs) -> Result<()> {
         ))
         .into());
     }
-    if args.batch
-        && let Some(m) = models.iter().find(|m| m.provider.batch().is_none())
-    {
-        return Err(UsageError::new(format!(
-            "--batch: {} has no batch API (batch mode works with anthropic, openai, \
-             openai-responses and gemini)",
-            m.config.spec()
-        ))
-        .into());
+    if args.batch {
+        runner::batch::check(&models)?;
     }
     if args.dry_run {
         let e = estimate::estimate(&plan, &models, warmup, args.batch)?;

@@ -36,6 +36,18 @@ impl Default for BatchOptions {
     }
 }
 
+/// Refuses batch mode when a model's wire API has no batch API.
+pub fn check(models: &[super::Model]) -> Result<(), crate::UsageError> {
+    match models.iter().find(|m| m.provider.batch().is_none()) {
+        Some(m) => Err(crate::UsageError::new(format!(
+            "--batch: {} has no batch API (batch mode works with anthropic, openai, \
+             openai-responses and gemini)",
+            m.config.spec()
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// One planned sample still to be answered.
 struct Work {
     combo: Arc<Combo>,

@@ -402,15 +402,8 @@ pub async fn run(
         }
         None => None,
     };
-    if batch_mode.is_some()
-        && let Some(m) = models.iter().find(|m| m.provider.batch().is_none())
-    {
-        return Err(UsageError::new(format!(
-            "--batch: {} has no batch API (batch mode works with anthropic, openai, \
-             openai-responses and gemini)",
-            m.config.spec()
-        ))
-        .into());
+    if batch_mode.is_some() {
+        batch::check(&models)?;
     }
     let largest = matrix
         .combos
