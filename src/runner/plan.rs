@@ -198,12 +198,23 @@ pub struct Matrix {
 }
 
 /// Renders every combination and its prompts, with the renderings a format cannot produce.
+/// A plan whose every rendering was skipped is an error: a run of 0 calls would exit 0 and
+/// look like a success.
 pub fn build_all(plan: &Plan) -> Result<(Matrix, Vec<Skip>)> {
-    match (&plan.tasks, &plan.data) {
-        (Some(tp), _) => super::tasks::build(plan, tp),
-        (None, Some(dp)) => super::userdata::build(plan, dp),
-        (None, None) => Ok((build(plan)?, Vec::new())),
+    let (matrix, skipped) = match (&plan.tasks, &plan.data) {
+        (Some(tp), _) => super::tasks::build(plan, tp)?,
+        (None, Some(dp)) => super::userdata::build(plan, dp)?,
+        (None, None) => (build(plan)?, Vec::new()),
+    };
+    if matrix.combos.is_empty() {
+        let why: Vec<String> = skipped.iter().map(ToString::to_string).collect();
+        return Err(crate::UsageError::new(format!(
+            "nothing to run: every rendering was skipped ({}); choose --formats that can hold this data",
+            if why.is_empty() { "no format, structure and variant combine".to_string() } else { why.join("; ") }
+        ))
+        .into());
     }
+    Ok((matrix, skipped))
 }
 
 /// Renders every combination of the `formats` suite and its prompts.

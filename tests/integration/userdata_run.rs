@@ -143,6 +143,32 @@ fn nested_records_three_levels_deep_skip_the_tabular_formats() {
         log.contains("customer.address.geo.lat"),
         "no 3-level path asked"
     );
+    // Only formats that cannot hold the records: an error, not a run of 0 calls that exits 0.
+    let out = bench(&dir.path().join("cache"))
+        .args([
+            "run",
+            "--runs",
+            "1",
+            "--formats",
+            "csv,markdown_table",
+            "--data",
+        ])
+        .arg(&f)
+        .arg("--output-root")
+        .arg(dir.path().join("none"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        !dir.path().join("none").exists(),
+        "no run folder for 0 calls"
+    );
+    let err = stderr.trim().lines().last().unwrap();
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(err.contains("nothing to run"), "{err}");
+    assert!(err.contains("in csv: csv: cannot represent"), "{err}");
+    assert!(err.contains("in markdown_table"), "{err}");
 }
 
 #[test]
