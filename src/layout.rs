@@ -41,11 +41,23 @@ pub fn render(
     variant: Variant,
     tokenizers: &[Tokenizer],
 ) -> Result<Rendering> {
+    render_counted(doc, dataset::count_values(doc), format, structure, variant, tokenizers)
+}
+
+/// [`render`] of a document whose leaf values were counted once for all its formats.
+fn render_counted(
+    doc: &Value,
+    values: usize,
+    format: Format,
+    structure: Structure,
+    variant: Variant,
+    tokenizers: &[Tokenizer],
+) -> Result<Rendering> {
     let text = format
         .encode(doc)
         .with_context(|| format!("rendering {format} {structure} {variant}"))?;
     let products = crate::formats::records(format.name(), doc).map_or(0, |r| r.items.len());
-    let stats = DataStats::measure(&text, dataset::count_values(doc), products, tokenizers);
+    let stats = DataStats::measure(&text, values, products, tokenizers);
     Ok(Rendering {
         format,
         structure,
@@ -69,9 +81,11 @@ pub fn render_each(
     mut each: impl FnMut(Rendering) -> Result<()>,
 ) -> Result<()> {
     let workers = crate::cores().min(formats.len());
+    let values = dataset::count_values(doc);
+    let render = |f| render_counted(doc, values, f, structure, variant, tokenizers);
     if workers < 2 {
         for &f in formats {
-            each(render(doc, f, structure, variant, tokenizers)?)?;
+            each(render(f)?)?;
         }
         return Ok(());
     }
@@ -79,17 +93,14 @@ pub fn render_each(
     let (tx, rx) = mpsc::channel();
     std::thread::scope(|scope| {
         for _ in 0..workers {
-            let (tx, next) = (tx.clone(), &next);
+            let (tx, next, render) = (tx.clone(), &next, &render);
             scope.spawn(move || {
                 crate::tokens::counting_in_parallel();
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&f) = formats.get(i) else { break };
                     // A closed channel means the caller stopped at an error: stop too.
-                    if tx
-                        .send((i, render(doc, f, structure, variant, tokenizers)))
-                        .is_err()
-                    {
+                    if tx.send((i, render(f))).is_err() {
                         break;
                     }
                 }
