@@ -41,7 +41,14 @@ pub fn render(
     variant: Variant,
     tokenizers: &[Tokenizer],
 ) -> Result<Rendering> {
-    render_counted(doc, dataset::count_values(doc), format, structure, variant, tokenizers)
+    render_counted(
+        doc,
+        dataset::count_values(doc),
+        format,
+        structure,
+        variant,
+        tokenizers,
+    )
 }
 
 /// [`render`] of a document whose leaf values were counted once for all its formats.

@@ -18,6 +18,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::task::JoinSet;
 
+mod collect;
+
 /// How batch mode runs.
 #[derive(Debug, Clone)]
 pub struct BatchOptions {
@@ -76,6 +78,9 @@ struct ProviderBatches {
     /// A result line could not be written: batches are not marked collected, so `--resume`
     /// fetches their results again.
     write_failed: bool,
+    /// Failed reads of each ended batch's results that waiting does not fix (see
+    /// [`collect::RESULT_TRIES`]).
+    unreadable: HashMap<String, u32>,
 }
 
 /// Runs every planned sample not in `done` through the batch APIs; returns every planned key.
@@ -138,6 +143,7 @@ pub(super) async fn schedule(
             dir: dir.to_path_buf(),
             attempts: HashMap::new(),
             logged: HashSet::new(),
+            unreadable: HashMap::new(),
             spec,
             cancelling: opts.cancel,
             no_more: opts.cancel,
@@ -500,150 +506,6 @@ impl ProviderBatches {
             self.shared
                 .budget
                 .settle(self.work[&by_id[&i.custom_id]].estimate, 0.0);
-        }
-    }
-
-    /// Fetches an ended batch's results and logs them; expired and retryable failures go back
-    /// to `todo`. False when the results could not be fetched (poll again).
-    async fn collect(&mut self, id: &str, status: &Status, todo: &mut Vec<SampleKey>) -> bool {
-        let results = match self.api().results(status).await {
-            Ok(r) => r,
-            Err(e) => {
-                if e.fatal() {
-                    self.fatal(&e);
-                } else {
-                    self.notice(&format!(
-                        "batch {id}: cannot fetch its results ({e}); trying again"
-                    ));
-                }
-                return false;
-            }
-        };
-        let requests = {
-            let l = self.ledger.lock().expect("ledger lock");
-            l.batches
-                .iter()
-                .find(|b| b.id == id)
-                .map(|b| b.requests.clone())
-                .unwrap_or_default()
-        };
-        let mut answered = HashSet::new();
-        for (cid, outcome) in results {
-            let Some(k) = requests.get(&cid) else {
-                self.notice(&format!(
-                    "batch {id}: a result for unknown custom_id {cid:?} was ignored"
-                ));
-                continue;
-            };
-            if answered.insert(k.clone()) {
-                self.outcome(k, outcome, id, todo);
-            }
-        }
-        // A request with no result line did not run: cancelled with its batch, else expired.
-        let cancelled = status.state.to_ascii_lowercase().contains("cancel");
-        for k in requests.values().filter(|k| !answered.contains(*k)) {
-            let o = if cancelled {
-                Outcome::Canceled
-            } else {
-                Outcome::Expired
-            };
-            self.outcome(k, o, id, todo);
-        }
-        true
-    }
-
-    /// Logs one request's outcome, or queues it to be submitted again.
-    fn outcome(&mut self, k: &SampleKey, outcome: Outcome, id: &str, todo: &mut Vec<SampleKey>) {
-        if !self.work.contains_key(k) || self.logged.contains(k) {
-            return;
-        }
-        let tries = self.attempts.get(k).copied().unwrap_or(1);
-        let again = tries as usize <= self.shared.retry.max_retries && !self.cancelling;
-        let retry = |me: &mut Self, todo: &mut Vec<SampleKey>| {
-            // Its booking is released; submitting it again books it again.
-            me.shared.budget.settle(me.work[k].estimate, 0.0);
-            todo.push(k.clone());
-        };
-        let result = match outcome {
-            Outcome::Answer(resp) => Ok(resp),
-            Outcome::Failed(e) if e.retryable() && again => return retry(self, todo),
-            Outcome::Failed(e) => Err(e),
-            Outcome::Expired if again => return retry(self, todo),
-            Outcome::Expired => Err(ProviderError::NotRun(format!(
-                "not run: expired in {tries} batch(es) (the last {id})"
-            ))),
-            Outcome::Canceled => Err(ProviderError::NotRun(format!(
-                "not run: batch {id} was cancelled first"
-            ))),
-        };
-        self.record(k, result, id);
-    }
-
-    /// Grades and logs one answer exactly as a live call, at the batch price.
-    fn record(&mut self, k: &SampleKey, result: Result<Response, ProviderError>, id: &str) {
-        if self.logged.contains(k) {
-            return;
-        }
-        let Some(w) = self.work.get(k) else { return };
-        let u = &w.combo.units[w.unit];
-        let submitted = {
-            let l = self.ledger.lock().expect("ledger lock");
-            l.batches
-                .iter()
-                .find(|b| b.id == id)
-                .map_or(0, |b| b.submitted_ms)
-        };
-        if let (Some(cache), Ok(resp)) = (&self.shared.cache, &result) {
-            let ck = super::Cache::key(self.p.provider.as_ref(), &u.messages, w.run);
-            if let Err(e) = cache.put(&ck, resp) {
-                self.notice(&format!(
-                    "warning: cannot write response cache '{}': {e}",
-                    cache.dir().display()
-                ));
-            }
-        }
-        let now = now_ms();
-        let tries = self.attempts.get(k).copied().unwrap_or(1).max(1);
-        let mut record = build(
-            &self.shared,
-            &self.p,
-            &w.combo,
-            u,
-            w.run,
-            result,
-            (now.saturating_sub(submitted), submitted, now),
-            tries,
-        );
-        if record.error.is_none() {
-            record.cost_usd = self.p.price.map(|price| price.batch_cost(&record.usage));
-        }
-        record.batch_id = Some(id.to_string());
-        self.shared
-            .budget
-            .settle(w.estimate, record.cost_usd.unwrap_or(0.0));
-        if finish(&self.shared, &self.p, &w.combo, record, false) {
-            self.logged.insert(k.clone());
-        } else {
-            self.write_failed = true;
-        }
-    }
-
-    fn set_collected(&self, id: &str, state: &str) {
-        if self.write_failed {
-            return;
-        }
-        // The results reach the disk before the ledger says they are in the log.
-        if let Err(e) = self.shared.log.lock().expect("log lock").sync() {
-            self.notice(&format!("warning: {e:#}; batch {id} stays uncollected"));
-            return;
-        }
-        let mut l = self.ledger.lock().expect("ledger lock");
-        if let Some(b) = l.batches.iter_mut().find(|b| b.id == id) {
-            b.collected = true;
-            b.state = state.to_string();
-        }
-        if let Err(e) = l.save(&self.dir) {
-            self.notice(&format!("warning: {e:#}"));
         }
     }
 

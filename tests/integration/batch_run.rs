@@ -30,6 +30,10 @@ struct Api {
     canceled: AtomicBool,
     /// The server's own URL, for `results_url`.
     base: Mutex<String>,
+    /// Whether the results file is not JSON Lines.
+    garbage: bool,
+    /// Results downloads answered.
+    reads: Mutex<usize>,
 }
 
 struct Create(Arc<Api>);
@@ -106,6 +110,10 @@ fn errored(kind: &str) -> Value {
 
 impl Respond for Results {
     fn respond(&self, req: &Request) -> ResponseTemplate {
+        *self.0.reads.lock().unwrap() += 1;
+        if self.0.garbage {
+            return ResponseTemplate::new(200).set_body_string("<html>not JSON Lines</html>\n");
+        }
         let i = batch_index(req);
         let ids = self.0.batches.lock().unwrap()[i].clone();
         let mut lines = String::new();
@@ -203,11 +211,13 @@ fn resume_args(dir: &Path, extra: &[&str]) -> Vec<String> {
     a
 }
 
-/// Runs bench to the end off the async runtime (the mock server lives on it).
+/// Runs bench to the end off the async runtime (the mock server lives on it); killed after a
+/// minute, so a run that would poll for ever fails its test instead of hanging it.
 async fn run_bench(cache: &Path, args: Vec<String>) -> std::process::Output {
     let cache = cache.to_path_buf();
     tokio::task::spawn_blocking(move || {
         bench(&cache)
+            .timeout(Duration::from_secs(60))
             .env("ANTHROPIC_API_KEY", KEY)
             .args(args)
             .output()
@@ -346,6 +356,35 @@ async fn no_retry_logs_failed_and_expired_requests_as_errors() {
     assert_eq!(errors.len(), 3, "{errors:?}");
     assert!(errors.iter().any(|e| e.contains("overloaded_error")));
     assert!(errors.iter().any(|e| e.contains("expired")));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn results_that_cannot_be_read_end_as_errors_after_three_tries_not_an_endless_poll() {
+    let api = Arc::new(Api {
+        garbage: true,
+        ..Api::default()
+    });
+    api.ended.store(true, Ordering::SeqCst);
+    let s = server(&api).await;
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("data");
+    let out = run_bench(&tmp.path().join("cache"), run_args(&s.uri(), &root)).await;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(*api.reads.lock().unwrap(), 3, "{stderr}");
+    assert_eq!(api.batches.lock().unwrap().len(), 1, "nothing resubmitted");
+    assert_eq!(stderr.matches("trying again").count(), 2, "{stderr}");
+    let lines = parse(&run_dir(&root).join("formats.jsonl"));
+    let rs = results(&lines);
+    assert_eq!(rs.len(), 4, "every request logged once");
+    for r in &rs {
+        let e = r.error.as_deref().unwrap_or_default();
+        assert!(
+            e.contains("batch msgbatch_1: its results could not be read (3 tries)"),
+            "{e}"
+        );
+        assert_eq!(r.batch_id.as_deref(), Some("msgbatch_1"));
+    }
 }
 
 /// Starts a batch run in the background and kills it (SIGKILL) once it is polling.
