@@ -277,11 +277,7 @@ impl ProviderBatches {
                 let collected = match &status.phase {
                     Phase::Running => false,
                     Phase::Failed(why) => {
-                        let why = format!("batch {id} failed: {why}");
-                        self.notice(&why);
-                        for k in self.keys_of(&id) {
-                            self.record(&k, Err(ProviderError::NotRun(why.clone())), &id);
-                        }
+                        self.not_run(&id, &format!("batch {id} failed: {why}"));
                         true
                     }
                     Phase::Ended => self.collect(&id, &status, &mut todo).await,

@@ -37,10 +37,7 @@ impl ProviderBatches {
                 if tries >= RESULT_TRIES {
                     let why =
                         format!("batch {id}: its results could not be read ({tries} tries): {e}");
-                    self.notice(&why);
-                    for k in self.keys_of(id) {
-                        self.record(&k, Err(ProviderError::NotRun(why.clone())), id);
-                    }
+                    self.not_run(id, &why);
                     return true;
                 }
                 self.notice(&format!(
@@ -80,6 +77,14 @@ impl ProviderBatches {
             self.outcome(k, o, id, todo);
         }
         true
+    }
+
+    /// Says `why` and logs every request of batch `id` as not run for that reason.
+    pub(super) fn not_run(&mut self, id: &str, why: &str) {
+        self.notice(why);
+        for k in self.keys_of(id) {
+            self.record(&k, Err(ProviderError::NotRun(why.to_string())), id);
+        }
     }
 
     /// Logs one request's outcome, or queues it to be submitted again.
