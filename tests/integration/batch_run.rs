@@ -6,7 +6,7 @@
 use super::run_cli::{bench, parse, results, run_dir};
 use bench::runner::ledger::Ledger;
 use serde_json::{Value, json};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -256,16 +256,24 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     out
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn failed_and_expired_requests_are_submitted_again_and_priced_as_batch() {
-    let api = Arc::new(Api {
-        faults: true,
-        ..Api::default()
-    });
+/// A mock API whose batches have already ended, its server, a temporary folder and the run
+/// root in it.
+async fn ended(api: Api) -> (Arc<Api>, MockServer, tempfile::TempDir, PathBuf) {
+    let api = Arc::new(api);
     api.ended.store(true, Ordering::SeqCst);
     let s = server(&api).await;
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("data");
+    (api, s, tmp, root)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn failed_and_expired_requests_are_submitted_again_and_priced_as_batch() {
+    let (api, s, tmp, root) = ended(Api {
+        faults: true,
+        ..Api::default()
+    })
+    .await;
     let mut args = run_args(&s.uri(), &root);
     args.extend([
         "--retries".into(),
@@ -332,14 +340,11 @@ async fn failed_and_expired_requests_are_submitted_again_and_priced_as_batch() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn no_retry_logs_failed_and_expired_requests_as_errors() {
-    let api = Arc::new(Api {
+    let (api, s, tmp, root) = ended(Api {
         faults: true,
         ..Api::default()
-    });
-    api.ended.store(true, Ordering::SeqCst);
-    let s = server(&api).await;
-    let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path().join("data");
+    })
+    .await;
     let mut args = run_args(&s.uri(), &root);
     args.push("--no-retry".into());
     let out = run_bench(&tmp.path().join("cache"), args).await;
@@ -360,14 +365,11 @@ async fn no_retry_logs_failed_and_expired_requests_as_errors() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn results_that_cannot_be_read_end_as_errors_after_three_tries_not_an_endless_poll() {
-    let api = Arc::new(Api {
+    let (api, s, tmp, root) = ended(Api {
         garbage: true,
         ..Api::default()
-    });
-    api.ended.store(true, Ordering::SeqCst);
-    let s = server(&api).await;
-    let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path().join("data");
+    })
+    .await;
     let out = run_bench(&tmp.path().join("cache"), run_args(&s.uri(), &root)).await;
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
