@@ -266,12 +266,12 @@ impl DataArgs {
 /// A user's data file instead of the product dataset: shared by `run`, `generate`, `tokens`.
 #[derive(Debug, Clone, Args)]
 pub struct DataFileArgs {
-    /// Your own records instead of the product dataset: .json, .jsonl, .csv or .parquet, read
+    /// Your own records instead of the product dataset: .json, .jsonl, .csv, .tsv or .parquet, read
     /// by the embedded DuckDB.
     #[arg(long = "data", value_name = "FILE")]
     pub data_file: Option<PathBuf>,
     /// With --data: the key of the array of records when a .json file's top-level object holds
-    /// several arrays.
+    /// several arrays (default: the first).
     #[arg(long, value_name = "KEY", requires = "data_file")]
     pub root_key: Option<String>,
     /// With --data and --records: the first N records (default), or N drawn with --seed (kept
@@ -283,9 +283,11 @@ pub struct DataFileArgs {
 /// The questions synthesised from a `--data` file: shared by `run` and `generate`.
 #[derive(Debug, Clone, Args)]
 pub struct SynthArgs {
-    /// With --data: the field that identifies records (a dotted path may name a nested one);
-    /// default: the first unique, always-set string or integer field (`id` preferred).
-    #[arg(long, value_name = "FIELD", requires = "data_file")]
+    /// With --data: the field that identifies records (a dotted path may name a nested one),
+    /// or a comma list of up to three that do together; default: the first unique, always-set
+    /// string or integer field (`id` preferred), else the smallest unique combination of up to
+    /// three, else the record's position.
+    #[arg(long, value_name = "FIELD[,FIELD…]", requires = "data_file")]
     pub id_field: Option<String>,
     /// With --data: questions in all, split 55 : 27 : 21 : 21 over retrieval, structure,
     /// filtering and aggregation like the formats suite.

@@ -86,11 +86,14 @@ pub fn data_plan(
         },
     )?;
     eprintln!(
-        "{}; {} questions, records identified by `{}`",
+        "{}; {} questions, records identified by {}",
         data_line(path, &plan.data),
         plan.synthesis.questions.len(),
-        plan.synthesis.id_field
+        plan.synthesis.id.describe()
     );
+    for n in &plan.data.notes {
+        eprintln!("note: {n}");
+    }
     for n in &plan.synthesis.notices {
         eprintln!("questions: {n}");
     }

@@ -119,7 +119,7 @@ fn regenerate(meta: &Metadata, dir: &Path) -> Result<HashMap<(usize, Variant), A
             (records.len(), d.variant),
             Asked {
                 questions: d.synthesis.questions.clone(),
-                data: DataIndex::with_id(records, &d.synthesis.id_field),
+                data: DataIndex::with_id(records, &d.synthesis.id.field_list()),
             },
         );
         return Ok(out);

@@ -87,6 +87,9 @@ fn data_tokens(args: &TokensArgs, path: &Path) -> Result<()> {
     let d = &args.data;
     let data = userdata::load(path, &super::load_options(&args.file, d)?)?;
     eprintln!("{}", super::data_line(path, &data));
+    for n in &data.notes {
+        eprintln!("note: {n}");
+    }
     let doc = data.document();
     let shape = crate::formats::structure_of(&doc);
     let values = dataset::count_values(&doc);

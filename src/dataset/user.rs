@@ -15,7 +15,7 @@ use std::io::{BufReader, Read};
 use std::path::Path;
 
 /// File extensions `load` reads, with the DuckDB reader used for each.
-pub const EXTENSIONS: [&str; 4] = [".json", ".jsonl", ".csv", ".parquet"];
+pub const EXTENSIONS: [&str; 5] = [".json", ".jsonl", ".csv", ".tsv", ".parquet"];
 
 /// Which records `--records N` keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -53,6 +53,8 @@ pub struct UserData {
     pub schema: Vec<(String, String)>,
     /// Records in the file before sampling.
     pub total: usize,
+    /// Choices the loader made that the user may want to change, one line each.
+    pub notes: Vec<String>,
 }
 
 impl UserData {
@@ -88,6 +90,7 @@ enum Reader {
     JsonArray,
     JsonObject,
     Csv,
+    Tsv,
     Parquet,
 }
 
@@ -110,6 +113,7 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<UserData, UsageError> {
         Some(".jsonl") => Reader::Jsonl,
         Some(".json") => Reader::JsonArray,
         Some(".csv") => Reader::Csv,
+        Some(".tsv") => Reader::Tsv,
         Some(".parquet") => Reader::Parquet,
         other => {
             return Err(err(format!(
@@ -158,10 +162,11 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<UserData, UsageError> {
         |f: &str| format!("read_json_objects({file}, format='{f}', maximum_object_size={size})");
     let object = format!("read_json({file}, format='unstructured', {json_opts})");
     // The key of the records in a top-level object, picked once for both reads below.
+    let mut notes = Vec::new();
     let key = match reader {
-        Reader::JsonObject => {
-            Some(pick_array(&db, &object, opts.root_key.as_deref()).map_err(err)?)
-        }
+        Reader::JsonObject => Some(
+            pick_array(&db, &object, path, opts.root_key.as_deref(), &mut notes).map_err(err)?,
+        ),
         _ => None,
     };
     let source = match (reader, &key) {
@@ -172,10 +177,13 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<UserData, UsageError> {
             format!("SELECT * FROM read_json({file}, format='array', {json_opts})")
         }
         (Reader::Csv, _) => format!("SELECT * FROM read_csv({file}, sample_size=-1)"),
+        (Reader::Tsv, _) => {
+            format!("SELECT * FROM read_csv({file}, delim='\\t', sample_size=-1)")
+        }
         (Reader::Parquet, _) => format!("SELECT * FROM read_parquet({file})"),
         (Reader::JsonObject, key) => format!(
             "SELECT r.* FROM (SELECT unnest({}) AS r FROM {object})",
-            quote_ident(key.as_deref().expect("picked above"))
+            member(key.as_deref().expect("picked above"))
         ),
     };
     if let Err(e) = db.exec(&format!("CREATE TEMP TABLE t AS {source}")) {
@@ -214,13 +222,20 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<UserData, UsageError> {
         (Reader::Jsonl, _) => format!("SELECT json::VARCHAR FROM {}", objects("newline_delimited")),
         (Reader::JsonArray, _) => format!("SELECT json::VARCHAR FROM {}", objects("array")),
         (Reader::JsonObject, key) => {
-            let path = sql_string(&format!("$.{}", Value::String(key.expect("picked above"))));
+            let segments: Vec<String> = key
+                .expect("picked above")
+                .iter()
+                .map(|k| Value::String(k.clone()).to_string())
+                .collect();
+            let path = sql_string(&format!("$.{}", segments.join(".")));
             format!(
                 "SELECT unnest(CAST(json_extract(json, {path}) AS JSON[]))::VARCHAR FROM {}",
                 objects("unstructured")
             )
         }
-        (Reader::Csv | Reader::Parquet, _) => "SELECT to_json(t)::VARCHAR FROM t".to_string(),
+        (Reader::Csv | Reader::Tsv | Reader::Parquet, _) => {
+            "SELECT to_json(t)::VARCHAR FROM t".to_string()
+        }
     };
     let records = sample(&db, &rows, total, opts).map_err(err)?;
     let name = path
@@ -232,6 +247,7 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<UserData, UsageError> {
         sha256,
         schema,
         total,
+        notes,
     })
 }
 
@@ -275,9 +291,25 @@ fn sample(
     Ok(out)
 }
 
-/// The key of the array of records in a top-level JSON object: `root_key`, or the only key
-/// holding an array of objects.
-fn pick_array(db: &Db, object: &str, root_key: Option<&str>) -> Result<String, String> {
+/// The column (or struct member below one) at `path`, as SQL.
+fn member(path: &[String]) -> String {
+    let (first, rest) = path.split_first().expect("a path has a first key");
+    rest.iter().fold(quote_ident(first), |e, k| {
+        format!("struct_extract({e}, {})", sql_string(k))
+    })
+}
+
+/// The path of the array of records in a top-level JSON object: `root_key` (a top-level key,
+/// else a dotted path), or the only top-level key holding an array of objects, or the first of
+/// several, or, when none is at the top, the largest array of objects inside it; every choice
+/// but the only one is said in a note.
+fn pick_array(
+    db: &Db,
+    object: &str,
+    file: &Path,
+    root_key: Option<&str>,
+    notes: &mut Vec<String>,
+) -> Result<Vec<String>, String> {
     let columns = db
         .rows(&format!("DESCRIBE SELECT * FROM {object}"), |r| {
             Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
@@ -297,31 +329,100 @@ fn pick_array(db: &Db, object: &str, root_key: Option<&str>) -> Result<String, S
     } else {
         arrays.join(", ")
     };
+    let deep = || nested_arrays(file);
+    let shown = |p: &[String]| p.join(".");
     match root_key {
         Some(key) => match columns.iter().find(|(k, _)| k == key) {
-            Some((k, ty)) if of_objects(ty) => Ok(k.clone()),
+            Some((k, ty)) if of_objects(ty) => Ok(vec![k.clone()]),
             Some((_, ty)) => Err(format!(
                 "--root-key '{key}' holds {ty}, not an array of objects (arrays of objects: {listed})"
             )),
-            None => Err(format!(
-                "--root-key '{key}' is not a key of the top-level object (arrays of objects: {listed})"
-            )),
+            None => {
+                let found = deep()?;
+                match found.iter().find(|(p, _)| shown(p) == key) {
+                    Some((p, _)) => Ok(p.clone()),
+                    None => Err(format!(
+                        "--root-key '{key}' is not a key of the top-level object nor a dotted path \
+                         to an array of objects (arrays of objects: {})",
+                        if found.is_empty() {
+                            "none".to_string()
+                        } else {
+                            found
+                                .iter()
+                                .map(|(p, _)| shown(p))
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        }
+                    )),
+                }
+            }
         },
         None => match arrays.as_slice() {
-            [one] => Ok(one.to_string()),
+            [one] => Ok(vec![one.to_string()]),
             [] => {
-                let keys: Vec<&str> = columns.iter().map(|(k, _)| k.as_str()).collect();
-                Err(format!(
-                    "the top-level object holds no array of objects (keys: {})",
-                    keys.join(", ")
-                ))
+                let mut found = deep()?;
+                // The largest; the first of equals.
+                found.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
+                let Some((best, n)) = found.first() else {
+                    let keys: Vec<&str> = columns.iter().map(|(k, _)| k.as_str()).collect();
+                    return Err(format!(
+                        "the top-level object holds no array of objects at any depth (keys: {}): \
+                         there are no records to ask about",
+                        keys.join(", ")
+                    ));
+                };
+                let others: Vec<String> = found[1..]
+                    .iter()
+                    .take(5)
+                    .map(|(p, n)| format!("{} ({n})", shown(p)))
+                    .collect();
+                notes.push(format!(
+                    "no array of objects at the top level: reading the largest one inside, '{}' \
+                     ({n} records){}; --root-key PATH reads another",
+                    shown(best),
+                    if others.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; others: {}", others.join(", "))
+                    }
+                ));
+                Ok(best.clone())
             }
-            _ => Err(format!(
-                "the top-level object holds {} arrays of objects ({listed}); pass --root-key KEY",
-                arrays.len()
-            )),
+            [first, ..] => {
+                notes.push(format!(
+                    "the top-level object holds {} arrays of objects ({listed}): reading the \
+                     first, '{first}'; --root-key KEY reads another",
+                    arrays.len()
+                ));
+                Ok(vec![first.to_string()])
+            }
         },
     }
+}
+
+/// Every non-empty array of objects inside the JSON object in `file`, reached through objects
+/// only (an array inside a record is a field of it), with its length, in document order.
+fn nested_arrays(file: &Path) -> Result<Vec<(Vec<String>, usize)>, String> {
+    fn walk(v: &Value, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, usize)>) {
+        match v {
+            Value::Array(items) if !items.is_empty() && items.iter().all(Value::is_object) => {
+                out.push((path.clone(), items.len()));
+            }
+            Value::Object(o) => {
+                for (k, x) in o {
+                    path.push(k.clone());
+                    walk(x, path, out);
+                    path.pop();
+                }
+            }
+            _ => {}
+        }
+    }
+    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read: {e}"))?;
+    let doc: Value = serde_json::from_str(&text).map_err(|e| format!("not JSON: {e}"))?;
+    let mut out = Vec::new();
+    walk(&doc, &mut Vec::new(), &mut out);
+    Ok(out)
 }
 
 /// A DuckDB read error as one line, the common cases in the user's terms.

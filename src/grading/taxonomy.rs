@@ -288,7 +288,7 @@ fn contains_word(hay: &str, needle: &str) -> bool {
 /// The field a question reads per record, for the "no other value named" sentence rule.
 fn field_of(q: &Question) -> Option<&str> {
     match &q.query {
-        Query::Get { field, .. } => Some(field),
+        Query::Get { field, .. } | Query::GetByKeys { field, .. } => Some(field),
         Query::IdAt { key, .. } | Query::NextId { key, .. } => Some(key.as_deref().unwrap_or("id")),
         _ => None,
     }
@@ -391,14 +391,26 @@ pub fn classify(q: &Question, answer: &Value, data: &DataIndex) -> (Failure, Opt
     }
 }
 
+/// The record a retrieval question names: by its id, or by every field of a composite key.
+fn target(q: &Query, index: &Index) -> Option<usize> {
+    match q {
+        Query::Get { id, key, .. } => (key.as_deref().unwrap_or("id") == index.id_key)
+            .then(|| index.by_id.get(id).copied())
+            .flatten(),
+        Query::GetByKeys { keys, .. } => index
+            .records
+            .iter()
+            .position(|r| keys.iter().all(|k| k.matches(r))),
+        _ => None,
+    }
+}
+
 /// Another field of the right record, or the same field of another record.
 fn misplaced(q: &Question, answer: &Value, index: &Index) -> Option<Failure> {
     let tol = tolerance(q);
     match &q.query {
-        Query::Get { id, field, key } => {
-            let at = (key.as_deref().unwrap_or("id") == index.id_key)
-                .then(|| index.by_id.get(id).copied())
-                .flatten();
+        Query::Get { field, .. } | Query::GetByKeys { field, .. } => {
+            let at = target(&q.query, index);
             if let Some(record) = at.map(|i| &index.records[i])
                 && record
                     .iter()
@@ -484,8 +496,8 @@ fn list(q: &Question, answer: &Value, index: &Index) -> Failure {
 }
 
 fn fuzzy(q: &Question, answer: &Value, index: &Index) -> Failure {
-    if let Query::Get { id, field, .. } = &q.query {
-        let at = index.by_id.get(id).copied();
+    if let Query::Get { field, .. } | Query::GetByKeys { field, .. } = &q.query {
+        let at = target(&q.query, index);
         if let Some(record) = at.map(|i| &index.records[i])
             && record
                 .iter()

@@ -113,6 +113,13 @@ pub enum Query {
         #[serde(skip_serializing_if = "Option::is_none", default)]
         key: Option<String>,
     },
+    /// One field of the first record whose key fields hold these values (a composite key).
+    GetByKeys {
+        /// Each key field with its value, compared as text like `Get`'s id.
+        keys: Vec<KeyValue>,
+        /// Logical field.
+        field: String,
+    },
     /// Number of records.
     CountRecords,
     /// Distinct non-null values of a field.
@@ -125,11 +132,11 @@ pub enum Query {
         /// Logical field.
         field: String,
     },
-    /// Id of the record at a 0-based position.
+    /// A field (the id by default) of the record at a 0-based position.
     IdAt {
         /// 0-based index.
         index: usize,
-        /// Field holding the id, `id` if absent.
+        /// Field read, `id` if absent.
         #[serde(skip_serializing_if = "Option::is_none", default)]
         key: Option<String>,
     },
@@ -206,6 +213,22 @@ pub enum Query {
         /// Condition.
         filter: Filter,
     },
+}
+
+/// One field of a composite key and its value as text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyValue {
+    /// Logical field.
+    pub field: String,
+    /// Its value as text (strings as they are, integers in decimal).
+    pub value: String,
+}
+
+impl KeyValue {
+    /// Whether `r` holds this value in this field.
+    pub fn matches(&self, r: &Record) -> bool {
+        field(r, &self.field).is_some_and(|v| text(v) == self.value)
+    }
 }
 
 /// A field of a record: the key itself, else a dotted path into nested objects
@@ -309,6 +332,11 @@ impl Query {
                     .and_then(|r| field(r, f).cloned())
                     .unwrap_or(Value::Null)
             }
+            Query::GetByKeys { keys, field: f } => records
+                .iter()
+                .find(|r| keys.iter().all(|k| k.matches(r)))
+                .and_then(|r| field(r, f).cloned())
+                .unwrap_or(Value::Null),
             Query::CountRecords => json!(records.len()),
             Query::Distinct { field } => Value::Array(
                 distinct(records, field)

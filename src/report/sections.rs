@@ -123,7 +123,7 @@ fn user_data(data: &Value) -> Vec<String> {
     };
     let mut lines = vec![
         format!(
-            "Data: your file `{}` (sha256 `{}`), {} of its {} records{}; records identified by `{}`",
+            "Data: your file `{}` (sha256 `{}`), {} of its {} records{}; records identified by {}",
             text("file"),
             text("sha256").chars().take(16).collect::<String>(),
             text("records"),
@@ -132,7 +132,14 @@ fn user_data(data: &Value) -> Vec<String> {
                 Some(k) => format!(" under `{k}`"),
                 None => String::new(),
             },
-            text("id_field")
+            match data["id_by"].as_str() {
+                Some("position") => "their position (no unique key)".to_string(),
+                _ => text("id_field")
+                    .split(',')
+                    .map(|f| format!("`{f}`"))
+                    .collect::<Vec<_>>()
+                    .join(" + "),
+            }
         ),
         format!(
             "Questions: {} synthesised from the records, expected answers computed by SQL in DuckDB",

@@ -91,7 +91,8 @@ impl DataPlan {
             "total_records": self.data.total,
             "sha256": self.data.sha256,
             "schema": self.schema(),
-            "id_field": self.synthesis.id_field,
+            "id_field": self.synthesis.id.field_list(),
+            "id_by": self.synthesis.id.by(),
             "questions": self.synthesis.questions.len(),
         })
     }
@@ -110,11 +111,18 @@ impl DataPlan {
             total_records: self.data.total,
             keep: self.load.records,
             schema: self.schema(),
-            id_field: self.synthesis.id_field.clone(),
+            id_field: self.synthesis.id.field_list(),
+            id_by: self.synthesis.id.by().to_string(),
             id_field_asked: self.synth.id_field.clone(),
             questions: self.synthesis.questions.len(),
             questions_asked: self.synth.questions,
-            notices: self.synthesis.notices.clone(),
+            notices: self
+                .data
+                .notes
+                .iter()
+                .chain(&self.synthesis.notices)
+                .cloned()
+                .collect(),
             skipped: skipped.to_vec(),
         }
     }
@@ -149,8 +157,12 @@ pub struct DataMeta {
     pub keep: Option<usize>,
     /// The columns DuckDB inferred.
     pub schema: Vec<Column>,
-    /// The identifying field used.
+    /// The identifying field used, or the comma list of a composite key; empty when records
+    /// are named by position.
     pub id_field: String,
+    /// How records are named: `field`, `fields` (a composite key) or `position`.
+    #[serde(default = "field_by")]
+    pub id_by: String,
     /// `--id-field`, when given.
     pub id_field_asked: Option<String>,
     /// Questions asked.
@@ -161,6 +173,11 @@ pub struct DataMeta {
     pub notices: Vec<String>,
     /// Formats that could not represent the records.
     pub skipped: Vec<Skip>,
+}
+
+/// `id_by` of a run log written before composite keys: always one field.
+fn field_by() -> String {
+    "field".into()
 }
 
 impl DataMeta {
@@ -211,7 +228,7 @@ pub fn render(
 pub fn build(plan: &Plan, dp: &DataPlan) -> Result<(Matrix, Vec<Skip>)> {
     let key: Arc<str> = Arc::from(user::root_name(&dp.data.name));
     let records: Vec<Record> = dp.data.records.clone();
-    let index = Arc::new(DataIndex::with_id(records, &dp.synthesis.id_field));
+    let index = Arc::new(DataIndex::with_id(records, &dp.synthesis.id.field_list()));
     let questions = &dp.synthesis.questions;
     let mut combos = Vec::new();
     let mut skips = Vec::new();

@@ -249,27 +249,102 @@ fn an_array_valued_field_is_asked_as_a_set() {
 }
 
 #[test]
-fn an_object_holding_two_arrays_needs_root_key() {
+fn an_object_holding_two_arrays_reads_the_first_and_says_so() {
     let dir = tempfile::tempdir().unwrap();
     let users: Vec<Value> = (0..12)
         .map(|i| json!({"uid": format!("u{i}"), "plan": (["free", "pro"][i % 2]), "seats": i}))
         .collect();
     let doc = json!({"users": users, "teams": [{"tid": 1}, {"tid": 2}], "version": 3});
     let f = write(dir.path(), "export.json", &doc.to_string());
-    let out = bench(&dir.path().join("cache"))
-        .args(["run", "--runs", "1"])
-        .arg("--data")
-        .arg(&f)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("pass --root-key KEY"), "{err}");
-    assert_eq!(err.trim().lines().count(), 1, "{err}");
-    let (_, meta) = run_all(dir.path(), &f, &["--root-key", "users"]);
-    assert_eq!(meta.root_key.as_deref(), Some("users"));
+    let (screen, meta) = run_all(dir.path(), &f, &[]);
+    let note = "the top-level object holds 2 arrays of objects (users, teams): reading the \
+                first, 'users'; --root-key KEY reads another";
+    assert!(screen.contains(&format!("note: {note}")), "{screen}");
+    assert!(meta.notices.iter().any(|n| n == note), "{:?}", meta.notices);
     assert_eq!(meta.id_field, "uid");
     assert_eq!(meta.records, 12);
+    let (_, meta) = run_all(dir.path(), &f, &["--root-key", "teams"]);
+    assert_eq!(meta.root_key.as_deref(), Some("teams"));
+    assert_eq!(meta.id_field, "tid");
+    assert_eq!(meta.records, 2);
+}
+
+#[test]
+fn a_table_without_a_one_column_key_is_named_by_a_composite_key() {
+    // As a weather or flights table: `origin` repeats, `hour` repeats, together they do not.
+    let dir = tempfile::tempdir().unwrap();
+    let mut csv = String::from("origin,hour,temp,wind_dir\n");
+    for hour in 0..10 {
+        for origin in ["EWR", "JFK", "LGA"] {
+            csv += &format!(
+                "{origin},{hour},{}.{},{}\n",
+                30 + hour,
+                hour % 3,
+                hour * 40 % 360
+            );
+        }
+    }
+    let f = write(dir.path(), "weather.csv", &csv);
+    let (screen, meta) = run_all(dir.path(), &f, &[]);
+    assert_eq!(meta.id_field, "origin,hour");
+    assert_eq!(meta.id_by, "fields");
+    assert!(
+        screen.contains("questions, records identified by `origin` + `hour`"),
+        "{screen}"
+    );
+    let (_, meta) = run_all(dir.path(), &f, &["--id-field", "hour,origin"]);
+    assert_eq!(meta.id_field, "hour,origin");
+}
+
+#[test]
+fn a_table_with_no_key_at_all_is_named_by_position() {
+    // Repeated rows: no field or combination is unique, only the position is.
+    let dir = tempfile::tempdir().unwrap();
+    let mut csv = String::from("species,island,mass\n");
+    for i in 0..24 {
+        csv += &format!(
+            "{},{},{}\n",
+            ["Adelie", "Gentoo"][i % 2],
+            ["Biscoe", "Dream", "Torgersen"][i % 3],
+            3000 + (i % 4) * 250
+        );
+    }
+    let f = write(dir.path(), "penguins.csv", &csv);
+    let (screen, meta) = run_all(dir.path(), &f, &[]);
+    assert_eq!(meta.id_by, "position");
+    assert_eq!(meta.id_field, "");
+    assert!(
+        screen.contains("records identified by position"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn a_field_of_mixed_types_is_asked_as_text_and_the_file_runs() {
+    // As a public movie table: one title is a number.
+    let dir = tempfile::tempdir().unwrap();
+    let recs: Vec<Value> = (0..25)
+        .map(|i| {
+            let title = if i == 21 {
+                json!(1917)
+            } else {
+                json!(format!("Movie {}", i % 9))
+            };
+            json!({"Title": title, "Year": 1990 + i % 7, "Gross": i * 1000 + 17})
+        })
+        .collect();
+    let f = write(dir.path(), "movies.json", &Value::Array(recs).to_string());
+    let (screen, meta) = run_all(dir.path(), &f, &[]);
+    let notice = "field 'Title' mixes types: string in record 1, number in record 22: asked \
+                  about as text (values compared as text); numeric questions (sums, averages, \
+                  ranges) skip it";
+    assert!(
+        meta.notices.iter().any(|n| n == notice),
+        "{:?}",
+        meta.notices
+    );
+    assert!(screen.contains(&format!("questions: {notice}")), "{screen}");
+    assert_eq!(meta.questions, 124);
 }
 
 /// Runs `bench run --data` expecting a one-line usage error; returns it.
@@ -291,41 +366,26 @@ fn run_error(dir: &Path, file: &Path, extra: &[&str]) -> String {
 fn bad_data_gets_one_line_errors_naming_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let mixed = write(
+    let plain = write(
         d,
-        "mixed.jsonl",
-        &jsonl(&[
-            json!({"id": 1, "zip": 95616}),
-            json!({"id": 2, "zip": "0150"}),
-        ]),
+        "plain.jsonl",
+        &jsonl(&[json!({"id": 1}), json!({"id": 2})]),
     );
-    let e = run_error(d, &mixed, &[]);
-    assert!(
-        e.contains(
-            "mixed.jsonl: field 'zip' mixes types: number in record 0 and string in record 1"
-        ),
-        "{e}"
-    );
-    assert!(e.contains("as text (VARCHAR) or JSON"), "{e}");
     let no_id = write(d, "noid.csv", "team,score\na,1\na,2\nb,2\n");
-    let e = run_error(d, &no_id, &[]);
-    assert!(e.contains("no usable identifier"), "{e}");
-    assert!(
-        e.contains("pass --id-field FIELD (candidates: team (not unique"),
-        "{e}"
-    );
     let e = run_error(d, &no_id, &["--id-field", "score"]);
     assert!(
-        e.contains("--id-field 'score' cannot identify records: not unique"),
+        e.contains("noid.csv: --id-field 'score' cannot identify records: not unique"),
         "{e}"
     );
+    let e = run_error(d, &no_id, &["--id-field", "team,nope"]);
+    assert!(e.contains("--id-field 'nope': no such field"), "{e}");
     let empty = write(d, "empty.json", "");
     assert!(run_error(d, &empty, &[]).contains("empty.json: the file is empty"));
     let scalars = write(d, "nums.json", "[1, 2, 3]");
     assert!(run_error(d, &scalars, &[]).contains("nums.json: not an array of objects"));
     let out = bench(&d.join("cache"))
         .args(["run", "--suite", "tasks", "--data"])
-        .arg(&mixed)
+        .arg(&plain)
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));

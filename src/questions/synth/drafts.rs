@@ -2,10 +2,10 @@
 //! question are interleaved so that a small count still mixes them. Fields are named as they
 //! appear in the data (dotted paths for nested ones).
 
-use super::profile::{Field, Kind, Profile};
+use super::profile::{Field, Identifier, Kind, Profile};
 use crate::dataset::Record;
 use crate::questions::generate::ordinal;
-use crate::questions::query::{Func, integral, text};
+use crate::questions::query::{Func, KeyValue, integral, text};
 use crate::questions::{Category, Filter, Position, Query};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -51,8 +51,8 @@ pub struct Context<'a> {
     pub records: &'a [Record],
     /// Their fields.
     pub profile: &'a Profile,
-    /// The identifying field.
-    pub id: &'a str,
+    /// How a question names one record.
+    pub id: &'a Identifier,
     /// Seed of every choice.
     pub seed: u64,
 }
@@ -84,9 +84,70 @@ fn interleave(groups: Vec<Vec<Draft>>) -> Vec<Draft> {
 /// A record's id as the query compares it (text) and as the question shows it (as in the
 /// data: strings quoted, numbers bare).
 fn id_of(r: &Record, id: &str) -> (String, String) {
-    // The identifier is set in every record (`profile::id_field` checked it).
+    // The identifier is set in every record (`profile::identify` checked it).
     let v = crate::questions::query::field(r, id).unwrap_or(&Value::Null);
     (text(v), shown(v))
+}
+
+/// The question text naming the record at `index` and the query reading `field` of it.
+fn named(cx: &Context, index: usize, field: &str) -> (String, Query) {
+    let r = &cx.records[index];
+    match cx.id {
+        Identifier::Field(key) => {
+            let (id, id_shown) = id_of(r, key);
+            (
+                format!("the record whose `{key}` is {id_shown}"),
+                Query::Get {
+                    id,
+                    field: field.to_string(),
+                    key: Some(key.clone()),
+                },
+            )
+        }
+        Identifier::Fields(keys) => {
+            let parts: Vec<(KeyValue, String)> = keys
+                .iter()
+                .map(|k| {
+                    let (value, shown) = id_of(r, k);
+                    let part = format!("`{k}` is {shown}");
+                    (
+                        KeyValue {
+                            field: k.clone(),
+                            value,
+                        },
+                        part,
+                    )
+                })
+                .collect();
+            let words: Vec<&str> = parts.iter().map(|(_, p)| p.as_str()).collect();
+            (
+                format!("the record whose {}", and_list(&words)),
+                Query::GetByKeys {
+                    keys: parts.into_iter().map(|(k, _)| k).collect(),
+                    field: field.to_string(),
+                },
+            )
+        }
+        Identifier::Position => (
+            format!(
+                "record number {} (counting from 1, in the order given)",
+                index + 1
+            ),
+            Query::IdAt {
+                index,
+                key: Some(field.to_string()),
+            },
+        ),
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
 }
 
 /// Retrieval: one field of one record named by its id, targets spread over the start, middle
@@ -96,7 +157,7 @@ pub fn retrieval(cx: &Context, want: usize) -> Vec<Draft> {
         .profile
         .usable()
         .filter(|f| {
-            f.path != cx.id
+            !cx.id.is_key(&f.path)
                 && matches!(
                     f.kind,
                     Some(Kind::Number | Kind::Text | Kind::Bool | Kind::List)
@@ -137,7 +198,7 @@ pub fn retrieval(cx: &Context, want: usize) -> Vec<Draft> {
             }
         }
         used.insert((index, f.path.clone()));
-        let (id, id_shown) = id_of(&cx.records[index], cx.id);
+        let (which, query) = named(cx, index, &f.path);
         let rule = match f.kind {
             Some(Kind::Number) => Rule::Number,
             Some(Kind::List) => Rule::Set,
@@ -147,15 +208,8 @@ pub fn retrieval(cx: &Context, want: usize) -> Vec<Draft> {
         };
         out.push(Draft {
             category: Category::FieldRetrieval,
-            text: format!(
-                "What is the value of `{}` in the record whose `{}` is {id_shown}?",
-                f.path, cx.id,
-            ),
-            query: Query::Get {
-                id,
-                field: f.path.clone(),
-                key: Some(cx.id.to_string()),
-            },
+            text: format!("What is the value of `{}` in {which}?", f.path),
+            query,
             rule,
             position: Some(Position {
                 label: position_label(index, n).to_string(),
@@ -246,7 +300,7 @@ pub fn structure(cx: &Context, want: usize) -> Vec<Draft> {
         .collect();
     let mut distinct: Vec<Draft> = p
         .usable()
-        .filter(|f| f.categorical() && f.path != cx.id)
+        .filter(|f| f.categorical() && !cx.id.is_key(&f.path))
         .map(|f| {
             draft(
                 cat,
@@ -263,7 +317,7 @@ pub fn structure(cx: &Context, want: usize) -> Vec<Draft> {
         .collect();
     let mut count_distinct: Vec<Draft> = p
         .usable()
-        .filter(|f| f.kind == Some(Kind::Text) && f.path != cx.id)
+        .filter(|f| f.kind == Some(Kind::Text) && !cx.id.is_key(&f.path))
         .map(|f| {
             draft(
                 cat,
@@ -278,7 +332,6 @@ pub fn structure(cx: &Context, want: usize) -> Vec<Draft> {
             )
         })
         .collect();
-    let key = Some(cx.id.to_string());
     let mut positions: Vec<usize> = (0..n).collect();
     positions.shuffle(&mut rng);
     // First and last first: they are the order questions people ask.
@@ -288,45 +341,9 @@ pub fn structure(cx: &Context, want: usize) -> Vec<Draft> {
         order.push(n - 1);
     }
     order.extend(positions.iter().copied());
-    let id_at: Vec<Draft> = order
-        .iter()
-        .map(|&i| {
-            let which = if i == n - 1 && n > 1 {
-                "last record".to_string()
-            } else {
-                format!("{} record", ordinal(i + 1))
-            };
-            draft(
-                cat,
-                format!("What is the `{}` of the {which}?", cx.id),
-                Query::IdAt {
-                    index: i,
-                    key: key.clone(),
-                },
-                Rule::Exact,
-            )
-        })
-        .collect();
     let mut after: Vec<usize> = (0..n.saturating_sub(1)).collect();
     after.shuffle(&mut rng);
-    let next: Vec<Draft> = after
-        .iter()
-        .map(|&i| {
-            let (id, id_shown) = id_of(&cx.records[i], cx.id);
-            draft(
-                cat,
-                format!(
-                    "What is the `{}` of the record right after the one whose `{}` is {id_shown}?",
-                    cx.id, cx.id,
-                ),
-                Query::NextId {
-                    id,
-                    key: key.clone(),
-                },
-                Rule::Exact,
-            )
-        })
-        .collect();
+    let (id_at, next) = order_questions(cx, &order, &after);
     for g in [&mut fields, &mut sparse, &mut distinct, &mut count_distinct] {
         g.shuffle(&mut rng);
     }
@@ -340,6 +357,58 @@ pub fn structure(cx: &Context, want: usize) -> Vec<Draft> {
     ]));
     first.truncate(want);
     first
+}
+
+/// Record-order questions: the key of the record at a position, and of the record after one
+/// named by its key. A composite key asks its first field by position and no "after"
+/// question (the record is named by all of them); a position identifier asks neither, as its
+/// retrieval questions already name records by position.
+fn order_questions(cx: &Context, order: &[usize], after: &[usize]) -> (Vec<Draft>, Vec<Draft>) {
+    let cat = Category::StructureAwareness;
+    let n = cx.records.len();
+    let Some(key) = cx.id.fields().first() else {
+        return (Vec::new(), Vec::new());
+    };
+    let id_at = order
+        .iter()
+        .map(|&i| {
+            let which = if i == n - 1 && n > 1 {
+                "last record".to_string()
+            } else {
+                format!("{} record", ordinal(i + 1))
+            };
+            draft(
+                cat,
+                format!("What is the `{key}` of the {which}?"),
+                Query::IdAt {
+                    index: i,
+                    key: Some(key.clone()),
+                },
+                Rule::Exact,
+            )
+        })
+        .collect();
+    let Identifier::Field(key) = cx.id else {
+        return (id_at, Vec::new());
+    };
+    let next = after
+        .iter()
+        .map(|&i| {
+            let (id, id_shown) = id_of(&cx.records[i], key);
+            draft(
+                cat,
+                format!(
+                    "What is the `{key}` of the record right after the one whose `{key}` is {id_shown}?"
+                ),
+                Query::NextId {
+                    id,
+                    key: Some(key.clone()),
+                },
+                Rule::Exact,
+            )
+        })
+        .collect();
+    (id_at, next)
 }
 
 /// Distinct values of a numeric field at the 10th, 25th, 50th, 75th and 90th percentiles.
@@ -394,11 +463,11 @@ pub fn filtering(cx: &Context, want: usize) -> Vec<Draft> {
         |text: String, filter: Filter| draft(cat, text, Query::CountWhere { filter }, Rule::Count);
     let categorical: Vec<&Field> = p
         .usable()
-        .filter(|f| f.path != cx.id && !repeated(f, 1).is_empty())
+        .filter(|f| !cx.id.is_key(&f.path) && !repeated(f, 1).is_empty())
         .collect();
     let numeric: Vec<&Field> = p
         .usable()
-        .filter(|f| f.kind == Some(Kind::Number) && f.path != cx.id)
+        .filter(|f| f.kind == Some(Kind::Number) && !cx.id.is_key(&f.path))
         .collect();
     let mut eq = Vec::new();
     for f in &categorical {
@@ -505,11 +574,11 @@ pub fn aggregation(cx: &Context, want: usize) -> Vec<Draft> {
     let p = cx.profile;
     let numeric: Vec<&Field> = p
         .usable()
-        .filter(|f| f.kind == Some(Kind::Number) && f.path != cx.id)
+        .filter(|f| f.kind == Some(Kind::Number) && !cx.id.is_key(&f.path))
         .collect();
     let categorical: Vec<&Field> = p
         .usable()
-        .filter(|f| f.path != cx.id && !repeated(f, 1).is_empty())
+        .filter(|f| !cx.id.is_key(&f.path) && !repeated(f, 1).is_empty())
         .collect();
     let funcs = [
         (Func::Sum, "sum", Rule::Number),

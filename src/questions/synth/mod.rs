@@ -19,7 +19,7 @@ pub const DEFAULT_QUESTIONS: usize = 124;
 pub struct Options {
     /// Questions in all (split 55 : 27 : 21 : 21 like the `formats` suite).
     pub questions: usize,
-    /// The identifying field, else picked from the data.
+    /// The identifying field or comma list of fields (`--id-field`), else picked from the data.
     pub id_field: Option<String>,
     /// Seed of every choice.
     pub seed: u64,
@@ -30,9 +30,10 @@ pub struct Options {
 pub struct Synthesis {
     /// The questions, ids `q001`…, expected answers from SQL.
     pub questions: Vec<Question>,
-    /// The field that identifies records in retrieval and order questions.
-    pub id_field: String,
-    /// What could not be asked as requested (a category short of candidates), one line each.
+    /// How retrieval and order questions name a record.
+    pub id: profile::Identifier,
+    /// What could not be asked as requested (a category short of candidates, a field of
+    /// mixed types), one line each.
     pub notices: Vec<String>,
     /// The fields of the records.
     pub profile: profile::Profile,
@@ -81,14 +82,14 @@ fn allocate(target: [usize; 4], capacity: [usize; 4]) -> [usize; 4] {
     got
 }
 
-/// Synthesises questions about `records`. Errors (mixed-type fields, no identifier) are one
-/// line for the user.
+/// Synthesises questions about `records`. Errors (a bad `--id-field`, nothing to ask) are
+/// one line for the user.
 pub fn synthesize(records: &[Record], opts: &Options) -> Result<Synthesis, String> {
     if records.is_empty() {
         return Err("no records to ask about".into());
     }
-    let profile = profile::profile(records)?;
-    let id = profile::id_field(&profile, records, opts.id_field.as_deref())?;
+    let profile = profile::profile(records);
+    let id = profile::identify(&profile, records, opts.id_field.as_deref())?;
     let cx = Context {
         records,
         profile: &profile,
@@ -105,7 +106,7 @@ pub fn synthesize(records: &[Record], opts: &Options) -> Result<Synthesis, Strin
     let target = split(want);
     let capacity = [0, 1, 2, 3].map(|i| pools[i].len());
     let got = allocate(target, capacity);
-    let mut notices = Vec::new();
+    let mut notices = profile.mixed_notices();
     for i in 0..4 {
         if capacity[i] < target[i] {
             notices.push(format!(
@@ -144,7 +145,7 @@ pub fn synthesize(records: &[Record], opts: &Options) -> Result<Synthesis, Strin
     }
     Ok(Synthesis {
         questions,
-        id_field: id,
+        id,
         notices,
         profile,
     })

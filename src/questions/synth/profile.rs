@@ -1,5 +1,6 @@
 //! What the questions can ask about: every field path of the records (nested objects walked,
-//! lists not), its one JSON type, how often it is set, its values; and the identifying field.
+//! lists not), its JSON type, how often it is set, its values; and how a question names one
+//! record ([`Identifier`]).
 
 use crate::dataset::Record;
 use serde_json::Value;
@@ -71,6 +72,9 @@ pub struct Field {
     pub words: usize,
     /// Below the top level with a dot in a key on its path: a dotted path would name another.
     pub ambiguous: bool,
+    /// Each JSON type the field holds with the first record holding it, when more than one
+    /// (empty for a field of one type). Scalars of several types make the field text.
+    pub mixed: Vec<(Kind, usize)>,
 }
 
 impl Field {
@@ -110,14 +114,43 @@ impl Profile {
             .iter()
             .filter(|f| !f.ambiguous && f.kind.is_some())
     }
+
+    /// One line per field of several types: the types with one record of each (counting
+    /// from 1), and what is asked about it.
+    pub fn mixed_notices(&self) -> Vec<String> {
+        self.fields
+            .iter()
+            .filter(|f| !f.mixed.is_empty())
+            .map(|f| {
+                let seen: Vec<String> = f
+                    .mixed
+                    .iter()
+                    .map(|(k, r)| format!("{} in record {}", k.name(), r + 1))
+                    .collect();
+                let what = if f.kind.is_some() {
+                    "asked about as text (values compared as text); numeric questions (sums, \
+                     averages, ranges) skip it"
+                } else {
+                    "not asked about (objects or lists in some records, other values in others)"
+                };
+                format!(
+                    "field '{}' mixes types: {}: {what}",
+                    f.path,
+                    seen.join(", ")
+                )
+            })
+            .collect()
+    }
 }
 
 /// Where each type of a field was first seen, to name a mixed field's records.
 type FirstSeen = HashMap<String, Vec<(Kind, usize)>>;
 
-/// Profiles `records`; a field holding two types (a number here, a string there) is an error
-/// naming it and the records.
-pub fn profile(records: &[Record]) -> Result<Profile, String> {
+/// Profiles `records`. A field holding scalars of several types (a number here, a string
+/// there) is profiled as text, its values compared as text as typeless formats render them
+/// anyway; one holding objects or lists in some records and other types in others has no
+/// type (`kind` `None`) and is not asked about. [`Profile::mixed_notices`] names both.
+pub fn profile(records: &[Record]) -> Profile {
     let mut fields: Vec<Field> = Vec::new();
     let mut at: HashMap<String, usize> = HashMap::new();
     let mut first: FirstSeen = HashMap::new();
@@ -130,15 +163,25 @@ pub fn profile(records: &[Record]) -> Result<Profile, String> {
             first: &mut first,
             objects: &mut objects,
         };
-        w.object(r, None, false)?;
+        w.object(r, None, false);
     }
     for f in &mut fields {
         f.seen_in = objects.get(&f.parent).copied().unwrap_or(0);
+        if let Some(seen) = first.get(&f.path).filter(|s| s.len() > 1) {
+            f.mixed = seen.clone();
+            f.kind = seen
+                .iter()
+                .all(|(k, _)| matches!(k, Kind::Number | Kind::Text | Kind::Bool))
+                .then_some(Kind::Text);
+            // Counted as text, so a number 7 and a string "7" are one value, and no number
+            // list feeds the numeric questions.
+            f.numbers.clear();
+        }
     }
-    Ok(Profile {
+    Profile {
         fields,
         records: records.len(),
-    })
+    }
 }
 
 /// One record's walk over its objects.
@@ -153,12 +196,7 @@ struct Walk<'a> {
 
 impl Walk<'_> {
     /// Walks one object at path `parent`; `dotted` says a key above it holds a dot.
-    fn object(
-        &mut self,
-        obj: &serde_json::Map<String, Value>,
-        parent: Option<&str>,
-        dotted: bool,
-    ) -> Result<(), String> {
+    fn object(&mut self, obj: &serde_json::Map<String, Value>, parent: Option<&str>, dotted: bool) {
         *self.objects.entry(parent.map(str::to_string)).or_default() += 1;
         for (k, v) in obj {
             let path = match parent {
@@ -176,6 +214,7 @@ impl Walk<'_> {
                     distinct: Some(BTreeMap::new()),
                     numbers: Vec::new(),
                     words: 0,
+                    mixed: Vec::new(),
                     // `Query::field` reads a dotted path as the key itself, else as nested
                     // keys: a dot below the top level would make the path ambiguous.
                     ambiguous: parent.is_some() && (dotted || k.contains('.')),
@@ -186,16 +225,6 @@ impl Walk<'_> {
                 let seen = self.first.entry(path.clone()).or_default();
                 if !seen.iter().any(|(k, _)| *k == kind) {
                     seen.push((kind, self.record));
-                }
-                if let [(a, ra), (b, rb), ..] = seen.as_slice() {
-                    return Err(format!(
-                        "field '{path}' mixes types: {} in record {ra} and {} in record {rb}; \
-                         DuckDB reads such a field as text (VARCHAR) or JSON, so its values would \
-                         not compare alike across records or formats: make every value of it one \
-                         type",
-                        a.name(),
-                        b.name()
-                    ));
                 }
                 let f = &mut self.fields[idx];
                 f.kind = Some(kind);
@@ -219,10 +248,81 @@ impl Walk<'_> {
                 }
             }
             if let Value::Object(o) = v {
-                self.object(o, Some(&path), dotted || k.contains('.'))?;
+                self.object(o, Some(&path), dotted || k.contains('.'));
             }
         }
-        Ok(())
+    }
+}
+
+/// How a question names one record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Identifier {
+    /// One top-level field, set in every record with a unique value.
+    Field(String),
+    /// Two or three top-level fields whose values together are unique.
+    Fields(Vec<String>),
+    /// No key: the record's position, counting from 1, in the order given.
+    Position,
+}
+
+impl Identifier {
+    /// The key fields (none for a position).
+    pub fn fields(&self) -> &[String] {
+        match self {
+            Identifier::Field(f) => std::slice::from_ref(f),
+            Identifier::Fields(fs) => fs,
+            Identifier::Position => &[],
+        }
+    }
+
+    /// Whether `path` is one of the key fields, which questions do not ask about.
+    pub fn is_key(&self, path: &str) -> bool {
+        self.fields().iter().any(|f| f == path)
+    }
+
+    /// The key fields as the run log records them: `id`, `origin,time_hour`, or empty.
+    pub fn field_list(&self) -> String {
+        self.fields().join(",")
+    }
+
+    /// What kind of identifier it is, as the run log records it.
+    pub fn by(&self) -> &'static str {
+        match self {
+            Identifier::Field(_) => "field",
+            Identifier::Fields(_) => "fields",
+            Identifier::Position => "position",
+        }
+    }
+
+    /// How it reads on screen: "`id`", "`origin` + `time_hour`", or the position rule.
+    pub fn describe(&self) -> String {
+        match self {
+            Identifier::Position => {
+                "position (no field or combination of up to 3 fields is unique: \"record number N, \
+                 counting from 1\")"
+                    .into()
+            }
+            _ => self
+                .fields()
+                .iter()
+                .map(|f| format!("`{f}`"))
+                .collect::<Vec<_>>()
+                .join(" + "),
+        }
+    }
+}
+
+/// A key value as questions compare it (text), or why it cannot be one.
+fn key_text(v: Option<&Value>) -> Result<String, String> {
+    match v {
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(Value::Number(n)) if n.is_i64() || n.is_u64() => Ok(n.to_string()),
+        Some(Value::Null) | None => Err("missing or null".into()),
+        Some(Value::Number(n)) => Err(format!("holds the non-integer {n}")),
+        Some(other) => Err(format!(
+            "holds a {}",
+            Kind::of(other).map_or("null", Kind::name)
+        )),
     }
 }
 
@@ -234,22 +334,13 @@ fn id_problem(records: &[Record], path: &str) -> Option<String> {
     let mut repeats = 0;
     let mut example = None;
     for (i, r) in records.iter().enumerate() {
-        let text = match crate::questions::query::field(r, path) {
-            Some(Value::String(s)) => s.clone(),
-            Some(Value::Number(n)) if n.is_i64() || n.is_u64() => n.to_string(),
-            Some(Value::Null) | None => {
+        let text = match key_text(crate::questions::query::field(r, path)) {
+            Ok(t) => t,
+            Err(why) if why == "missing or null" => {
                 missing += 1;
                 continue;
             }
-            Some(Value::Number(n)) => {
-                return Some(format!("holds the non-integer {n} in record {i}"));
-            }
-            Some(other) => {
-                return Some(format!(
-                    "holds a {} in record {i}",
-                    Kind::of(other).map_or("null", Kind::name)
-                ));
-            }
+            Err(why) => return Some(format!("{why} in record {i}")),
         };
         if let Some(&j) = seen.get(&text) {
             repeats += 1;
@@ -264,14 +355,117 @@ fn id_problem(records: &[Record], path: &str) -> Option<String> {
     example.map(|e| format!("not unique: {repeats} repeats, {e}"))
 }
 
-/// The identifying field: `asked` if it qualifies, else the first qualifying top-level field
-/// in order of preference (`id`, then names ending in `id`, `key` or `code`, then file order).
-pub fn id_field(
+/// Preference of a field name as a key: `id`, then names ending in `id`, then `key` or `code`.
+fn rank(name: &str) -> u8 {
+    let l = name.to_ascii_lowercase();
+    if l == "id" {
+        0
+    } else if l.ends_with("id") {
+        1
+    } else if l.ends_with("key") || l.ends_with("code") {
+        2
+    } else {
+        3
+    }
+}
+
+/// Fields tried in a composite key, at most: 12 fields make 286 combinations of three.
+const COMPOSITE_CANDIDATES: usize = 12;
+
+/// Whether the values of `fields` together are unique over `keys` (one text per field per
+/// record).
+fn unique_together(keys: &[Vec<String>], fields: &[usize]) -> bool {
+    let n = keys.first().map_or(0, Vec::len);
+    let mut seen = std::collections::HashSet::with_capacity(n);
+    (0..n).all(|i| {
+        seen.insert(
+            fields
+                .iter()
+                .map(|&f| keys[f][i].as_str())
+                .collect::<Vec<_>>(),
+        )
+    })
+}
+
+/// The smallest combination of two or three top-level fields, each set in every record with a
+/// string or integer value, whose values together are unique; among equals, the one whose
+/// fields come first by name preference, then file order.
+fn composite(profile: &Profile, records: &[Record]) -> Option<Vec<String>> {
+    let mut fields: Vec<&Field> = profile
+        .fields
+        .iter()
+        .filter(|f| f.parent.is_none() && matches!(f.kind, Some(Kind::Text | Kind::Number)))
+        .filter(|f| f.mixed.is_empty() && f.words < 8)
+        .collect();
+    fields.sort_by_key(|f| rank(&f.path));
+    let mut names = Vec::new();
+    let mut keys: Vec<Vec<String>> = Vec::new();
+    for f in fields {
+        let texts: Result<Vec<String>, String> = records
+            .iter()
+            .map(|r| key_text(crate::questions::query::field(r, &f.path)))
+            .collect();
+        // A field with one value everywhere never tells records apart.
+        if let Some(t) = texts.ok().filter(|t| t.iter().any(|x| *x != t[0])) {
+            names.push(f.path.clone());
+            keys.push(t);
+        }
+        if names.len() == COMPOSITE_CANDIDATES {
+            break;
+        }
+    }
+    let n = names.len();
+    let pairs = (0..n).flat_map(|a| (a + 1..n).map(move |b| vec![a, b]));
+    let triples =
+        (0..n).flat_map(|a| (a + 1..n).flat_map(move |b| (b + 1..n).map(move |c| vec![a, b, c])));
+    // Pairs before triples; within each, lexicographic order of preference positions.
+    pairs
+        .chain(triples)
+        .find(|combo| unique_together(&keys, combo))
+        .map(|combo| combo.into_iter().map(|i| names[i].clone()).collect())
+}
+
+/// How questions name a record: `asked` (`--id-field`, one field or a comma list) if it
+/// qualifies; else the first qualifying top-level field in order of preference (`id`, then
+/// names ending in `id`, `key` or `code`, then file order); else the smallest unique
+/// combination of up to three fields; else the record's position.
+pub fn identify(
     profile: &Profile,
     records: &[Record],
     asked: Option<&str>,
-) -> Result<String, String> {
-    if let Some(path) = asked {
+) -> Result<Identifier, String> {
+    if let Some(list) = asked {
+        return asked_identifier(profile, records, list);
+    }
+    let mut candidates: Vec<&Field> = profile
+        .fields
+        .iter()
+        .filter(|f| f.parent.is_none() && matches!(f.kind, Some(Kind::Text | Kind::Number)))
+        .filter(|f| f.mixed.is_empty())
+        .collect();
+    candidates.sort_by_key(|f| rank(&f.path));
+    if let Some(f) = candidates
+        .iter()
+        .find(|f| id_problem(records, &f.path).is_none())
+    {
+        return Ok(Identifier::Field(f.path.clone()));
+    }
+    Ok(composite(profile, records).map_or(Identifier::Position, Identifier::Fields))
+}
+
+/// `--id-field`: one field or a comma list of up to three, unique (together) in every record.
+fn asked_identifier(
+    profile: &Profile,
+    records: &[Record],
+    list: &str,
+) -> Result<Identifier, String> {
+    let names: Vec<String> = list.split(',').map(|s| s.trim().to_string()).collect();
+    if names.iter().any(String::is_empty) || names.len() > 3 {
+        return Err(format!(
+            "--id-field '{list}': give one field or a comma list of up to three"
+        ));
+    }
+    for path in &names {
         if profile.get(path).is_none() {
             let top: Vec<&str> = profile
                 .fields
@@ -284,45 +478,32 @@ pub fn id_field(
                 top.join(", ")
             ));
         }
-        return match id_problem(records, path) {
-            None => Ok(path.to_string()),
-            Some(why) => Err(format!(
-                "--id-field '{path}' cannot identify records: {why}"
-            )),
+    }
+    if let [one] = names.as_slice() {
+        return match id_problem(records, one) {
+            None => Ok(Identifier::Field(one.clone())),
+            Some(why) => Err(format!("--id-field '{one}' cannot identify records: {why}")),
         };
     }
-    let rank = |name: &str| {
-        let l = name.to_ascii_lowercase();
-        if l == "id" {
-            0
-        } else if l.ends_with("id") {
-            1
-        } else if l.ends_with("key") || l.ends_with("code") {
-            2
-        } else {
-            3
-        }
-    };
-    let mut candidates: Vec<&Field> = profile
-        .fields
-        .iter()
-        .filter(|f| f.parent.is_none() && matches!(f.kind, Some(Kind::Text | Kind::Number)))
-        .collect();
-    candidates.sort_by_key(|f| rank(&f.path));
-    let mut near = Vec::new();
-    for f in &candidates {
-        match id_problem(records, &f.path) {
-            None => return Ok(f.path.clone()),
-            Some(why) => near.push(format!("{} ({why})", f.path)),
-        }
+    let mut keys = Vec::new();
+    for path in &names {
+        let texts: Result<Vec<String>, String> = records
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                key_text(crate::questions::query::field(r, path))
+                    .map_err(|why| format!("'{path}' {why} in record {i}"))
+            })
+            .collect();
+        keys.push(texts.map_err(|e| format!("--id-field '{list}' cannot identify records: {e}"))?);
     }
-    Err(format!(
-        "no usable identifier: no top-level string or integer field is set in every record with \
-         a unique value; pass --id-field FIELD (candidates: {})",
-        if near.is_empty() {
-            "none".to_string()
-        } else {
-            near.into_iter().take(5).collect::<Vec<_>>().join("; ")
-        }
-    ))
+    let all: Vec<usize> = (0..names.len()).collect();
+    if !unique_together(&keys, &all) {
+        return Err(format!(
+            "--id-field '{list}' cannot identify records: two records share the same values of \
+             all {} fields",
+            names.len()
+        ));
+    }
+    Ok(Identifier::Fields(names))
 }

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::formats::same_value;
+use crate::questions::{Filter, Query};
 use serde_json::{Value, json};
 
 fn records(v: Value) -> Vec<Record> {
@@ -25,6 +26,45 @@ fn a_short_category_gives_its_rest_to_the_others() {
     assert!(got[0] > 55 && got[1] > 27 && got[2] > 21, "{got:?}");
     // Everything short: all there is.
     assert_eq!(allocate([55, 27, 21, 21], [3, 2, 1, 0]), [3, 2, 1, 0]);
+}
+
+/// Every question's SQL answer (the expected value) equals the Rust evaluator's on `recs`.
+fn assert_sql_agrees(s: &Synthesis, recs: &[Record]) {
+    for q in &s.questions {
+        let rust = q.query.evaluate(recs);
+        let agree = match (&q.validation, &rust) {
+            (Validation::ArraySet, Value::Array(a)) => {
+                let mut x: Vec<String> = a.iter().map(Value::to_string).collect();
+                let mut y: Vec<String> = q
+                    .expected
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(Value::to_string)
+                    .collect();
+                x.sort();
+                y.sort();
+                x == y
+            }
+            (Validation::Numeric { .. }, Value::Number(n)) => {
+                (n.as_f64().unwrap() - q.expected.as_f64().unwrap()).abs() < 1e-9
+            }
+            _ => same_value(&rust, &q.expected),
+        };
+        assert!(
+            agree,
+            "{}: {} — SQL {} vs Rust {rust}",
+            q.id, q.text, q.expected
+        );
+    }
+}
+
+fn opts(questions: usize, id_field: Option<&str>) -> Options {
+    Options {
+        questions,
+        id_field: id_field.map(str::to_string),
+        seed: 3,
+    }
 }
 
 /// Sparse, nested, typed records with awkward keys and values.
@@ -70,7 +110,7 @@ fn sql_answers_equal_the_evaluators_on_the_source_records() {
         },
     )
     .unwrap();
-    assert_eq!(s.id_field, "order_id");
+    assert_eq!(s.id, profile::Identifier::Field("order_id".into()));
     assert_eq!(s.questions.len(), 124);
     assert!(s.notices.is_empty(), "{:?}", s.notices);
     let per: Vec<usize> = Category::ALL
@@ -78,33 +118,7 @@ fn sql_answers_equal_the_evaluators_on_the_source_records() {
         .map(|c| s.questions.iter().filter(|q| q.category == *c).count())
         .collect();
     assert_eq!(per, [55, 27, 21, 21]);
-    for q in &s.questions {
-        let rust = q.query.evaluate(&recs);
-        let agree = match (&q.validation, &rust) {
-            (Validation::ArraySet, Value::Array(a)) => {
-                let mut x: Vec<String> = a.iter().map(Value::to_string).collect();
-                let mut y: Vec<String> = q
-                    .expected
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(Value::to_string)
-                    .collect();
-                x.sort();
-                y.sort();
-                x == y
-            }
-            (Validation::Numeric { .. }, Value::Number(n)) => {
-                (n.as_f64().unwrap() - q.expected.as_f64().unwrap()).abs() < 1e-9
-            }
-            _ => same_value(&rust, &q.expected),
-        };
-        assert!(
-            agree,
-            "{}: {} — SQL {} vs Rust {rust}",
-            q.id, q.text, q.expected
-        );
-    }
+    assert_sql_agrees(&s, &recs);
     // Nested paths, sparse fields and positions are all asked about.
     let texts: String = s.questions.iter().map(|q| q.text.clone() + "\n").collect();
     assert!(texts.contains("`ship.geo.lat`"), "{texts}");
@@ -133,7 +147,7 @@ fn data_without_numbers_redistributes_and_says_so() {
         },
     )
     .unwrap();
-    assert_eq!(s.id_field, "name");
+    assert_eq!(s.id, profile::Identifier::Field("name".into()));
     assert!(
         s.notices
             .iter()
@@ -158,48 +172,205 @@ fn data_without_numbers_redistributes_and_says_so() {
 }
 
 #[test]
-fn bad_data_gets_one_line_errors() {
-    let mixed = records(json!([{"id": 1, "zip": 95616}, {"id": 2, "zip": "0150"}]));
-    let e = synthesize(
-        &mixed,
-        &Options {
-            questions: 10,
-            id_field: None,
-            seed: 0,
-        },
-    )
-    .unwrap_err();
+fn a_mixed_type_field_is_asked_about_as_text_and_never_summed() {
+    // A title that is a number in one record, as in public movie tables; a flag that is a
+    // boolean in some records and a string in others; a field that is an object once.
+    let mut rows = Vec::new();
+    for i in 0..30_u32 {
+        let title = if i == 21 {
+            json!(1917)
+        } else {
+            json!(format!("Film {}", i % 12))
+        };
+        let flag = if i % 4 == 0 {
+            json!("yes")
+        } else {
+            json!(i % 3 == 0)
+        };
+        let extra = if i == 5 { json!({"a": 1}) } else { json!(i) };
+        rows.push(json!({"id": i, "title": title, "flag": flag, "extra": extra, "n": i % 7}));
+    }
+    let recs = records(Value::Array(rows));
+    let s = synthesize(&recs, &opts(124, None)).unwrap();
+    let notice = |name: &str| {
+        s.notices
+            .iter()
+            .find(|n| n.starts_with(&format!("field '{name}' mixes types")))
+            .cloned()
+            .unwrap_or_else(|| panic!("no notice for {name}: {:?}", s.notices))
+    };
+    assert_eq!(
+        notice("title"),
+        "field 'title' mixes types: string in record 1, number in record 22: asked about as \
+         text (values compared as text); numeric questions (sums, averages, ranges) skip it"
+    );
+    assert!(notice("flag").contains("string in record 1, boolean in record 2"));
     assert!(
-        e.starts_with("field 'zip' mixes types: number in record 0 and string in record 1"),
+        notice("extra").contains("not asked about"),
+        "{}",
+        notice("extra")
+    );
+    assert!(s.notices.iter().all(|n| !n.contains('\n')));
+    let about = |f: &str| {
+        s.questions
+            .iter()
+            .filter(|q| q.text.contains(&format!("`{f}`")))
+            .collect::<Vec<_>>()
+    };
+    assert!(!about("title").is_empty(), "title is asked about");
+    assert!(about("extra").is_empty(), "extra is never asked about");
+    // Title may filter an aggregate (compared as text) but is never the aggregated field.
+    for q in &s.questions {
+        if let Query::Aggregate { field, .. } = &q.query {
+            assert!(field != "title" && field != "flag", "{}", q.text);
+        }
+    }
+    // The number 1917 is one of title's distinct values, as text.
+    assert!(s.questions.iter().any(
+        |q| matches!(&q.query, Query::CountDistinct { field } if field == "title")
+            || matches!(&q.query, Query::Get { field, .. } if field == "title")
+    ));
+    assert_sql_agrees(&s, &recs);
+}
+
+#[test]
+fn text_equality_meets_numbers_and_booleans_in_sql_as_in_rust() {
+    let recs = records(json!([
+        {"id": 1, "v": 7}, {"id": 2, "v": "7"}, {"id": 3, "v": true}, {"id": 4, "v": "true"},
+        {"id": 5, "v": "x"}
+    ]));
+    let truth = truth::Truth::load(&recs).unwrap();
+    for value in ["7", "true", "x"] {
+        let q = Query::CountWhere {
+            filter: Filter::Eq {
+                field: "v".into(),
+                value: json!(value),
+            },
+        };
+        assert_eq!(truth.eval(&q).unwrap(), q.evaluate(&recs), "{value}");
+    }
+    let q = Query::CountWhere {
+        filter: Filter::Eq {
+            field: "v".into(),
+            value: json!("7"),
+        },
+    };
+    assert_eq!(q.evaluate(&recs), json!(2));
+}
+
+/// Flights-like rows: no field is unique, `origin` + `hour` together are.
+fn flights() -> Vec<Record> {
+    let mut rows = Vec::new();
+    for hour in 0..8_u32 {
+        for origin in ["EWR", "JFK", "LGA"] {
+            rows.push(json!({
+                "origin": origin,
+                "hour": hour,
+                "carrier": (["UA", "DL"][(hour % 2) as usize]),
+                "delay": f64::from(hour * 3 % 11) - 2.5,
+            }));
+        }
+    }
+    records(Value::Array(rows))
+}
+
+#[test]
+fn records_without_a_one_field_key_are_named_by_a_composite_key() {
+    let recs = flights();
+    let s = synthesize(&recs, &opts(124, None)).unwrap();
+    assert_eq!(
+        s.id,
+        profile::Identifier::Fields(vec!["origin".into(), "hour".into()])
+    );
+    assert_eq!(s.id.describe(), "`origin` + `hour`");
+    let by_keys: Vec<&Question> = s
+        .questions
+        .iter()
+        .filter(|q| matches!(q.query, Query::GetByKeys { .. }))
+        .collect();
+    assert!(!by_keys.is_empty());
+    assert!(
+        by_keys
+            .iter()
+            .all(|q| q.text.contains("in the record whose `origin` is \"")
+                && q.text.contains("and `hour` is ")),
+        "{}",
+        by_keys[0].text
+    );
+    // Key fields are never asked about, and there is no "record after" question.
+    assert!(by_keys.iter().all(|q| !matches!(&q.query,
+        Query::GetByKeys { field, .. } if field == "origin" || field == "hour")));
+    assert!(
+        s.questions
+            .iter()
+            .all(|q| !matches!(q.query, Query::NextId { .. }))
+    );
+    assert_sql_agrees(&s, &recs);
+    // Asked for explicitly, in the other order.
+    let s = synthesize(&recs, &opts(20, Some("hour, origin"))).unwrap();
+    assert_eq!(
+        s.id,
+        profile::Identifier::Fields(vec!["hour".into(), "origin".into()])
+    );
+    let e = synthesize(&recs, &opts(20, Some("origin,carrier"))).unwrap_err();
+    assert!(
+        e.contains("two records share the same values of all 2 fields"),
         "{e}"
     );
-    assert!(!e.contains('\n'));
+    let e = synthesize(&recs, &opts(20, Some("origin,delay"))).unwrap_err();
+    assert!(e.contains("'delay' holds the non-integer"), "{e}");
+}
+
+#[test]
+fn records_with_no_key_at_all_are_named_by_position() {
+    // Penguin-like: repeated rows, so no combination of fields is unique.
+    let mut rows = Vec::new();
+    for i in 0..20_u32 {
+        rows.push(json!({"species": (["Adelie", "Gentoo"][(i % 2) as usize]),
+                         "mass": 3000 + (i % 5) * 100, "sex": null}));
+    }
+    rows.push(rows[0].clone());
+    let recs = records(Value::Array(rows));
+    let s = synthesize(&recs, &opts(124, None)).unwrap();
+    assert_eq!(s.id, profile::Identifier::Position);
+    let retrieval: Vec<&Question> = s
+        .questions
+        .iter()
+        .filter(|q| q.category == Category::FieldRetrieval)
+        .collect();
+    assert!(!retrieval.is_empty());
+    for q in &retrieval {
+        let Query::IdAt { index, .. } = q.query else {
+            panic!("{:?}", q.query)
+        };
+        assert!(
+            q.text.contains(&format!(
+                "in record number {} (counting from 1, in the order given)?",
+                index + 1
+            )),
+            "{}",
+            q.text
+        );
+    }
+    assert_sql_agrees(&s, &recs);
+}
+
+#[test]
+fn bad_id_fields_get_one_line_errors() {
     let no_id = records(json!([{"k": "a", "v": 1}, {"k": "a", "v": 1}, {"v": 3}]));
-    let e = synthesize(
-        &no_id,
-        &Options {
-            questions: 10,
-            id_field: None,
-            seed: 0,
-        },
-    )
-    .unwrap_err();
-    assert!(e.contains("pass --id-field FIELD"), "{e}");
-    assert!(e.contains("k (missing or null in 1 records)"), "{e}");
-    assert!(e.contains("v (not unique") || e.contains("v ("), "{e}");
-    let e = synthesize(
-        &no_id,
-        &Options {
-            questions: 10,
-            id_field: Some("nope".into()),
-            seed: 0,
-        },
-    )
-    .unwrap_err();
+    // Nothing unique: named by position, no error.
+    let s = synthesize(&no_id, &opts(10, None)).unwrap();
+    assert_eq!(s.id, profile::Identifier::Position);
+    let e = synthesize(&no_id, &opts(10, Some("nope"))).unwrap_err();
     assert!(
         e.starts_with("--id-field 'nope': no such field (fields: k, v)"),
         "{e}"
     );
+    let e = synthesize(&no_id, &opts(10, Some("k"))).unwrap_err();
+    assert!(e.contains("missing or null in 1 records"), "{e}");
+    let e = synthesize(&no_id, &opts(10, Some("a,b,c,d"))).unwrap_err();
+    assert!(e.contains("up to three"), "{e}");
+    assert!(!e.contains('\n'));
 }
 
 #[test]
@@ -208,7 +379,7 @@ fn only_paths_a_dot_makes_ambiguous_are_left_out() {
         {"id": 1, "a.b": 5, "x": {"y.z": 1, "w": {"v": 2}}, "k.k": {"q": 3}},
         {"id": 2, "a.b": 6, "x": {"y.z": 2, "w": {"v": 3}}, "k.k": {"q": 4}}
     ]));
-    let p = profile::profile(&recs).unwrap();
+    let p = profile::profile(&recs);
     let usable: Vec<&str> = p.usable().map(|f| f.path.as_str()).collect();
     // A dotted top-level key is itself a path `Query::field` reads; below the top, a dot in
     // any key on the way makes the dotted path mean something else.

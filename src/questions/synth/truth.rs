@@ -132,8 +132,11 @@ fn filter(f: &Filter) -> Result<String, String> {
 fn equals(field: &str, value: &Value) -> String {
     let v = at(field);
     match value {
+        // As `Filter::Eq`: a string meets a number or boolean with the same text (a field of
+        // mixed types is compared as text).
         Value::String(s) => format!(
-            "coalesce(json_type({v}) = 'VARCHAR' AND json_extract_string({v}, '$') = {}, false)",
+            "coalesce(json_type({v}) IN ('VARCHAR', 'BOOLEAN', 'BIGINT', 'UBIGINT', 'DOUBLE') \
+             AND json_extract_string({v}, '$') = {}, false)",
             sql_string(s)
         ),
         Value::Bool(b) => format!(
@@ -163,6 +166,17 @@ fn sql(q: &Query) -> Result<String, String> {
             text_at(key.as_deref().unwrap_or("id")),
             sql_string(id)
         ),
+        Query::GetByKeys { keys, field } => {
+            let cond: Vec<String> = keys
+                .iter()
+                .map(|k| format!("{} = {}", text_at(&k.field), sql_string(&k.value)))
+                .collect();
+            format!(
+                "SELECT {} FROM s WHERE {} ORDER BY pos LIMIT 1",
+                at(field),
+                cond.join(" AND ")
+            )
+        }
         Query::CountRecords => "SELECT count(*) FROM s".into(),
         Query::Distinct { field } => format!(
             "SELECT coalesce(list(DISTINCT t ORDER BY t), []) FROM (SELECT {} AS t FROM s \
