@@ -1,7 +1,7 @@
 //! `csv`: header row plus one row per record; flat records only, null is an empty cell.
 //! Decoding gives the bare array of records (CSV has no root key).
 
-use super::{Encoder, FormatError, FormatSpec, flat_records, scalar};
+use super::{Encoder, FormatError, FormatSpec, flat_records, no_empty_strings, scalar};
 use serde_json::{Map, Value};
 
 /// RFC 4180 CSV via the `csv` crate.
@@ -26,6 +26,7 @@ fn err(e: impl std::fmt::Display) -> FormatError {
 impl Encoder for Csv {
     fn encode(&self, doc: &Value) -> Result<String, FormatError> {
         let records = flat_records("csv", doc)?;
+        no_empty_strings("csv", &records)?;
         let mut w = csv::WriterBuilder::new()
             .terminator(csv::Terminator::Any(b'\n'))
             .from_writer(Vec::new());

@@ -2,7 +2,7 @@
 //! Null is an empty cell; `\`, `|` and line breaks in text are backslash-escaped (`\\`, `\|`,
 //! `\n`, `\r`) so every cell stays on its row and the table reads back exactly.
 
-use super::{Encoder, FormatError, FormatSpec, flat_records, scalar};
+use super::{Encoder, FormatError, FormatSpec, flat_records, no_empty_strings, scalar};
 use serde_json::{Map, Value};
 
 /// Markdown table.
@@ -85,6 +85,7 @@ fn row(cells: impl Iterator<Item = String>) -> String {
 impl Encoder for MarkdownTable {
     fn encode(&self, doc: &Value) -> Result<String, FormatError> {
         let records = flat_records("markdown_table", doc)?;
+        no_empty_strings("markdown_table", &records)?;
         let header = records.columns();
         if header.is_empty() {
             return Ok(String::new());
@@ -146,15 +147,17 @@ mod tests {
     fn pipes_backslashes_and_newlines_round_trip() {
         let doc = json!({"products": [
             {"id": "A|B", "note": "line1\nline2\\x", "n": 3, "v": null, "pad": " x "},
-            {"id": "C", "note": "", "n": 4.5, "v": true, "pad": "y"}
+            {"id": "C", "note": "-", "n": 4.5, "v": true, "pad": "y"}
         ]});
         let text = MarkdownTable.encode(&doc).unwrap();
         assert!(text.lines().all(|l| l.starts_with('|') && l.ends_with('|')));
         assert!(text.contains("A\\|B") && text.contains("line1\\nline2\\\\x"));
         let back = MarkdownTable.decode(&text).unwrap();
-        let mut want = doc["products"].clone();
-        // An empty cell is null, as in CSV.
-        want[1]["note"] = Value::Null;
-        assert_eq!(back, want);
+        assert_eq!(back, doc["products"]);
+        // An empty cell is null, as in CSV, so an empty string cannot be told from it.
+        let e = MarkdownTable
+            .encode(&json!([{"id": "C", "note": ""}]))
+            .unwrap_err();
+        assert!(e.is_cannot_represent(), "{e}");
     }
 }

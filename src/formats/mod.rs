@@ -155,6 +155,24 @@ pub fn flat_records<'a>(format: &'static str, doc: &'a Value) -> Result<Records<
     Ok(records)
 }
 
+/// Refuses records holding an empty string, for formats where an empty cell means null (CSV,
+/// Markdown tables): the two would read back alike, so a question about either is unfair.
+/// Kept out of [`flat_records`] because it says nothing about a document's structure.
+pub fn no_empty_strings(format: &'static str, records: &Records<'_>) -> Result<(), FormatError> {
+    for (i, r) in records.items.iter().enumerate() {
+        if let Some((k, _)) = r.iter().find(|(_, v)| v.as_str() == Some("")) {
+            return Err(FormatError::cannot_represent(
+                format,
+                format!(
+                    "record {i}: field '{k}' holds an empty string, which an empty cell would \
+                     read back as null"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The structure of a document: flat when it is, or holds under one key, records of scalars
 /// only (what CSV can render), else nested.
 pub fn structure_of(doc: &Value) -> Structure {

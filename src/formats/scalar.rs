@@ -22,18 +22,23 @@ pub fn infer(text: &str) -> Value {
     }
 }
 
-/// `-?digits(.digits)?` with no leading zeros: what JSON would print for a number.
+/// `-?digits(.digits)?(e[+-]?digits)?` with no leading zeros: what JSON (serde_json's shortest
+/// round-trip spelling, e.g. `7.69e-6`, `1e+21`) would print for a number.
 fn looks_numeric(s: &str) -> bool {
-    let body = s.strip_prefix('-').unwrap_or(s);
+    let (mantissa, exp) = match s.split_once('e') {
+        Some((m, e)) => (m, Some(e)),
+        None => (s, None),
+    };
+    let body = mantissa.strip_prefix('-').unwrap_or(mantissa);
     let (int, frac) = match body.split_once('.') {
         Some((i, f)) => (i, Some(f)),
         None => (body, None),
     };
-    let int_ok = !int.is_empty()
-        && int.bytes().all(|b| b.is_ascii_digit())
-        && (int == "0" || !int.starts_with('0'));
-    let frac_ok = frac.is_none_or(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()));
-    int_ok && frac_ok
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    let int_ok = digits(int) && (int == "0" || !int.starts_with('0'));
+    let frac_ok = frac.is_none_or(digits);
+    let exp_ok = exp.is_none_or(|e| digits(e.trim_start_matches(['-', '+'])));
+    int_ok && frac_ok && exp_ok
 }
 
 /// Text of a scalar for untyped formats; null is the empty string.
@@ -70,6 +75,19 @@ mod tests {
             "2024-01-01",
             "True",
         ] {
+            assert_eq!(infer(s), json!(s), "{s}");
+        }
+    }
+
+    #[test]
+    fn numbers_json_spells_with_an_exponent_read_back_as_numbers() {
+        // Public tables hold shares like 7.69e-6; JSON prints them with an exponent.
+        for x in [7.692870742481609e-6, 1e21, -2.5e-7, 1.5e300] {
+            let text = to_text(&json!(x)).unwrap();
+            assert!(text.contains('e'), "{text}");
+            assert_eq!(infer(&text), json!(x), "{text}");
+        }
+        for s in ["1e-06", "1E-6", "1e", "e5", "1.0e-6", "1e--5"] {
             assert_eq!(infer(s), json!(s), "{s}");
         }
     }

@@ -62,6 +62,41 @@ fn csv_refuses_nested_data() {
 }
 
 #[test]
+fn empty_strings_are_refused_where_an_empty_cell_means_null_and_kept_elsewhere() {
+    // As a public contributions table: one status is "" where the others are letters.
+    let doc = serde_json::json!({"rows": [
+        {"id": "a", "status": "C", "share": 7.692870742481609e-6},
+        {"id": "b", "status": "", "share": 0.25}
+    ]});
+    for f in Format::ALL.iter().copied() {
+        match f.encode(&doc) {
+            Ok(text) => {
+                let back = f.decode_as(&text, Some("rows")).unwrap();
+                // Formats with a root key give {"rows": [...]}, the others the bare array.
+                let back = back
+                    .get("rows")
+                    .unwrap_or(&back)
+                    .as_array()
+                    .unwrap()
+                    .clone();
+                assert_eq!(back[1]["status"], "", "{f}: {text}");
+                assert_eq!(back[0]["share"], 7.692870742481609e-6, "{f}: {text}");
+            }
+            Err(e) => {
+                assert!(matches!(f, Format::Csv | Format::MarkdownTable), "{f}: {e}");
+                assert_eq!(
+                    e.to_string(),
+                    format!(
+                        "{f}: cannot represent: record 1: field 'status' holds an empty \
+                         string, which an empty cell would read back as null"
+                    )
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn decoders_reject_garbage_with_the_format_name() {
     for f in [
         Format::JsonCompact,
