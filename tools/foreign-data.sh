@@ -45,6 +45,9 @@ if [ $# -gt 0 ]; then
   files=("$@")
 else
   mapfile -t files < <(cd "$DATA" && ls | grep -E '\.(json|jsonl|csv|tsv|parquet)$' | sort)
+  # Nothing is left out silently: name the package's other files and why they are not run.
+  others=$(cd "$DATA" && ls | grep -vE '\.(json|jsonl|csv|tsv|parquet)$' | paste -sd' ' - || true)
+  [ -z "$others" ] || echo "not run (not a format bench reads: json, jsonl, csv, tsv, parquet): $others"
 fi
 
 OUT=$(mktemp -d "${TMPDIR:-/tmp}/foreign-data.XXXXXX")
