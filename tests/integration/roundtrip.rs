@@ -146,3 +146,45 @@ fn nulls_render_per_format_convention() {
         "a null last column is an empty cell"
     );
 }
+
+/// Column names with dots, as R, pandas and spreadsheets export them (`amnesia.before`): every
+/// format reads each back as one key, key-folded TOON included (where a bare dotted key would
+/// expand to a nested path).
+#[test]
+fn dotted_column_names_read_back_as_one_key_in_every_format() {
+    let records: Vec<serde_json::Value> = (1..=4)
+        .map(|i| {
+            serde_json::json!({
+                "id": i,
+                "amnesia.before": f64::from(i) * 1.5,
+                "price.heinz": format!("p{i}"),
+                "plain": i % 2 == 0,
+            })
+        })
+        .collect();
+    let doc = serde_json::json!({ "records": records });
+    for f in Format::ALL.iter().copied() {
+        let text = f.encode(&doc).unwrap_or_else(|e| panic!("{f}: {e}"));
+        let back = f
+            .decode_as(&text, Some("records"))
+            .unwrap_or_else(|e| panic!("{f}: {e}\n{text}"));
+        assert!(
+            same_value(&doc, &back),
+            "{f}: dotted keys changed\n{text}\n{back}"
+        );
+    }
+    // Nested: a dotted key under a single-key chain that folding would otherwise collapse.
+    let nested = serde_json::json!({ "records": [
+        { "id": 1, "meta": { "price.heinz": { "unit": 3 } }, "a": { "b": { "c": 1 } } },
+    ]});
+    for f in Format::ALL.iter().copied().filter(|f| !f.spec().flat_only) {
+        let text = f.encode(&nested).unwrap_or_else(|e| panic!("{f}: {e}"));
+        let back = f
+            .decode_as(&text, Some("records"))
+            .unwrap_or_else(|e| panic!("{f}: {e}\n{text}"));
+        assert!(
+            same_value(&nested, &back),
+            "{f}: nested dotted key changed\n{text}\n{back}"
+        );
+    }
+}

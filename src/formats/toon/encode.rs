@@ -1,7 +1,9 @@
 //! JSON → TOON. Everything is written straight into one `String`; the layout
 //! decisions mirror the reference encoder so output is byte-identical.
 
-use super::text::{is_identifier_segment, write_key, write_number, write_string, write_u64};
+use super::text::{
+    is_identifier_segment, write_key, write_number, write_quoted, write_string, write_u64,
+};
 use super::tree::{Node, Object, View};
 use super::{Delimiter, EncodeOptions, KeyFolding, Spec};
 
@@ -19,6 +21,7 @@ pub(super) fn encode<N: Node>(value: &N, opts: &EncodeOptions) -> String {
         // v4 removed key folding.
         fold: opts.key_folding == KeyFolding::Safe && opts.spec == Spec::V3,
         flatten_depth: opts.flatten_depth,
+        folded_key: false,
         root_dotted: Vec::new(),
         path: String::new(),
         scratch: String::new(),
@@ -71,6 +74,8 @@ struct Encoder<'v> {
     delim_mark: &'static str,
     fold: bool,
     flatten_depth: usize,
+    /// The next array header's key is a folded path (`a.b`), written bare; set by `emit_folded`.
+    folded_key: bool,
     /// Root keys containing a dot: folding must not produce an absolute path equal to one.
     root_dotted: Vec<&'v str>,
     /// Dotted path from the root to the current object; only kept up when `root_dotted` is non-empty.
@@ -263,6 +268,18 @@ impl<'v> Encoder<'v> {
         }
     }
 
+    /// Writes a literal key. With folding on, a key holding `.` is quoted even where the
+    /// reference leaves it bare: a bare `price.heinz` reads back as the path price → heinz, so
+    /// quoting is the only way it survives `expandPaths: "safe"` (deviation, `docs/formats.md`).
+    fn key(&mut self, k: &str) {
+        if self.fold && k.contains('.') && !std::mem::take(&mut self.folded_key) {
+            write_quoted(&mut self.out, k);
+        } else {
+            self.folded_key = false;
+            write_key(&mut self.out, k);
+        }
+    }
+
     fn push_delim(&mut self) {
         self.out.push(char::from(self.delim));
     }
@@ -270,7 +287,7 @@ impl<'v> Encoder<'v> {
     /// `key[N<delim>]{fields}:` (key and fields optional); `keyed` writes v4's `[N:]`.
     fn header(&mut self, key: Option<&str>, len: usize, fields: Option<&[FieldNode]>, keyed: bool) {
         if let Some(k) = key {
-            write_key(&mut self.out, k);
+            self.key(k);
         }
         self.out.push('[');
         write_u64(&mut self.out, len as u64);
@@ -291,7 +308,7 @@ impl<'v> Encoder<'v> {
             if i > 0 {
                 self.push_delim();
             }
-            write_key(&mut self.out, f.name);
+            self.key(f.name);
             if !f.children.is_empty() {
                 self.field_list(&f.children);
             }
@@ -311,7 +328,7 @@ impl<'v> Encoder<'v> {
         for (k, v) in map.entries() {
             if let View::Object(m) = v.view() {
                 self.line(depth + 1);
-                write_key(&mut self.out, k);
+                self.key(k);
                 self.out.push_str(": ");
                 let mut first = true;
                 self.row::<N>(fields, m, &mut first);
@@ -365,7 +382,7 @@ impl<'v> Encoder<'v> {
             }
             View::Object(obj) => {
                 self.line(depth);
-                write_key(&mut self.out, key);
+                self.key(key);
                 self.out.push(':');
                 if !obj.is_empty() {
                     let saved = self.enter_path(key, track);
@@ -375,7 +392,7 @@ impl<'v> Encoder<'v> {
             }
             _ => {
                 self.line(depth);
-                write_key(&mut self.out, key);
+                self.key(key);
                 self.out.push_str(": ");
                 self.primitive(value);
             }
@@ -489,7 +506,10 @@ impl<'v> Encoder<'v> {
                 self.out.push_str(folded);
                 self.out.push(':');
             }
-            View::Array(arr) => self.array(Some(folded), arr, depth, false),
+            View::Array(arr) => {
+                self.folded_key = true;
+                self.array(Some(folded), arr, depth, false);
+            }
             _ => {
                 self.line(depth);
                 self.out.push_str(folded);
@@ -511,7 +531,7 @@ impl<'v> Encoder<'v> {
         if arr.is_empty() {
             match key {
                 Some(k) => {
-                    write_key(&mut self.out, k);
+                    self.key(k);
                     self.out.push_str(": []");
                 }
                 None => self.header(None, 0, None, false),
@@ -603,7 +623,7 @@ impl<'v> Encoder<'v> {
             }
             View::Object(o) => {
                 self.item_line(depth);
-                write_key(&mut self.out, k);
+                self.key(k);
                 self.out.push(':');
                 if !o.is_empty() {
                     self.fields::<N>(o, depth + 2, false, self.flatten_depth, false);
@@ -611,7 +631,7 @@ impl<'v> Encoder<'v> {
             }
             _ => {
                 self.item_line(depth);
-                write_key(&mut self.out, k);
+                self.key(k);
                 self.out.push_str(": ");
                 self.primitive(v);
             }

@@ -242,3 +242,33 @@ fn v4_numbers_print_as_javascript_does() {
     // v3 keeps plain decimals, as its fixtures demand.
     assert!(encode(&value, &EncodeOptions::default()).starts_with("a: 1000000000000000000000"));
 }
+
+#[test]
+fn folding_quotes_literal_dotted_keys_so_they_never_expand() {
+    let value = json!({
+        "amnesia.before": 1,
+        "a": {"b": {"c": 2}},
+        "m": {"price.heinz": {"unit": 3}},
+        "t": [{"x.y": 1, "z": 2}],
+        "f": {"g": [1, 2]},
+    });
+    let fold = EncodeOptions {
+        key_folding: KeyFolding::Safe,
+        ..EncodeOptions::default()
+    };
+    let text = encode(&value, &fold);
+    assert_eq!(
+        text,
+        "\"amnesia.before\": 1\na.b.c: 2\nm:\n  \"price.heinz\":\n    unit: 3\n\
+         t[1]{\"x.y\",z}:\n  1,2\nf.g[2]: 1,2"
+    );
+    let expand = DecodeOptions {
+        expand_paths: true,
+        ..DecodeOptions::default()
+    };
+    assert_eq!(decode(&text, &expand).unwrap(), value);
+    // Folding off keeps the reference's bare form, which no expansion touches.
+    let plain = encode(&value, &EncodeOptions::default());
+    assert!(plain.starts_with("amnesia.before: 1\n"), "{plain}");
+    assert_eq!(decode(&plain, &DecodeOptions::default()).unwrap(), value);
+}
