@@ -370,6 +370,10 @@ pub struct RunArgs {
     /// Print the plan (calls, prompt tokens, estimated $ and time) and exit; no network.
     #[arg(long)]
     pub dry_run: bool,
+    /// With --dry-run: print the exact request body each model will receive for the first
+    /// prompt (long texts shortened; keys are never in a body).
+    #[arg(long, requires = "dry_run")]
+    pub show_requests: bool,
     /// Stop scheduling before spent + in-flight estimate passes this many USD; exit code 3.
     #[arg(long, value_name = "USD")]
     pub budget_usd: Option<f64>,

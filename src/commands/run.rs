@@ -232,6 +232,10 @@ pub fn execute(args: &RunArgs) -> Result<()> {
         runner::batch::check(&models)?;
     }
     if args.dry_run {
+        print_notes(&models, &plan);
+        if args.show_requests {
+            print!("{}", estimate::requests(&plan, &models)?);
+        }
         let e = estimate::estimate(&plan, &models, warmup, args.batch)?;
         println!("{}", report::render(&e.prompts, TableFormat::Table)?);
         println!("{}", report::render(&e.providers, TableFormat::Table)?);
@@ -245,6 +249,7 @@ pub fn execute(args: &RunArgs) -> Result<()> {
             .ready()
             .map_err(|e| UsageError::new(format!("{}: {e}", m.config.spec())))?;
     }
+    print_notes(&models, &plan);
     for m in &models {
         if m.config.price().is_none() && !matches!(m.config.provider.as_str(), "reference") {
             eprintln!(
@@ -375,5 +380,14 @@ pub fn execute(args: &RunArgs) -> Result<()> {
         )),
         None if outcome.missing > 0 => Err(anyhow::anyhow!(resume_hint)),
         None => reported,
+    }
+}
+
+/// What each model's requests leave out or change, and why, once per model.
+fn print_notes(models: &[Model], plan: &runner::plan::Plan) {
+    for m in models {
+        for n in providers::capabilities::notes(&m.config, plan.tasks.is_some()) {
+            eprintln!("note: {}: {n}", m.config.spec());
+        }
     }
 }

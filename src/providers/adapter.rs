@@ -83,11 +83,13 @@ impl<W: WireApi> Http<W> {
     }
 
     /// The settings of one call: an analysis task sets its own output limit and temperature,
-    /// as TeaLeaf's runner does.
+    /// as TeaLeaf's runner does. Thinking tokens count in the output limit, so a thinking
+    /// budget comes on top of the task's limit; whether the temperature is sent at all is the
+    /// wire body's decision (`capabilities::temperature_allowed`).
     fn call_config(&self, req: &Request) -> std::borrow::Cow<'_, ModelConfig> {
         match req.task {
             Some(t) => std::borrow::Cow::Owned(ModelConfig {
-                max_tokens: Some(t.max_tokens),
+                max_tokens: Some(t.max_tokens + self.cfg.thinking_budget.unwrap_or(0)),
                 temperature: Some(t.temperature),
                 ..self.cfg.clone()
             }),
@@ -118,6 +120,10 @@ impl<W: WireApi> Provider for Http<W> {
 
     fn url(&self) -> Option<String> {
         Some(self.endpoint.public_url())
+    }
+
+    fn preview(&self, req: &Request<'_>) -> Option<Value> {
+        Some(self.wire.body(&self.call_config(req), req))
     }
 
     fn caches_prompts(&self) -> bool {

@@ -2,6 +2,7 @@
 //! block with `cache_control`, so every run after the first reads it from the prompt cache.
 
 use super::adapter::WireApi;
+use super::capabilities::temperature_allowed;
 use super::http::{Endpoint, Secret, join};
 use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage, split_prefix, u64_at};
 use serde_json::{Value, json};
@@ -48,10 +49,15 @@ impl WireApi for Anthropic {
             "max_tokens": cfg.max_tokens(),
             "messages": [{"role": "user", "content": content}],
         });
+        // Thinking requires the default temperature (`temperature_allowed` says so too).
         if let Some(budget) = cfg.thinking_budget {
-            // Extended thinking requires the default temperature.
             body["thinking"] = json!({"type": "enabled", "budget_tokens": budget});
-        } else if let Some(t) = cfg.temperature {
+        } else if let Some(effort) = &cfg.reasoning_effort {
+            // Claude 4.6+: adaptive thinking, its depth set by the effort.
+            body["thinking"] = json!({"type": "adaptive"});
+            body["output_config"] = json!({"effort": effort});
+        }
+        if let Some(t) = cfg.temperature.filter(|_| temperature_allowed(cfg)) {
             body["temperature"] = json!(t);
         }
         body

@@ -65,10 +65,12 @@ pub struct ModelConfig {
     /// Maximum output tokens (default 4096, plus the thinking budget when set).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_tokens: Option<u32>,
-    /// Extended-thinking budget in tokens (Anthropic, Gemini).
+    /// Extended-thinking budget in tokens (Anthropic: 1024 or more, below max_tokens; Gemini).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thinking_budget: Option<u32>,
-    /// Reasoning effort: minimal, low, medium, high (OpenAI).
+    /// Reasoning effort: OpenAI's `reasoning_effort` (minimal, low, medium, high; none and
+    /// xhigh on GPT-5.1+), or Anthropic's adaptive thinking effort (low, medium, high, max;
+    /// xhigh on Opus 4.7+) on Claude 4.6 and later.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning_effort: Option<String>,
     /// Calls in flight at once (default 4; 1 for ollama).
@@ -255,7 +257,7 @@ model = "claude-sonnet-4-5"
 # api_key_env = "ANTHROPIC_API_KEY"
 temperature = 0.0
 max_tokens = 4096
-# thinking_budget = 2048         # extended thinking (Anthropic, Gemini); max_tokens must exceed it
+# thinking_budget = 2048         # extended thinking (Claude up to 4.5; Gemini): 1024 or more, below max_tokens
 concurrency = 4                   # calls in flight
 # rpm = 50                        # requests per minute
 # tpm = 30000                     # input + max output tokens per minute
@@ -263,6 +265,16 @@ concurrency = 4                   # calls in flight
 # price = {{ input = 3.0, output = 15.0, cache_read = 0.30, cache_write = 3.75 }}
 #   (add batch = 0.5 for the --batch price as a fraction of these; 0.5 is the default for
 #    anthropic, openai, openai-responses and gemini)
+
+# Settings a model refuses (a temperature for gpt-5 or claude-opus-4-7, a budget where only
+# adaptive thinking is taken) are refused when the config loads; src/providers/capabilities.rs
+# lists what each model family takes, with sources. `bench run --dry-run --show-requests` prints
+# the exact body each model receives.
+[[models]]
+provider = "anthropic"
+model = "claude-opus-4-7"         # takes no temperature; thinking is adaptive only
+reasoning_effort = "medium"       # adaptive thinking: low | medium | high | xhigh | max
+concurrency = 4
 
 [[models]]
 provider = "openai"
@@ -310,7 +322,10 @@ mod tests {
     #[test]
     fn template_parses_and_specs_resolve() {
         let file: ConfigFile = toml::from_str(&template()).unwrap();
-        assert_eq!(file.models.len(), 5);
+        assert_eq!(file.models.len(), 6);
+        for m in &file.models {
+            crate::providers::capabilities::check(m).unwrap();
+        }
         let r = file
             .resolve(&["anthropic:claude-sonnet-4-5".into(), "openai:gpt-4o".into()])
             .unwrap();

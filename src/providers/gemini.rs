@@ -2,6 +2,7 @@
 //! key sent as the `x-goog-api-key` header, never in the URL.
 
 use super::adapter::WireApi;
+use super::capabilities::temperature_allowed;
 use super::http::{Endpoint, Secret, join};
 use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage, u64_at};
 use serde_json::{Value, json};
@@ -48,7 +49,7 @@ impl WireApi for Gemini {
             })
             .collect();
         let mut config = json!({"maxOutputTokens": cfg.max_tokens()});
-        if let Some(t) = cfg.temperature {
+        if let Some(t) = cfg.temperature.filter(|_| temperature_allowed(cfg)) {
             config["temperature"] = json!(t);
         }
         if let Some(b) = cfg.thinking_budget {

@@ -5,6 +5,7 @@
 mod adapter;
 mod anthropic;
 pub mod batch;
+pub mod capabilities;
 pub mod config;
 mod gemini;
 pub mod http;
@@ -257,6 +258,11 @@ pub trait Provider: Send + Sync {
     fn ready(&self) -> Result<(), ProviderError> {
         Ok(())
     }
+    /// The exact JSON body `complete` would send for `req` (`--show-requests`); None for the
+    /// offline reference, which sends nothing.
+    fn preview(&self, _req: &Request<'_>) -> Option<Value> {
+        None
+    }
     /// Sends one request.
     async fn complete(&self, req: &Request<'_>) -> Result<Response, ProviderError>;
 }
@@ -360,6 +366,7 @@ pub fn build(cfg: &ModelConfig, env: Env) -> Result<Box<dyn Provider>, UsageErro
     if wire == Wire::Reference {
         return Ok(Box::new(Reference));
     }
+    capabilities::check(cfg)?;
     let from_env = wire.base_url_env().and_then(env);
     let base_from_env = cfg.base_url.is_none() && from_env.is_some();
     let base = cfg

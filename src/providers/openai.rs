@@ -2,6 +2,7 @@
 //! OpenAI-compatible server: Ollama, vLLM, llama.cpp, OpenRouter.
 
 use super::adapter::WireApi;
+use super::capabilities::temperature_allowed;
 use super::http::{Endpoint, Secret, join};
 use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage, Wire, u64_at};
 use serde_json::{Value, json};
@@ -50,7 +51,7 @@ impl WireApi for OpenAi {
             "max_tokens"
         };
         body[cap] = json!(cfg.max_tokens());
-        if let Some(t) = cfg.temperature {
+        if let Some(t) = cfg.temperature.filter(|_| temperature_allowed(cfg)) {
             body["temperature"] = json!(t);
         }
         if let Some(e) = &cfg.reasoning_effort {

@@ -1,6 +1,7 @@
 //! OpenAI Responses API (`POST {base}/responses`), with reasoning effort.
 
 use super::adapter::WireApi;
+use super::capabilities::temperature_allowed;
 use super::http::{Endpoint, Secret, join};
 use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage, u64_at};
 use serde_json::{Value, json};
@@ -40,7 +41,7 @@ impl WireApi for OpenAiResponses {
             "max_output_tokens": cfg.max_tokens(),
             "store": false,
         });
-        if let Some(t) = cfg.temperature {
+        if let Some(t) = cfg.temperature.filter(|_| temperature_allowed(cfg)) {
             body["temperature"] = json!(t);
         }
         if let Some(e) = &cfg.reasoning_effort {

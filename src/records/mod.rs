@@ -42,6 +42,10 @@ pub struct ProviderConfig {
     /// Full non-secret settings (metadata line only), so `--resume` can rebuild the provider.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub settings: Option<Value>,
+    /// What the run leaves out of or changes in this model's requests and why
+    /// (`providers::capabilities::notes`; metadata line only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// The `metadata` line.

@@ -435,6 +435,7 @@ pub(super) fn build(
             model: p.provider.model().into(),
             model_params: p.provider.params(),
             settings: None,
+            notes: Vec::new(),
         },
         sample: Sample {
             duration_ms: latency,

@@ -258,3 +258,53 @@ fn human_duration(s: f64) -> String {
         _ => format!("{}h{:02}m", s / 3600, (s % 3600) / 60),
     }
 }
+
+/// `--show-requests`: the exact body each model would receive for the first prompt of the
+/// plan, with texts over 160 characters shortened so the data block does not fill the screen.
+pub fn requests(plan: &Plan, models: &[Model]) -> Result<String> {
+    let (matrix, _) = plan::build_all(plan)?;
+    let Some((c, u)) = matrix
+        .combos
+        .iter()
+        .find_map(|c| Some((c, c.units.first()?)))
+    else {
+        return Ok("no request to show: the plan has no calls\n".into());
+    };
+    let req = crate::providers::Request {
+        messages: &u.messages,
+        cache_prefix: u.cache_prefix,
+        questions: &u.questions,
+        task: c.task.as_ref().map(|t| &t.request),
+        root_key: c.root_key.as_deref(),
+    };
+    let mut out = String::new();
+    for m in models {
+        let p = &m.provider;
+        let Some(mut body) = p.preview(&req) else {
+            out.push_str(&format!("{}: sends nothing (offline)\n\n", m.config.spec()));
+            continue;
+        };
+        shorten(&mut body);
+        out.push_str(&format!(
+            "{} — POST {} (the key travels in a header, not shown)\n{}\n\n",
+            m.config.spec(),
+            p.url().unwrap_or_default(),
+            serde_json::to_string_pretty(&body)?
+        ));
+    }
+    Ok(out)
+}
+
+/// Shortens every string over 160 characters to its start and a count of what was cut.
+fn shorten(v: &mut Value) {
+    match v {
+        Value::String(s) if s.chars().count() > 160 => {
+            let head: String = s.chars().take(100).collect();
+            let rest = s.chars().count() - 100;
+            *s = format!("{head}… [{rest} more characters]");
+        }
+        Value::Array(a) => a.iter_mut().for_each(shorten),
+        Value::Object(o) => o.values_mut().for_each(shorten),
+        _ => {}
+    }
+}

@@ -287,6 +287,7 @@ fn metadata(
                 model: m.provider.model().into(),
                 model_params: m.provider.params(),
                 settings: Some(recorded_settings(&m.config)),
+                notes: crate::providers::capabilities::notes(&m.config, plan.tasks.is_some()),
             })
             .collect(),
         bench_version: env!("CARGO_PKG_VERSION").into(),

@@ -4,6 +4,7 @@ mod analytics;
 mod batch_api;
 mod batch_run;
 mod cli;
+mod contracts;
 mod documents;
 mod grading;
 mod pipeline;
