@@ -2,6 +2,7 @@
 //! grades the answers deterministically, counts tokens and logs every call as JSONL.
 
 pub mod analytics;
+pub mod bundle;
 pub mod cli;
 pub mod commands;
 pub mod dataset;

@@ -11,7 +11,7 @@ use std::path::Path;
 pub fn execute(args: &QueryArgs) -> Result<()> {
     let (sql, origin) = match (&args.file, &args.execute) {
         (Some(file), _) => {
-            let sql = std::fs::read_to_string(file).map_err(|e| {
+            let sql = crate::bundle::read_to_string(file).map_err(|e| {
                 UsageError::new(format!("cannot read SQL file '{}': {e}", file.display()))
             })?;
             (sql, file.display().to_string())
@@ -47,7 +47,7 @@ pub fn open_warned(root: &Path, views: Option<&Path>) -> Result<Analytics> {
     match views {
         None => Analytics::open(root),
         Some(path) => {
-            let sql = std::fs::read_to_string(path).map_err(|e| {
+            let sql = crate::bundle::read_to_string(path).map_err(|e| {
                 UsageError::new(format!("cannot read views file '{}': {e}", path.display()))
             })?;
             Analytics::open_with(root, &sql, &path.display().to_string())

@@ -98,6 +98,9 @@ enum Reader {
 pub fn load(path: &Path, opts: &LoadOptions) -> Result<UserData, UsageError> {
     let shown = path.display().to_string();
     let err = |msg: String| UsageError::new(format!("{shown}: {msg}"));
+    // The bundled examples (`benchmarks/examples/…`) are read from the binary outside a checkout.
+    let resolved = crate::bundle::resolve(path)?;
+    let path: &Path = &resolved;
     let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => err("no such file".into()),
         _ => err(format!("cannot read: {e}")),

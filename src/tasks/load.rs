@@ -51,24 +51,18 @@ pub struct Loaded {
 pub fn load_source(tasks: Option<&Path>, source: DataSource) -> Result<Loaded, UsageError> {
     match tasks {
         Some(p) => load(p),
-        None => {
-            let p = source.path();
-            if !p.exists() {
-                return Err(UsageError::new(format!(
-                    "no task file at '{}': run bench from its own folder, or pass --tasks FILE",
-                    p.display()
-                )));
-            }
-            load(&p)
-        }
+        // Read from disk when run in a checkout (so edits count), else from the binary.
+        None => load(&source.path()),
     }
 }
 
-/// Loads and checks a task file.
+/// Loads and checks a task file. A bundled path (`benchmarks/tasks/…`) missing on disk is read
+/// from the binary; messages and the run log keep the path as given.
 pub fn load(path: &Path) -> Result<Loaded, UsageError> {
     let file = path.display().to_string();
     let fail = |msg: String| UsageError::new(format!("{file}: {msg}"));
-    let text = std::fs::read_to_string(path).map_err(|e| fail(format!("cannot read: {e}")))?;
+    let real = crate::bundle::resolve(path)?;
+    let text = std::fs::read_to_string(&real).map_err(|e| fail(format!("cannot read: {e}")))?;
     let root: Value = serde_json::from_str(&text).map_err(|e| fail(format!("not JSON: {e}")))?;
     let root = root
         .as_object()
@@ -79,7 +73,8 @@ pub fn load(path: &Path) -> Result<Loaded, UsageError> {
         .get("tasks")
         .and_then(Value::as_array)
         .ok_or_else(|| fail("missing required field 'tasks' (an array)".into()))?;
-    let dir = path.parent().unwrap_or(Path::new("."));
+    let dir = real.parent().unwrap_or(Path::new("."));
+    let shown_dir = path.parent().unwrap_or(Path::new("."));
     let hints = Arc::new(hints(dir)?);
     let mut tasks: Vec<Task> = Vec::new();
     for (i, item) in items.iter().enumerate() {
@@ -124,8 +119,8 @@ pub fn load(path: &Path) -> Result<Loaded, UsageError> {
             .data_file
             .clone()
             .ok_or_else(|| at("missing required field 'data_file'".into()))?;
-        let data_path = dir.join(&rel);
-        let data_text = std::fs::read_to_string(&data_path)
+        let data_path = shown_dir.join(&rel);
+        let data_text = std::fs::read_to_string(dir.join(&rel))
             .map_err(|e| at(format!("data_file '{}': {e}", data_path.display())))?;
         let data: Value = serde_json::from_str(&data_text).map_err(|e| {
             at(format!(

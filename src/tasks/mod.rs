@@ -29,7 +29,7 @@ pub enum DataSource {
 }
 
 impl DataSource {
-    /// The bundled task file, relative to the working folder.
+    /// The bundled task file: relative to the working folder, else read from the binary.
     pub fn path(self) -> PathBuf {
         PathBuf::from(match self {
             DataSource::Synthetic => "benchmarks/tasks/synthetic.json",

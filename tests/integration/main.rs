@@ -1,6 +1,7 @@
 //! Integration tests, one binary: each test binary links DuckDB, so one link instead of seven.
 
 mod analytics;
+mod anywhere;
 mod batch_api;
 mod batch_run;
 mod cli;
