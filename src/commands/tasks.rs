@@ -34,7 +34,7 @@ pub fn list(args: &ListTasksArgs) -> Result<()> {
                 json!(t.def.complexity.name()),
                 json!(t.def.output_type.name()),
                 json!(t.def.data_file),
-                json!(structure_of(t).name()),
+                json!(t.def.data_file.as_ref().map(|_| structure_of(t).name())),
                 json!(t.records()),
                 json!(t.def.expected_elements.len()),
                 json!(t.def.expected_values.len()),

@@ -90,7 +90,7 @@ impl<W: WireApi> Http<W> {
         match req.task {
             Some(t) => std::borrow::Cow::Owned(ModelConfig {
                 max_tokens: Some(t.max_tokens + self.cfg.thinking_budget.unwrap_or(0)),
-                temperature: Some(t.temperature),
+                temperature: t.temperature.or(self.cfg.temperature),
                 ..self.cfg.clone()
             }),
             None => std::borrow::Cow::Borrowed(&self.cfg),

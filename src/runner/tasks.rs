@@ -89,6 +89,14 @@ pub fn render(
     format: Format,
     tokenizers: &[Tokenizer],
 ) -> Result<Result<Rendering, Skip>> {
+    if task.def.data_file.is_none() {
+        return Ok(Err(Skip {
+            task: task.def.id.clone(),
+            format,
+            reason: "the task has no data_file, and bench measures how a format carries data"
+                .into(),
+        }));
+    }
     let structure = structure_of(task);
     let rendered = layout::render(
         &task.data,

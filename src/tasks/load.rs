@@ -16,9 +16,11 @@ const ROOT_FIELDS: &[&str] = &["version", "description", "tasks"];
 const TASK_FIELDS: &[&str] = &[
     "id",
     "category",
+    "subcategory",
     "prompt_template",
     "complexity",
     "output_type",
+    "expected_output_type",
     "data_file",
     "max_tokens",
     "temperature",
@@ -109,16 +111,35 @@ pub fn load(path: &Path) -> Result<Loaded, UsageError> {
         if tasks.iter().any(|t| t.def.id == def.id) {
             return Err(at("the id is used twice".into()));
         }
-        for placeholder in ["{data}", "{format_name}"] {
-            if !def.prompt_template.contains(placeholder) {
-                return Err(at(format!("prompt_template has no {placeholder}")));
-            }
+        // TeaLeaf substitutes `{tl_data}` and `{data}` alike, and its real prompts do not name
+        // the format; a prompt with neither data placeholder would never show the model its data.
+        if !["{data}", "{tl_data}"]
+            .iter()
+            .any(|p| def.prompt_template.contains(p))
+        {
+            return Err(at(
+                "prompt_template has no {data} (or {tl_data}): the data would not reach the model"
+                    .into(),
+            ));
         }
         rubric::check_patterns(&def.expected_elements).map_err(at)?;
-        let rel = def
-            .data_file
-            .clone()
-            .ok_or_else(|| at("missing required field 'data_file'".into()))?;
+        // TeaLeaf allows a task without data; bench measures reading data, so such a task is
+        // kept (listed, selectable) and every format skips it with the reason.
+        let Some(rel) = def.data_file.clone() else {
+            if !def.expected_values.is_empty() {
+                return Err(at(
+                    "expected_values need a data_file to be computed from".into()
+                ));
+            }
+            tasks.push(Task {
+                def,
+                data: Arc::new(Value::Null),
+                data_path: PathBuf::new(),
+                truths: Vec::new(),
+                hints: hints.clone(),
+            });
+            continue;
+        };
         let data_path = shown_dir.join(&rel);
         let data_text = std::fs::read_to_string(dir.join(&rel))
             .map_err(|e| at(format!("data_file '{}': {e}", data_path.display())))?;

@@ -50,8 +50,8 @@ pub struct TaskRequest {
     pub values: Vec<(String, ValueQuery)>,
     /// The task's output-token limit, sent instead of the model's.
     pub max_tokens: u32,
-    /// The task's temperature, sent instead of the model's.
-    pub temperature: f64,
+    /// The task's temperature, sent instead of the model's; none keeps the model's setting.
+    pub temperature: Option<f64>,
 }
 
 /// A query of the project's language over the records `from` selects (see [`scope`]).
@@ -95,23 +95,27 @@ pub struct TaskDef {
     pub id: String,
     /// Domain (`finance`).
     pub category: String,
-    /// Prompt with `{format_name}` and `{data}` placeholders.
+    /// Prompt with a `{data}` (or `{tl_data}`) placeholder, and `{format_name}` if it names the format.
     pub prompt_template: String,
-    /// simple, moderate or complex.
+    /// TeaLeaf's sub-domain label, kept as written.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub subcategory: Option<String>,
+    /// simple, moderate, complex, advanced or expert.
     #[serde(default)]
     pub complexity: Complexity,
-    /// calculation, analysis, recommendation or summary.
-    #[serde(default)]
+    /// calculation, analysis, recommendation, summary or prediction (TeaLeaf's `.tl` loader
+    /// also reads it as `expected_output_type`).
+    #[serde(default, alias = "expected_output_type")]
     pub output_type: OutputType,
-    /// Data document, relative to the task file's folder.
+    /// Data document, relative to the task file's folder; without one every format skips the task.
     #[serde(default)]
     pub data_file: Option<String>,
     /// Output-token limit of the call.
     #[serde(default = "default_max_tokens")]
     pub max_tokens: u32,
-    /// Sampling temperature of the call.
+    /// Sampling temperature of the call (TeaLeaf's default 0.3); `null` keeps the model's.
     #[serde(default = "default_temperature")]
-    pub temperature: f64,
+    pub temperature: Option<f64>,
     /// What TeaLeaf's rubric looks for.
     #[serde(default)]
     pub expected_elements: Vec<ExpectedElement>,
@@ -130,8 +134,8 @@ fn default_max_tokens() -> u32 {
     2048
 }
 
-fn default_temperature() -> f64 {
-    0.3
+fn default_temperature() -> Option<f64> {
+    Some(0.3)
 }
 
 /// A loaded task: its definition, data document and the truth of every expected value.

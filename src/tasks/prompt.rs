@@ -1,4 +1,4 @@
-//! A task's prompt in one format: `{format_name}` and `{data}` substituted as TeaLeaf does,
+//! A task's prompt in one format: `{format_name}`, `{data}` and `{tl_data}` substituted as TeaLeaf does,
 //! the data fenced (its info string names the format's syntax), the format hint in front of
 //! it when the task asks for one; and the reverse, finding the data in a prompt.
 
@@ -49,10 +49,33 @@ pub fn render(task: &Task, format: Format, data: &str) -> String {
         block.push('\n');
     }
     block.push_str(&fence);
-    task.def
-        .prompt_template
-        .replace("{format_name}", spec.display)
-        .replace("{data}", &block)
+    fill(
+        &task.def.prompt_template,
+        &[
+            ("{format_name}", spec.display),
+            ("{tl_data}", &block),
+            ("{data}", &block),
+        ],
+    )
+}
+
+/// `template` with each placeholder replaced in one pass, so text substituted in (the data)
+/// is never searched for placeholders again.
+fn fill(template: &str, values: &[(&str, &str)]) -> String {
+    let mut out =
+        String::with_capacity(template.len() + values.iter().map(|v| v.1.len()).sum::<usize>());
+    let mut rest = template;
+    while let Some((at, (key, value))) = values
+        .iter()
+        .filter_map(|kv| rest.find(kv.0).map(|i| (i, kv)))
+        .min_by_key(|(i, _)| *i)
+    {
+        out.push_str(&rest[..at]);
+        out.push_str(value);
+        rest = &rest[at + key.len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The first fenced block of a prompt: the data, as the reference provider reads it back.

@@ -49,14 +49,21 @@ pub struct ExpectedElement {
 #[value(rename_all = "snake_case")]
 pub enum OutputType {
     /// Numbers computed from the data.
+    #[serde(alias = "aggregation")]
     Calculation,
     /// Findings about the data (TeaLeaf's default).
     #[default]
+    #[serde(alias = "pattern", alias = "trend")]
     Analysis,
     /// Advice; the only type whose actionability is measured.
+    #[serde(alias = "decision")]
     Recommendation,
     /// A digest of the data.
+    #[serde(alias = "extraction")]
     Summary,
+    /// A forecast from the data.
+    #[serde(alias = "forecast")]
+    Prediction,
 }
 
 impl OutputType {
@@ -67,6 +74,7 @@ impl OutputType {
             Self::Analysis => "analysis",
             Self::Recommendation => "recommendation",
             Self::Summary => "summary",
+            Self::Prediction => "prediction",
         }
     }
 }
@@ -77,12 +85,21 @@ impl OutputType {
 #[value(rename_all = "snake_case")]
 pub enum Complexity {
     /// One lookup or aggregate.
+    #[serde(alias = "1")]
     Simple,
     /// A few steps (TeaLeaf's default).
     #[default]
+    #[serde(alias = "2")]
     Moderate,
     /// Many steps or cross-record reasoning.
+    #[serde(alias = "3")]
     Complex,
+    /// TeaLeaf's level 4.
+    #[serde(alias = "4")]
+    Advanced,
+    /// TeaLeaf's level 5.
+    #[serde(alias = "5")]
+    Expert,
 }
 
 impl Complexity {
@@ -92,6 +109,8 @@ impl Complexity {
             Self::Simple => "simple",
             Self::Moderate => "moderate",
             Self::Complex => "complex",
+            Self::Advanced => "advanced",
+            Self::Expert => "expert",
         }
     }
 }
@@ -412,6 +431,29 @@ mod tests {
         );
         let c: Complexity = serde_json::from_str("\"complex\"").unwrap();
         assert_eq!(c.name(), "complex");
+        // The names and aliases TeaLeaf's loaders accept, read as TeaLeaf reads them.
+        for (text, name) in [
+            ("prediction", "prediction"),
+            ("forecast", "prediction"),
+            ("extraction", "summary"),
+            ("aggregation", "calculation"),
+            ("pattern", "analysis"),
+            ("trend", "analysis"),
+            ("decision", "recommendation"),
+        ] {
+            let t: OutputType = serde_json::from_value(serde_json::json!(text)).unwrap();
+            assert_eq!(t.name(), name, "{text}");
+        }
+        for (text, name) in [
+            ("advanced", "advanced"),
+            ("expert", "expert"),
+            ("4", "advanced"),
+            ("1", "simple"),
+        ] {
+            let c: Complexity = serde_json::from_value(serde_json::json!(text)).unwrap();
+            assert_eq!(c.name(), name, "{text}");
+        }
+        assert!(serde_json::from_str::<Complexity>("\"hard\"").is_err());
         assert_eq!(OutputType::default(), OutputType::Analysis);
         assert_eq!(Complexity::default(), Complexity::Moderate);
         let e: ExpectedElement =

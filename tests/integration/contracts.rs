@@ -279,7 +279,7 @@ async fn every_family_gets_a_body_its_api_accepts_as_the_tasks_suite_calls_it() 
         root_key: None,
         values: Vec::new(),
         max_tokens: 2048,
-        temperature: 0.3,
+        temperature: Some(0.3),
     };
     let req = Request {
         messages: &messages,

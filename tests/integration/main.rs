@@ -20,6 +20,7 @@ mod served;
 mod tasks;
 mod tasks_run;
 mod tealeaf;
+mod tealeaf_tasks;
 mod tokens;
 mod toon_fixtures;
 mod toon_golden;

@@ -71,8 +71,8 @@ fn loader_errors_and_warnings_name_file_task_and_field() {
             "task 'T-2': missing required field 'prompt_template'",
         ),
         (
-            r#"{"tasks": [{"id": "T-3", "category": "x", "prompt_template": "{data}", "data_file": "d.json"}]}"#,
-            "task 'T-3': prompt_template has no {format_name}",
+            r#"{"tasks": [{"id": "T-3", "category": "x", "prompt_template": "Read {format_name}.", "data_file": "d.json"}]}"#,
+            "task 'T-3': prompt_template has no {data} (or {tl_data})",
         ),
         (
             r#"{"tasks": [{"id": "T-4", "category": "x", "prompt_template": "{data} {format_name}", "data_file": "nope.json"}]}"#,

@@ -122,9 +122,7 @@ fn run_file(path: &Path, tally: &mut Tally, run: &dyn Fn(&Value) -> Result<(), S
             ));
             continue;
         }
-        let deviation = DEVIATIONS
-            .iter()
-            .find(|(f, n, _)| *f == file && *n == name);
+        let deviation = DEVIATIONS.iter().find(|(f, n, _)| *f == file && *n == name);
         let outcome = match deviation {
             Some((_, _, ours)) => {
                 tally.deviations += 1;
