@@ -289,8 +289,9 @@ fn snapshot(rest: &str) -> bool {
         || tag.starts_with("exp")
 }
 
-/// How well `id` (a row id) matches `model`: the matched length, or None.
-fn score(id: &str, model: &str) -> Option<usize> {
+/// How well `id` (a row id) matches `model`: the matched length, or None. Exact ids match
+/// themselves and their dated snapshots only; an id ending in `*` is a prefix.
+pub(crate) fn score(id: &str, model: &str) -> Option<usize> {
     match id.strip_suffix('*') {
         Some(prefix) => model.starts_with(prefix).then_some(prefix.len()),
         None => model

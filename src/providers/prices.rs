@@ -3,18 +3,27 @@
 
 use super::Price;
 
-/// When these prices were copied from the providers' price pages.
-pub const AS_OF: &str = "2025-11-01";
+/// When these prices were last checked against the providers' price pages.
+pub const AS_OF: &str = "2026-11-25";
 
-/// One row of the table: models whose id starts with `prefix` on these wire APIs.
+/// Where the rows were read.
+const ANTHROPIC_PAGE: &str = "https://platform.claude.com/docs/en/about-claude/pricing";
+const OPENAI_PAGE: &str = "https://platform.openai.com/docs/pricing";
+const GEMINI_PAGE: &str = "https://ai.google.dev/gemini-api/docs/pricing";
+
+/// One row of the table: one model family on these wire APIs.
 #[derive(Debug, Clone, Copy)]
 pub struct Entry {
     /// Wire APIs the row applies to.
     pub providers: &'static [&'static str],
-    /// Model id prefix (dated snapshots share their family's price).
-    pub prefix: &'static str,
+    /// Model ids of the family. Each matches itself and its dated snapshots
+    /// (`claude-sonnet-4-20250514`), never a later version (`claude-opus-4` does not price
+    /// `claude-opus-4-6`): a newer model at another price must get no price, not a wrong one.
+    pub ids: &'static [&'static str],
     /// The price.
     pub price: Price,
+    /// The price page it was read from.
+    pub source: &'static str,
 }
 
 const ANTHROPIC: &[&str] = &["anthropic"];
@@ -33,38 +42,149 @@ const fn p(input: f64, output: f64, cache_read: f64, cache_write: f64) -> Price 
     }
 }
 
-const fn e(providers: &'static [&'static str], prefix: &'static str, price: Price) -> Entry {
+const fn e(
+    providers: &'static [&'static str],
+    ids: &'static [&'static str],
+    price: Price,
+    source: &'static str,
+) -> Entry {
     Entry {
         providers,
-        prefix,
+        ids,
         price,
+        source,
     }
 }
 
 /// The table. Cache writes: Anthropic's 5-minute write price; OpenAI and Gemini cache
-/// implicitly and charge nothing extra to write.
+/// implicitly and charge nothing extra to write (the write price is the input price).
 pub const TABLE: &[Entry] = &[
-    e(ANTHROPIC, "claude-opus-4-5", p(5.0, 25.0, 0.5, 6.25)),
-    e(ANTHROPIC, "claude-opus-4", p(15.0, 75.0, 1.5, 18.75)),
-    e(ANTHROPIC, "claude-sonnet-4", p(3.0, 15.0, 0.3, 3.75)),
-    e(ANTHROPIC, "claude-3-7-sonnet", p(3.0, 15.0, 0.3, 3.75)),
-    e(ANTHROPIC, "claude-haiku-4-5", p(1.0, 5.0, 0.1, 1.25)),
-    e(ANTHROPIC, "claude-3-5-haiku", p(0.8, 4.0, 0.08, 1.0)),
-    e(OPENAI, "gpt-5-nano", p(0.05, 0.4, 0.005, 0.05)),
-    e(OPENAI, "gpt-5-mini", p(0.25, 2.0, 0.025, 0.25)),
-    e(OPENAI, "gpt-5", p(1.25, 10.0, 0.125, 1.25)),
-    e(OPENAI, "gpt-4.1-nano", p(0.1, 0.4, 0.025, 0.1)),
-    e(OPENAI, "gpt-4.1-mini", p(0.4, 1.6, 0.1, 0.4)),
-    e(OPENAI, "gpt-4.1", p(2.0, 8.0, 0.5, 2.0)),
-    e(OPENAI, "gpt-4o-mini", p(0.15, 0.6, 0.075, 0.15)),
-    e(OPENAI, "gpt-4o", p(2.5, 10.0, 1.25, 2.5)),
-    e(OPENAI, "o4-mini", p(1.1, 4.4, 0.275, 1.1)),
-    e(OPENAI, "o3-mini", p(1.1, 4.4, 0.55, 1.1)),
-    e(OPENAI, "o3", p(2.0, 8.0, 0.5, 2.0)),
-    e(GEMINI, "gemini-2.5-pro", p(1.25, 10.0, 0.125, 1.25)),
-    e(GEMINI, "gemini-2.5-flash-lite", p(0.1, 0.4, 0.01, 0.1)),
-    e(GEMINI, "gemini-2.5-flash", p(0.3, 2.5, 0.03, 0.3)),
-    e(GEMINI, "gemini-2.0-flash", p(0.1, 0.4, 0.025, 0.1)),
+    // Opus 4.5 and later: a third of Opus 4 / 4.1.
+    e(
+        ANTHROPIC,
+        &[
+            "claude-opus-4-5",
+            "claude-opus-4-6",
+            "claude-opus-4-7",
+            "claude-opus-4-8",
+        ],
+        p(5.0, 25.0, 0.5, 6.25),
+        ANTHROPIC_PAGE,
+    ),
+    e(
+        ANTHROPIC,
+        &["claude-opus-4", "claude-opus-4-0", "claude-opus-4-1"],
+        p(15.0, 75.0, 1.5, 18.75),
+        ANTHROPIC_PAGE,
+    ),
+    e(
+        ANTHROPIC,
+        &[
+            "claude-sonnet-4",
+            "claude-sonnet-4-0",
+            "claude-sonnet-4-5",
+            "claude-3-7-sonnet",
+        ],
+        p(3.0, 15.0, 0.3, 3.75),
+        ANTHROPIC_PAGE,
+    ),
+    e(
+        ANTHROPIC,
+        &["claude-haiku-4-5"],
+        p(1.0, 5.0, 0.1, 1.25),
+        ANTHROPIC_PAGE,
+    ),
+    e(
+        ANTHROPIC,
+        &["claude-3-5-haiku"],
+        p(0.8, 4.0, 0.08, 1.0),
+        ANTHROPIC_PAGE,
+    ),
+    e(
+        ANTHROPIC,
+        &["claude-3-haiku"],
+        p(0.25, 1.25, 0.03, 0.3),
+        ANTHROPIC_PAGE,
+    ),
+    e(
+        OPENAI,
+        &["gpt-5-nano"],
+        p(0.05, 0.4, 0.005, 0.05),
+        OPENAI_PAGE,
+    ),
+    e(
+        OPENAI,
+        &["gpt-5-mini"],
+        p(0.25, 2.0, 0.025, 0.25),
+        OPENAI_PAGE,
+    ),
+    e(
+        OPENAI,
+        &[
+            "gpt-5",
+            "gpt-5.1",
+            "gpt-5-chat-latest",
+            "gpt-5.1-chat-latest",
+        ],
+        p(1.25, 10.0, 0.125, 1.25),
+        OPENAI_PAGE,
+    ),
+    // No cached-input discount on the pro models: a cache hit costs the input price.
+    e(
+        OPENAI,
+        &["gpt-5-pro"],
+        p(15.0, 120.0, 15.0, 15.0),
+        OPENAI_PAGE,
+    ),
+    e(OPENAI, &["o3-pro"], p(20.0, 80.0, 20.0, 20.0), OPENAI_PAGE),
+    e(
+        OPENAI,
+        &["gpt-4.1-nano"],
+        p(0.1, 0.4, 0.025, 0.1),
+        OPENAI_PAGE,
+    ),
+    e(
+        OPENAI,
+        &["gpt-4.1-mini"],
+        p(0.4, 1.6, 0.1, 0.4),
+        OPENAI_PAGE,
+    ),
+    e(OPENAI, &["gpt-4.1"], p(2.0, 8.0, 0.5, 2.0), OPENAI_PAGE),
+    e(
+        OPENAI,
+        &["gpt-4o-mini"],
+        p(0.15, 0.6, 0.075, 0.15),
+        OPENAI_PAGE,
+    ),
+    e(OPENAI, &["gpt-4o"], p(2.5, 10.0, 1.25, 2.5), OPENAI_PAGE),
+    e(OPENAI, &["o4-mini"], p(1.1, 4.4, 0.275, 1.1), OPENAI_PAGE),
+    e(OPENAI, &["o3-mini"], p(1.1, 4.4, 0.55, 1.1), OPENAI_PAGE),
+    e(OPENAI, &["o3"], p(2.0, 8.0, 0.5, 2.0), OPENAI_PAGE),
+    // Gemini 2.5 Pro: the rate for prompts up to 200k tokens (bench's prompts are far smaller).
+    e(
+        GEMINI,
+        &["gemini-2.5-pro"],
+        p(1.25, 10.0, 0.125, 1.25),
+        GEMINI_PAGE,
+    ),
+    e(
+        GEMINI,
+        &["gemini-2.5-flash-lite"],
+        p(0.1, 0.4, 0.01, 0.1),
+        GEMINI_PAGE,
+    ),
+    e(
+        GEMINI,
+        &["gemini-2.5-flash"],
+        p(0.3, 2.5, 0.03, 0.3),
+        GEMINI_PAGE,
+    ),
+    e(
+        GEMINI,
+        &["gemini-2.0-flash"],
+        p(0.1, 0.4, 0.025, 0.1),
+        GEMINI_PAGE,
+    ),
 ];
 
 /// The fraction of the live price the provider's batch API charges, for providers that have
@@ -77,38 +197,60 @@ pub fn batch_discount(provider: &str) -> Option<f64> {
     .then_some(0.5)
 }
 
-/// The row for `model` on `provider`: the longest matching prefix.
+/// The row for `model` on `provider`: the family whose id it is, or a dated snapshot of;
+/// none for a model not listed (its cost is then unknown, never a neighbour's).
 pub fn lookup(provider: &str, model: &str) -> Option<&'static Entry> {
+    let model = model.strip_prefix("models/").unwrap_or(model);
     TABLE
         .iter()
-        .filter(|e| e.providers.contains(&provider) && model.starts_with(e.prefix))
-        .max_by_key(|e| e.prefix.len())
+        .filter(|e| e.providers.contains(&provider))
+        .filter_map(|e| {
+            Some((
+                e.ids
+                    .iter()
+                    .filter_map(|id| super::capabilities::score(id, model))
+                    .max()?,
+                e,
+            ))
+        })
+        .max_by_key(|(n, _)| *n)
+        .map(|(_, e)| e)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn input(provider: &str, model: &str) -> Option<f64> {
+        lookup(provider, model).map(|e| e.price.input)
+    }
+
     #[test]
-    fn longest_prefix_wins_and_families_stay_apart() {
+    fn a_family_prices_its_snapshots_and_never_a_later_version() {
+        assert_eq!(input("openai", "gpt-4o-mini-2024-07-18"), Some(0.15));
+        assert_eq!(input("openai", "gpt-4o-2024-08-06"), Some(2.5));
+        assert_eq!(input("anthropic", "claude-sonnet-4-5-20250929"), Some(3.0));
+        assert_eq!(input("anthropic", "claude-sonnet-4-20250514"), Some(3.0));
+        // The bug this table fixes: Opus 4.6 was priced as Opus 4 by prefix, 3x too high.
+        assert_eq!(input("anthropic", "claude-opus-4-6"), Some(5.0));
+        assert_eq!(input("anthropic", "claude-opus-4-1"), Some(15.0));
+        assert_eq!(input("anthropic", "claude-opus-4-1-20250805"), Some(15.0));
+        let opus = lookup("anthropic", "claude-opus-4-5").unwrap().price;
         assert_eq!(
-            lookup("openai", "gpt-4o-mini-2024-07-18").unwrap().prefix,
-            "gpt-4o-mini"
+            (opus.output, opus.cache_write, opus.cache_read),
+            (25.0, Some(6.25), Some(0.5))
         );
+        // Not listed: no price rather than a neighbour's.
+        assert_eq!(input("anthropic", "claude-opus-4-9"), None);
+        assert_eq!(input("anthropic", "claude-sonnet-4-6"), None);
+        assert_eq!(input("openai", "gpt-5.5"), None);
+        assert_eq!(input("openai", "o3-deep-research"), None);
+        assert_eq!(input("openai", "gpt-5-pro"), Some(15.0));
+        assert_eq!(input("openai", "o3-pro-2025-06-10"), Some(20.0));
+        assert_eq!(input("gemini", "models/gemini-2.5-flash-lite"), Some(0.1));
         assert_eq!(
-            lookup("openai", "gpt-4o-2024-08-06").unwrap().prefix,
-            "gpt-4o"
-        );
-        assert_eq!(
-            lookup("anthropic", "claude-sonnet-4-5-20250929")
-                .unwrap()
-                .price
-                .input,
-            3.0
-        );
-        assert_eq!(
-            lookup("anthropic", "claude-opus-4-5").unwrap().price.input,
-            5.0
+            input("gemini", "gemini-2.5-flash-preview-09-2025"),
+            Some(0.3)
         );
         assert!(lookup("openai-compatible", "gpt-4o").is_none());
         assert!(lookup("gemini", "gpt-4o").is_none());
