@@ -57,7 +57,7 @@ FROM read_json(
             usage STRUCT(input BIGINT, output BIGINT, reasoning BIGINT, cache_read BIGINT, cache_write BIGINT),
             data_stats STRUCT(chars BIGINT, bytes BIGINT, "values" BIGINT, objects BIGINT, tokens MAP(VARCHAR, BIGINT)),
             cost_usd DOUBLE, cached BOOLEAN, attempts INTEGER, status INTEGER, request_id VARCHAR,
-            finish VARCHAR, finish_reason VARCHAR, batch_id VARCHAR,
+            finish VARCHAR, finish_reason VARCHAR, batch_id VARCHAR, batch_matched_by VARCHAR,
             served_model VARCHAR, server JSON,
             task VARCHAR,
             task_scores STRUCT(fact_accuracy DOUBLE, completeness DOUBLE, relevance DOUBLE,
@@ -124,6 +124,9 @@ SELECT
     -- The provider's batch the call ran in (`bench run --batch`, at the batch price); null
     -- for live calls.
     r.batch_id,
+    -- 'order' when a batch answer came back without its custom id and was matched by its
+    -- position in the batch (the other answers confirming the order); null otherwise.
+    r.batch_matched_by,
     -- The `tasks` suite: task id, the share of its expected values stated correctly, and
     -- TeaLeaf's rubric (README, "Analysis tasks"); null in the `formats` suite.
     r.task,

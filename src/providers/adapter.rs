@@ -187,7 +187,10 @@ impl<W: WireApi> BatchApi for Http<W> {
         p.poll(t, id).await
     }
 
-    async fn results(&self, status: &Status) -> Result<Vec<(String, Outcome)>, ProviderError> {
+    async fn results(
+        &self,
+        status: &Status,
+    ) -> Result<Vec<(Option<String>, Outcome)>, ProviderError> {
         let (p, t) = self.protocol()?;
         let raw = p.results(t, status).await?;
         Ok(raw

@@ -102,7 +102,8 @@ fn parse(body: &Value) -> Result<Response, ProviderError> {
     let usage = Usage {
         input: u64_at(u, &["input_tokens"]) + cache_read + cache_write,
         output: u64_at(u, &["output_tokens"]),
-        reasoning: 0,
+        // Part of `output_tokens`, where the API breaks it down.
+        reasoning: u64_at(u, &["output_tokens_details", "thinking_tokens"]),
         cache_read,
         cache_write,
     };

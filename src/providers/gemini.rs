@@ -85,14 +85,34 @@ fn finish(reason: &str) -> Finish {
     }
 }
 
-/// The first candidate's non-thought text parts and finish reason, and the usage.
+/// The first candidate's non-thought text parts and finish reason, and the usage. A prompt the
+/// API blocked (`promptFeedback.blockReason`, no candidates) is a final content-filter result
+/// with no text: asking again gets the same answer.
 fn parse(body: &Value) -> Result<Response, ProviderError> {
-    let candidate = body
-        .get("candidates")
-        .and_then(|c| c.get(0))
-        .ok_or_else(|| ProviderError::BadBody {
-            message: "no `candidates[0]` in the reply".into(),
-        })?;
+    let u = body.get("usageMetadata").unwrap_or(&Value::Null);
+    let candidate = body.get("candidates").and_then(|c| c.get(0));
+    let blocked = body
+        .pointer("/promptFeedback/blockReason")
+        .and_then(Value::as_str);
+    let candidate = match (candidate, blocked) {
+        (Some(c), _) => c,
+        (None, Some(reason)) => {
+            return Ok(Response {
+                usage: Usage {
+                    input: u64_at(u, &["promptTokenCount"]),
+                    ..Usage::default()
+                },
+                finish: Some(Finish::ContentFilter),
+                finish_reason: Some(format!("prompt blocked: {reason}")),
+                ..Response::default()
+            });
+        }
+        (None, None) => {
+            return Err(ProviderError::BadBody {
+                message: "no `candidates[0]` in the reply".into(),
+            });
+        }
+    };
     let output: String = candidate
         .get("content")
         .and_then(|c| c.get("parts"))
@@ -102,7 +122,6 @@ fn parse(body: &Value) -> Result<Response, ProviderError> {
         .filter(|p| p.get("thought").and_then(Value::as_bool) != Some(true))
         .filter_map(|p| p.get("text").and_then(Value::as_str))
         .collect();
-    let u = body.get("usageMetadata").unwrap_or(&Value::Null);
     let thoughts = u64_at(u, &["thoughtsTokenCount"]);
     // `candidatesTokenCount` excludes thinking; ours counts every generated token.
     let usage = Usage {

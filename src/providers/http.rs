@@ -214,10 +214,18 @@ impl Endpoint {
             .find_map(|h| headers.get(*h)?.to_str().ok().map(str::to_string));
         let text = resp.text().await.map_err(|e| self.transport_error(e))?;
         if !(200..300).contains(&status) {
+            let message = self.scrub(&error_message(&text));
+            if status == 429 && limit_exhausted(&text) {
+                return Err(ProviderError::LimitReached {
+                    status,
+                    message,
+                    request_id,
+                });
+            }
             return Err(ProviderError::Status {
                 status,
-                message: self.scrub(&error_message(&text)),
-                retry_after: retry_after(&headers, status),
+                message,
+                retry_after: retry_after(&headers, status).or_else(|| retry_delay(&text)),
                 request_id,
             });
         }
@@ -268,8 +276,55 @@ pub fn snippet(text: &str, n: usize) -> String {
     s
 }
 
-/// The message of an error body in any of the providers' shapes, else the body's start.
+/// Whether a 429 body says a limit is used up that a wait of minutes does not restore: OpenAI's
+/// `insufficient_quota` (no credit, or the monthly budget reached), Anthropic's `rate_limit_error`
+/// whose message names the spend limit ("would exceed your account's monthly spend limit"), a
+/// Gemini `QuotaFailure` on a per-day quota (a per-minute one is a rate limit and is retried).
+pub(crate) fn limit_exhausted(text: &str) -> bool {
+    let Ok(v) = serde_json::from_str::<Value>(text) else {
+        return false;
+    };
+    let e = v.get("error").unwrap_or(&v);
+    let field = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or_default();
+    if field("code") == "insufficient_quota" || field("type") == "insufficient_quota" {
+        return true;
+    }
+    if field("message")
+        .to_ascii_lowercase()
+        .contains("spend limit")
+    {
+        return true;
+    }
+    let violations = e
+        .get("details")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|d| d.get("violations").and_then(Value::as_array))
+        .flatten();
+    violations
+        .filter_map(|q| q.get("quotaId").and_then(Value::as_str))
+        .any(|id| id.contains("PerDay"))
+}
+
+/// The wait a Gemini error body asks for (`google.rpc.RetryInfo` `retryDelay`, such as `36s`).
+fn retry_delay(text: &str) -> Option<Duration> {
+    let v: Value = serde_json::from_str(text).ok()?;
+    v.pointer("/error/details")?
+        .as_array()?
+        .iter()
+        .find_map(|d| d.get("retryDelay")?.as_str())
+        .and_then(parse_go_duration)
+}
+
+/// The message of an error body in any of the providers' shapes, else the body's start; on
+/// one line (Gemini's messages hold line breaks).
 fn error_message(text: &str) -> String {
+    let m = message_of(text);
+    m.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn message_of(text: &str) -> String {
     let parsed: Option<Value> = serde_json::from_str(text).ok();
     let from_json = parsed.as_ref().and_then(|v| {
         let e = v.get("error").unwrap_or(v);
@@ -443,6 +498,36 @@ mod tests {
         assert_eq!(
             public_url("https://u:p@gw.example/v1beta/models/m:generateContent?key=SECRET"),
             "https://gw.example/v1beta/models/m:generateContent"
+        );
+    }
+
+    #[test]
+    fn spend_and_quota_limits_are_told_from_rate_limits() {
+        // Bodies as the APIs send them (OpenAI's error object; Anthropic's error envelope; a
+        // google.rpc.Status with QuotaFailure and RetryInfo details).
+        let openai = r#"{"error":{"message":"You exceeded your current quota, please check your plan and billing details.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}"#;
+        let openai_rate = r#"{"error":{"message":"Rate limit reached for gpt-5-mini on tokens per min (TPM)","type":"tokens","param":null,"code":"rate_limit_exceeded"}}"#;
+        let anthropic = r#"{"type":"error","error":{"type":"rate_limit_error","message":"This request would exceed your account's monthly spend limit. Please try again later."}}"#;
+        let anthropic_rate = r#"{"type":"error","error":{"type":"rate_limit_error","message":"Number of request tokens has exceeded your per-minute rate limit"}}"#;
+        let gemini = |quota: &str| {
+            format!(
+                r#"{{"error":{{"code":429,"message":"You exceeded your current quota.\n* Quota exceeded","status":"RESOURCE_EXHAUSTED","details":[{{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{{"quotaId":"{quota}","quotaValue":"20"}}]}},{{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"36s"}}]}}}}"#
+            )
+        };
+        assert!(limit_exhausted(openai));
+        assert!(!limit_exhausted(openai_rate));
+        assert!(limit_exhausted(anthropic));
+        assert!(!limit_exhausted(anthropic_rate));
+        assert!(limit_exhausted(&gemini(
+            "GenerateRequestsPerDayPerProjectPerModel-FreeTier"
+        )));
+        let per_minute = gemini("GenerateRequestsPerMinutePerProjectPerModel-FreeTier");
+        assert!(!limit_exhausted(&per_minute));
+        assert!(!limit_exhausted("<html>429</html>"));
+        assert_eq!(retry_delay(&per_minute), Some(Duration::from_secs(36)));
+        assert_eq!(
+            error_message(&per_minute),
+            "You exceeded your current quota. * Quota exceeded"
         );
     }
 

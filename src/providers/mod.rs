@@ -171,6 +171,18 @@ pub enum ProviderError {
         /// The provider's request id.
         request_id: Option<String>,
     },
+    /// A 429 that is not a rate limit: the account's spend limit or quota is used up (OpenAI
+    /// `insufficient_quota`, Anthropic's monthly spend limit, a Gemini quota counted per day).
+    /// Waiting minutes does not help, so the provider is stopped.
+    #[error("HTTP {status}: {message} (a spend or quota limit, not a rate limit: stopped)")]
+    LimitReached {
+        /// HTTP status (429).
+        status: u16,
+        /// The error message from the body.
+        message: String,
+        /// The provider's request id.
+        request_id: Option<String>,
+    },
     /// No complete answer within the timeout.
     #[error("request timed out")]
     Timeout,
@@ -198,16 +210,21 @@ impl ProviderError {
         match self {
             Self::Status { status, .. } => matches!(status, 408 | 409 | 429 | 500..=599),
             Self::Timeout | Self::Connection(_) | Self::BadBody { .. } => true,
-            Self::BadPrompt(_) | Self::MissingKey(_) | Self::Cancelled | Self::NotRun(_) => false,
+            Self::BadPrompt(_)
+            | Self::MissingKey(_)
+            | Self::LimitReached { .. }
+            | Self::Cancelled
+            | Self::NotRun(_) => false,
         }
     }
 
     /// Whether every later call to this provider will fail the same way (bad key, no access,
-    /// unknown model or endpoint): the runner stops scheduling it.
+    /// unknown model or endpoint, spend or quota used up): the runner stops scheduling it.
     pub fn fatal(&self) -> bool {
         matches!(
             self,
             Self::MissingKey(_)
+                | Self::LimitReached { .. }
                 | Self::Status {
                     status: 401 | 403 | 404,
                     ..
@@ -231,7 +248,17 @@ impl ProviderError {
     /// The HTTP status, if the server answered.
     pub fn status(&self) -> Option<u16> {
         match self {
-            Self::Status { status, .. } => Some(*status),
+            Self::Status { status, .. } | Self::LimitReached { status, .. } => Some(*status),
+            _ => None,
+        }
+    }
+
+    /// The provider's request id of a failed call, if the server sent one.
+    pub fn request_id(&self) -> Option<&str> {
+        match self {
+            Self::Status { request_id, .. } | Self::LimitReached { request_id, .. } => {
+                request_id.as_deref()
+            }
             _ => None,
         }
     }

@@ -243,6 +243,10 @@ pub struct ResultRecord {
     /// The provider's batch this call ran in (`--batch`); absent for live calls.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub batch_id: Option<String>,
+    /// `order` when the batch answer came back without its custom id and was matched by its
+    /// position in the submitted batch; absent when matched by id (and for live calls).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch_matched_by: Option<String>,
     /// Why the call failed, null if it did not.
     pub error: Option<String>,
 }

@@ -9,7 +9,9 @@ use super::call::{build, finish, key, now_ms, validation};
 use super::ledger::{self, Entry, Ledger};
 use super::plan::{Combo, SampleKey};
 use super::{ProviderRun, Shared, StopReason};
-use crate::providers::batch::{BatchApi, Item, Outcome, Phase, Status, chunks};
+use crate::providers::batch::{
+    BatchApi, Item, Matched, Outcome, Phase, Status, chunks, match_results,
+};
 use crate::providers::{ProviderError, Request, Response, Usage};
 use backon::{ExponentialBuilder, Retryable};
 use std::collections::{HashMap, HashSet};
@@ -81,6 +83,8 @@ struct ProviderBatches {
     /// Failed reads of each ended batch's results that waiting does not fix (see
     /// [`collect::RESULT_TRIES`]).
     unreadable: HashMap<String, u32>,
+    /// Samples whose batch result came back without its custom id and was matched by position.
+    by_order: HashSet<SampleKey>,
 }
 
 /// Runs every planned sample not in `done` through the batch APIs; returns every planned key.
@@ -144,6 +148,7 @@ pub(super) async fn schedule(
             attempts: HashMap::new(),
             logged: HashSet::new(),
             unreadable: HashMap::new(),
+            by_order: HashSet::new(),
             spec,
             cancelling: opts.cancel,
             no_more: opts.cancel,
@@ -453,6 +458,7 @@ impl ProviderBatches {
                         .to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
                     submitted_ms: now_ms(),
                     requests,
+                    order: chunk.iter().map(|i| i.custom_id.clone()).collect(),
                     collected: false,
                     state: "submitted".into(),
                 });

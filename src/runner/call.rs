@@ -383,10 +383,7 @@ pub(super) fn build(
         Err(e) => (
             Response {
                 status: e.status(),
-                request_id: match &e {
-                    ProviderError::Status { request_id, .. } => request_id.clone(),
-                    _ => None,
-                },
+                request_id: e.request_id().map(str::to_string),
                 finish: Some(Finish::Error),
                 ..Response::default()
             },
@@ -486,6 +483,7 @@ pub(super) fn build(
         served_model: resp.served_model,
         server: resp.server,
         batch_id: None,
+        batch_matched_by: None,
         error,
     }
 }

@@ -35,6 +35,10 @@ pub struct Entry {
     pub submitted_ms: u64,
     /// Each request's custom id and the sample it asks for.
     pub requests: BTreeMap<String, SampleKey>,
+    /// The custom ids in the order they were submitted: results that come back without their
+    /// id are matched by position (empty in ledgers written before it was kept).
+    #[serde(default)]
+    pub order: Vec<String>,
     /// Whether its results are in the run log.
     #[serde(default)]
     pub collected: bool,
@@ -143,6 +147,7 @@ mod tests {
             submitted_at: "2026-11-23T00:00:00Z".into(),
             submitted_ms: 1,
             requests: [(custom_id(&key(1, None)), key(1, None))].into(),
+            order: vec![custom_id(&key(1, None))],
             collected: false,
             state: "in_progress".into(),
         });

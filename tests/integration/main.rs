@@ -7,6 +7,7 @@ mod batch_run;
 mod cli;
 mod contracts;
 mod documents;
+mod gemini_batch_run;
 mod grading;
 mod pipeline;
 mod providers;

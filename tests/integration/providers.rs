@@ -451,6 +451,56 @@ async fn a_reply_cut_at_the_token_limit_reports_finish_length() {
     assert_eq!(r.finish, Some(Finish::ContentFilter));
 }
 
+/// A prompt Gemini blocks comes back as a 200 with `promptFeedback.blockReason` and no
+/// candidates (google.genai types: `GenerateContentResponse.prompt_feedback`): a final
+/// content-filter answer, asked once.
+#[tokio::test]
+async fn a_blocked_gemini_prompt_is_a_final_content_filter_answer() {
+    let gemini = apis().swap_remove(3);
+    let server = MockServer::start().await;
+    let blocked = json!({"promptFeedback": {"blockReason": "SAFETY", "safetyRatings": []},
+        "usageMetadata": {"promptTokenCount": 150, "totalTokenCount": 150},
+        "modelVersion": "gemini-test-001"});
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(blocked))
+        .mount(&server)
+        .await;
+    let (r, attempts, _) = call(provider(&gemini, &server).as_ref()).await;
+    let r = r.unwrap();
+    assert_eq!(attempts, 1, "a blocked prompt is not retried");
+    assert_eq!(r.finish, Some(Finish::ContentFilter));
+    assert_eq!(r.finish_reason.as_deref(), Some("prompt blocked: SAFETY"));
+    assert_eq!((r.output.as_str(), r.usage.input), ("", 150));
+    // A body with neither candidates nor a block reason is still a bad body, retried.
+    server.reset().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"usageMetadata": {}})))
+        .mount(&server)
+        .await;
+    let (r, attempts, _) = call(provider(&gemini, &server).as_ref()).await;
+    assert!(matches!(r, Err(ProviderError::BadBody { .. })), "{r:?}");
+    assert_eq!(attempts, 4);
+}
+
+/// Anthropic's thinking tokens, where the usage breaks them down, are the call's reasoning.
+#[tokio::test]
+async fn anthropic_thinking_tokens_are_read_as_reasoning() {
+    let anthropic = apis().swap_remove(0);
+    let server = MockServer::start().await;
+    let mut body = anthropic_ok("{\"q001\": 1}");
+    body["usage"]["output_tokens"] = json!(900);
+    body["usage"]["output_tokens_details"] = json!({"thinking_tokens": 870});
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(body))
+        .mount(&server)
+        .await;
+    let r = call(provider(&anthropic, &server).as_ref())
+        .await
+        .0
+        .unwrap();
+    assert_eq!((r.usage.output, r.usage.reasoning), (900, 870));
+}
+
 #[test]
 fn a_run_on_cut_replies_records_finish_and_truncated_answers() {
     use bench::dataset::{Structure, Variant};

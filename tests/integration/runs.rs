@@ -1,6 +1,6 @@
 //! Whole runs through the real runner against local mock servers: injected faults lose no
-//! sample and duplicate none, a 401 stops its provider at once, the budget stops scheduling,
-//! and no file written holds the key.
+//! sample and duplicate none, a 401 or a used-up spend or quota limit stops its provider at
+//! once, the budget stops scheduling, and no file written holds the key.
 
 use super::providers::{FAKE_KEY, apis, config, fake_env};
 use bench::dataset::{Structure, Variant};
@@ -230,16 +230,15 @@ async fn futures_len(servers: &[MockServer]) -> Vec<usize> {
     v
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn unauthorized_stops_the_provider_after_one_call() {
+/// A run of 3 calls per API against a server answering every call with `status` and the
+/// body `body` gives for that API: one call is made and recorded, the provider is stopped with
+/// a message holding `needles`, and the rest is left missing.
+async fn stops_after_one_call(status: u16, body: fn(&str) -> Value, needles: &[&str]) {
     let tmp = tempfile::tempdir().unwrap();
     for api in apis() {
         let server = MockServer::start().await;
         Mock::given(wiremock::matchers::method("POST"))
-            .respond_with(
-                ResponseTemplate::new(401)
-                    .set_body_json(serde_json::json!({"error": {"message": "invalid x-api-key"}})),
-            )
+            .respond_with(ResponseTemplate::new(status).set_body_json(body(api.spec)))
             .mount(&server)
             .await;
         let mut cfg = config(&api, &server, 1.0);
@@ -257,14 +256,16 @@ async fn unauthorized_stops_the_provider_after_one_call() {
         assert_eq!(
             server.received_requests().await.unwrap().len(),
             1,
-            "{}",
+            "{}: HTTP {status} is neither retried nor sent again",
             api.spec
         );
         let (name, model) = api.spec.split_once(':').unwrap();
         let msg = outcome.fatal.join(" ");
-        for needle in [name, model, "HTTP 401", "invalid x-api-key"] {
+        let status_text = format!("HTTP {status}");
+        for needle in [name, model, &status_text].iter().chain(needles) {
             assert!(msg.contains(needle), "{msg} lacks {needle}");
         }
+        assert!(!msg.contains('\n'), "one line: {msg}");
         assert!(outcome.missing > 0 && outcome.summary.interrupted);
         let errors: Vec<String> = lines(&outcome.jsonl)
             .into_iter()
@@ -274,8 +275,44 @@ async fn unauthorized_stops_the_provider_after_one_call() {
             })
             .collect();
         assert_eq!(errors.len(), 1, "the failed call is recorded, not dropped");
-        assert!(errors[0].starts_with(&format!("{name}:{model}: HTTP 401")));
+        assert!(errors[0].starts_with(&format!("{name}:{model}: HTTP {status}")));
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unauthorized_stops_the_provider_after_one_call() {
+    let body = |_: &str| serde_json::json!({"error": {"message": "invalid x-api-key"}});
+    stops_after_one_call(401, body, &["invalid x-api-key"]).await;
+}
+
+/// The 429 each API sends when the money or the day's quota is used up, as documented or
+/// reported: OpenAI's `insufficient_quota` error object, Anthropic's `rate_limit_error` naming
+/// the spend limit, Gemini's RESOURCE_EXHAUSTED with a per-day `QuotaFailure` (its message
+/// spans lines).
+fn limit_body(spec: &str) -> Value {
+    if spec.starts_with("anthropic") {
+        serde_json::json!({"type": "error", "error": {"type": "rate_limit_error",
+            "message": "This request would exceed your account's monthly spend limit. Please try again later."}})
+    } else if spec.starts_with("gemini") {
+        serde_json::json!({"error": {"code": 429, "status": "RESOURCE_EXHAUSTED",
+            "message": "You exceeded your current quota, please check your plan and billing details.\n* Quota exceeded for metric: generate_content_free_tier_requests, limit: 20",
+            "details": [{"@type": "type.googleapis.com/google.rpc.QuotaFailure", "violations": [
+                {"quotaId": "GenerateRequestsPerDayPerProjectPerModel-FreeTier", "quotaValue": "20"}]},
+                {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "36s"}]}})
+    } else {
+        serde_json::json!({"error": {"message": "You exceeded your current quota, please check your plan and billing details.",
+            "type": "insufficient_quota", "param": null, "code": "insufficient_quota"}})
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spend_or_quota_limit_stops_the_provider_after_one_call() {
+    stops_after_one_call(
+        429,
+        limit_body,
+        &["spend or quota limit", "not a rate limit"],
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

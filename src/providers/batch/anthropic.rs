@@ -81,7 +81,7 @@ impl Protocol for Anthropic {
         &self,
         t: &Transport,
         status: &Status,
-    ) -> Result<Vec<(String, Raw)>, ProviderError> {
+    ) -> Result<Vec<(Option<String>, Raw)>, ProviderError> {
         let url = status
             .raw
             .get("results_url")
@@ -90,22 +90,20 @@ impl Protocol for Anthropic {
                 message: "an ended batch has no results_url".into(),
             })?;
         let text = t.absolute(url).get_text().await?;
-        jsonl(&text, "batch results")?
+        Ok(jsonl(&text, "batch results")?
             .into_iter()
             .map(|line| {
                 let id = line
                     .get("custom_id")
                     .and_then(Value::as_str)
-                    .ok_or_else(|| ProviderError::BadBody {
-                        message: "a batch result line has no custom_id".into(),
-                    })?
-                    .to_string();
+                    .map(str::to_string);
                 let r = line.get("result").unwrap_or(&Value::Null);
                 let raw = match r.get("type").and_then(Value::as_str) {
                     Some("succeeded") => {
+                        // A batch answer has no request id of its own (`message.id` names
+                        // the message): the batch id and custom id find it at Anthropic.
                         let msg = r.get("message").cloned().unwrap_or(Value::Null);
-                        let rid = msg.get("id").and_then(Value::as_str).map(str::to_string);
-                        Raw::Reply(msg, rid)
+                        Raw::Reply(msg, id.clone())
                     }
                     Some("errored") => {
                         let e = r.pointer("/error/error").unwrap_or(&Value::Null);
@@ -127,9 +125,9 @@ impl Protocol for Anthropic {
                         message: format!("unknown batch result type {other:?}"),
                     }),
                 };
-                Ok((id, raw))
+                (id, raw)
             })
-            .collect()
+            .collect())
     }
 
     async fn cancel(&self, t: &Transport, id: &str) -> Result<(), ProviderError> {

@@ -90,7 +90,7 @@ impl Protocol for Gemini {
         &self,
         t: &Transport,
         status: &Status,
-    ) -> Result<Vec<(String, Raw)>, ProviderError> {
+    ) -> Result<Vec<(Option<String>, Raw)>, ProviderError> {
         // An expired or cancelled job has nothing to fetch: its requests come back as such.
         let unrun = match bare(&status.state) {
             "EXPIRED" => Some(Raw::Expired),
@@ -118,15 +118,11 @@ impl Protocol for Gemini {
                 }),
             };
         };
-        items
+        Ok(items
             .iter()
             .map(|it| {
-                let key = it
-                    .pointer("/metadata/key")
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| ProviderError::BadBody {
-                        message: "an inlined response has no metadata.key".into(),
-                    })?;
+                // Not always there (see `match_results`): the position is then the clue.
+                let key = it.pointer("/metadata/key").and_then(Value::as_str);
                 let raw = if let Some(r) = it.get("response") {
                     let rid = r
                         .get("responseId")
@@ -146,9 +142,9 @@ impl Protocol for Gemini {
                 } else {
                     unrun.clone().unwrap_or(Raw::Expired)
                 };
-                Ok((key.to_string(), raw))
+                (key.map(str::to_string), raw)
             })
-            .collect()
+            .collect())
     }
 
     async fn cancel(&self, t: &Transport, id: &str) -> Result<(), ProviderError> {

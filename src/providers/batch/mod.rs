@@ -132,12 +132,13 @@ pub trait Protocol: Send + Sync {
     async fn submit(&self, t: &Transport, items: &[Item]) -> Result<String, ProviderError>;
     /// Polls a batch.
     async fn poll(&self, t: &Transport, id: &str) -> Result<Status, ProviderError>;
-    /// Every result of an ended batch, by custom id (in no particular order).
+    /// Every result of an ended batch, by custom id, in the order the API lists them; `None`
+    /// for a result that came back without its id (see [`match_results`]).
     async fn results(
         &self,
         t: &Transport,
         status: &Status,
-    ) -> Result<Vec<(String, Raw)>, ProviderError>;
+    ) -> Result<Vec<(Option<String>, Raw)>, ProviderError>;
     /// Asks the API to cancel a batch; finished requests keep their results.
     async fn cancel(&self, t: &Transport, id: &str) -> Result<(), ProviderError>;
 }
@@ -156,10 +157,51 @@ pub trait BatchApi: Send + Sync {
     async fn submit(&self, items: &[Item]) -> Result<String, ProviderError>;
     /// Polls a batch.
     async fn poll(&self, id: &str) -> Result<Status, ProviderError>;
-    /// Every result of an ended batch, parsed as the live API's answers.
-    async fn results(&self, status: &Status) -> Result<Vec<(String, Outcome)>, ProviderError>;
+    /// Every result of an ended batch, parsed as the live API's answers, in the API's order;
+    /// `None` where a result came back without its custom id.
+    async fn results(
+        &self,
+        status: &Status,
+    ) -> Result<Vec<(Option<String>, Outcome)>, ProviderError>;
     /// Asks the API to cancel a batch.
     async fn cancel(&self, id: &str) -> Result<(), ProviderError>;
+}
+
+/// A batch's results matched to the custom ids they answer.
+#[derive(Debug)]
+pub struct Matched<T> {
+    /// Results that named their custom id.
+    pub by_key: Vec<(String, T)>,
+    /// Results without an id, matched by their position in the submitted order.
+    pub by_order: Vec<(String, T)>,
+    /// Results without an id whose position cannot be trusted.
+    pub unmatched: usize,
+}
+
+/// Matches results to requests: by the custom id where a result names it (in any order), else
+/// by position in `order` (the custom ids as submitted). Users of Google's SDKs report Gemini
+/// batch answers without `metadata.key` (googleapis/python-genai#2008, js-genai#1191) and keyed
+/// answers out of order (python-genai#1909), so position is trusted only when there are as many
+/// results as requests and every keyed result sits at its own request's position.
+pub fn match_results<T>(results: Vec<(Option<String>, T)>, order: &[String]) -> Matched<T> {
+    let in_order = results.len() == order.len()
+        && results
+            .iter()
+            .zip(order)
+            .all(|((k, _), id)| k.as_ref().is_none_or(|k| k == id));
+    let mut m = Matched {
+        by_key: Vec::new(),
+        by_order: Vec::new(),
+        unmatched: 0,
+    };
+    for (i, (key, r)) in results.into_iter().enumerate() {
+        match key {
+            Some(k) => m.by_key.push((k, r)),
+            None if in_order => m.by_order.push((order[i].clone(), r)),
+            None => m.unmatched += 1,
+        }
+    }
+    m
 }
 
 /// Splits `items` into batches within `caps`, in order.
@@ -233,6 +275,34 @@ mod tests {
             .collect();
         assert_eq!(sizes, vec![1, 1]);
         assert!(chunks(Vec::new(), caps, |_| 1).is_empty());
+    }
+
+    #[test]
+    fn results_without_keys_are_matched_by_position_only_when_it_is_safe() {
+        let order: Vec<String> = ["a", "b", "c"].map(String::from).into();
+        let k = |s: &str| Some(s.to_string());
+        // Keys in any order are matched by key.
+        let m = match_results(vec![(k("c"), 3), (k("a"), 1), (k("b"), 2)], &order);
+        assert_eq!(
+            m.by_key,
+            vec![("c".into(), 3), ("a".into(), 1), ("b".into(), 2)]
+        );
+        assert!(m.by_order.is_empty());
+        // No key at all: position, as submitted.
+        let m = match_results(vec![(None, 1), (None, 2), (None, 3)], &order);
+        assert_eq!(
+            m.by_order,
+            vec![("a".into(), 1), ("b".into(), 2), ("c".into(), 3)]
+        );
+        // One key missing among keys that confirm the order.
+        let m = match_results(vec![(k("a"), 1), (None, 2), (k("c"), 3)], &order);
+        assert_eq!(m.by_order, vec![("b".into(), 2)]);
+        assert_eq!(m.by_key.len(), 2);
+        // Keys out of place or a result short: position is not trusted.
+        let m = match_results(vec![(k("b"), 2), (None, 1), (k("c"), 3)], &order);
+        assert_eq!((m.by_key.len(), m.by_order.len(), m.unmatched), (2, 0, 1));
+        let m = match_results(vec![(None, 1), (k("c"), 3)], &order);
+        assert_eq!((m.by_key.len(), m.by_order.len(), m.unmatched), (1, 0, 1));
     }
 
     #[test]

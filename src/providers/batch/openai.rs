@@ -93,7 +93,7 @@ impl Protocol for OpenAi {
         &self,
         t: &Transport,
         status: &Status,
-    ) -> Result<Vec<(String, Raw)>, ProviderError> {
+    ) -> Result<Vec<(Option<String>, Raw)>, ProviderError> {
         let mut out = Vec::new();
         // A completed batch can still have failed requests: read both files.
         for key in ["output_file_id", "error_file_id"] {
@@ -102,10 +102,7 @@ impl Protocol for OpenAi {
             };
             let text = t.at(&format!("/files/{file}/content")).get_text().await?;
             for l in jsonl(&text, key)? {
-                let id = str_at(&l, "custom_id").ok_or_else(|| ProviderError::BadBody {
-                    message: format!("a line of {key} has no custom_id"),
-                })?;
-                out.push((id.to_string(), raw(&l, t)));
+                out.push((str_at(&l, "custom_id").map(str::to_string), raw(&l, t)));
             }
         }
         Ok(out)

@@ -46,16 +46,20 @@ impl ProviderBatches {
                 return false;
             }
         };
-        let requests = {
+        let (requests, order) = {
             let l = self.ledger.lock().expect("ledger lock");
             l.batches
                 .iter()
                 .find(|b| b.id == id)
-                .map(|b| b.requests.clone())
+                .map(|b| (b.requests.clone(), b.order.clone()))
                 .unwrap_or_default()
         };
+        let matched = match_results(results, &order);
+        self.tell_unkeyed(id, &matched);
         let mut answered = HashSet::new();
-        for (cid, outcome) in results {
+        let by_key = matched.by_key.into_iter().map(|r| (r, false));
+        let by_order = matched.by_order.into_iter().map(|r| (r, true));
+        for ((cid, outcome), positional) in by_key.chain(by_order) {
             let Some(k) = requests.get(&cid) else {
                 self.notice(&format!(
                     "batch {id}: a result for unknown custom_id {cid:?} was ignored"
@@ -63,6 +67,9 @@ impl ProviderBatches {
                 continue;
             };
             if answered.insert(k.clone()) {
+                if positional {
+                    self.by_order.insert(k.clone());
+                }
                 self.outcome(k, outcome, id, todo);
             }
         }
@@ -77,6 +84,26 @@ impl ProviderBatches {
             self.outcome(k, o, id, todo);
         }
         true
+    }
+
+    /// Says how results that came back without their custom id were dealt with.
+    fn tell_unkeyed<T>(&self, id: &str, m: &Matched<T>) {
+        if !m.by_order.is_empty() {
+            self.notice(&format!(
+                "warning: batch {id}: {} result(s) came back without their custom id \
+                 (metadata.key); matched by position in the submitted batch, which the other \
+                 results confirm (batch_matched_by = 'order' in the log)",
+                m.by_order.len()
+            ));
+        }
+        if m.unmatched > 0 {
+            self.notice(&format!(
+                "warning: batch {id}: {} result(s) came back without their custom id and out of \
+                 request order, so they cannot be matched; their requests count as not run and \
+                 are submitted again",
+                m.unmatched
+            ));
+        }
     }
 
     /// Says `why` and logs every request of batch `id` as not run for that reason.
@@ -158,6 +185,9 @@ impl ProviderBatches {
             record.cost_usd = self.p.price.map(|price| price.batch_cost(&record.usage));
         }
         record.batch_id = Some(id.to_string());
+        if self.by_order.contains(k) {
+            record.batch_matched_by = Some("order".into());
+        }
         self.shared
             .budget
             .settle(w.estimate, record.cost_usd.unwrap_or(0.0));

@@ -31,7 +31,8 @@ async fn anthropic_polls_to_ended_then_reads_mixed_results() {
 
     let o = results(b, &status).await;
     assert_eq!(o.len(), 5);
-    assert_live_answer(&api, answer(&o, "ok"), "msg_1");
+    // Its request id is the custom id (`message.id` names the message, not the request).
+    assert_live_answer(&api, answer(&o, "ok"), "ok");
     let busy = failed(&o, "busy");
     assert_status(busy, 529, true, "overloaded_error: Overloaded");
     let bad = failed(&o, "bad");
@@ -145,6 +146,20 @@ async fn gemini_polls_to_succeeded_then_reads_inline_results() {
     assert_status(failed(&o, "bad"), 400, false, "Invalid argument");
     // The answers come inline: nothing but the polls was fetched.
     assert_eq!(received(&server).await.len(), 3);
+
+    // Answers without `metadata.key` (python-genai#2008) are read, not a failed read: the
+    // runner matches them by position.
+    let mut keyless = gemini_op("BATCH_STATE_SUCCEEDED", [2, 2, 0]);
+    keyless["response"] = inlined(json!([
+        {"response": (api.ok)("ANSWER")},
+        {"response": (api.ok)("ANSWER"), "metadata": {"key": "second"}},
+    ]));
+    reply(&server, "GET /v1beta/batches/b5", keyless).await;
+    let status = b.poll("batches/b5").await.unwrap();
+    let got = b.results(&status).await.unwrap();
+    let keys: Vec<Option<&str>> = got.iter().map(|(k, _)| k.as_deref()).collect();
+    assert_eq!(keys, [None, Some("second")]);
+    assert!(matches!(got[0].1, Outcome::Answer(_)));
 
     // The docs' JOB_STATE_ spelling, counts as numbers, the output where the SDK reads it.
     let job = |state| {
