@@ -358,15 +358,15 @@ pub struct RunArgs {
     pub runs: u32,
     /// Prepend a one-line description of the format to the data block: off, on, or both (an
     /// ablation: every rendering with and without).
-    #[arg(long, value_parser = ["off", "on", "both"], default_value = "off")]
-    pub primer: String,
+    #[arg(long, value_enum, default_value_t = Primer::Off)]
+    pub primer: Primer,
     /// All questions in one prompt (batch) or one prompt per question.
     #[arg(long, value_parser = parse_question_mode, default_value = "batch")]
     pub question_mode: QuestionMode,
     /// Warm-up call per rendering to prime the provider's prompt cache: auto (on for
     /// providers that cache prompts), on, off.
-    #[arg(long, value_parser = ["auto", "on", "off"], default_value = "auto")]
-    pub warmup: String,
+    #[arg(long, value_enum, default_value_t = Warmup::Auto)]
+    pub warmup: Warmup,
     /// Print the plan (calls, prompt tokens, estimated $ and time) and exit; no network.
     #[arg(long)]
     pub dry_run: bool,
@@ -375,7 +375,7 @@ pub struct RunArgs {
     #[arg(long, requires = "dry_run")]
     pub show_requests: bool,
     /// Stop scheduling before spent + in-flight estimate passes this many USD; exit code 3.
-    #[arg(long, value_name = "USD")]
+    #[arg(long, value_name = "USD", value_parser = parse_budget)]
     pub budget_usd: Option<f64>,
     /// Neither read nor write the response cache.
     #[arg(long)]
@@ -398,7 +398,7 @@ pub struct RunArgs {
     pub batch: bool,
     /// With --batch: seconds before the first poll; the wait grows 1.5× per poll up to 30×
     /// this.
-    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    #[arg(long, value_name = "SECS", default_value_t = 10.0, value_parser = parse_poll)]
     pub batch_poll: f64,
     /// With --resume: cancel the run's unfinished batches, log what they finished, and submit
     /// nothing new (cancelled requests are logged as errors; `--resume --retry-errors` runs
@@ -443,6 +443,50 @@ pub struct RunArgs {
 }
 
 /// Output format of tables.
+/// `bench run --primer`: whether a one-line description of the format precedes the data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Primer {
+    /// Never.
+    Off,
+    /// Always.
+    On,
+    /// Every rendering with and without (an ablation).
+    Both,
+}
+
+impl Primer {
+    /// The primer settings each rendering is run with.
+    pub fn primers(self) -> Vec<bool> {
+        match self {
+            Self::Off => vec![false],
+            Self::On => vec![true],
+            Self::Both => vec![false, true],
+        }
+    }
+}
+
+/// `bench run --warmup`: a warm-up call per rendering to fill the provider's prompt cache.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Warmup {
+    /// On for providers that cache prompts.
+    Auto,
+    /// Always.
+    On,
+    /// Never.
+    Off,
+}
+
+impl Warmup {
+    /// The setting forced on every provider, or None to ask each provider.
+    pub fn forced(self) -> Option<bool> {
+        match self {
+            Self::Auto => None,
+            Self::On => Some(true),
+            Self::Off => Some(false),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum TableFormat {
     /// Aligned text table.
@@ -566,6 +610,26 @@ fn parse_tokenizers(s: &str) -> Result<Tokenizers, String> {
         }
     }
     Ok(Tokenizers(out))
+}
+
+/// A budget in USD: a finite number, 0 or more (checked with `--dry-run` too).
+fn parse_budget(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(b) if b.is_finite() && b >= 0.0 => Ok(b),
+        _ => Err(format!(
+            "'{s}' is not an amount of USD (a number, 0 or more)"
+        )),
+    }
+}
+
+/// A poll interval: seconds above 0 and at most a day.
+fn parse_poll(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(p) if p.is_finite() && p > 0.0 && p <= 86_400.0 => Ok(p),
+        _ => Err(format!(
+            "'{s}' is not a number of seconds above 0 and at most 86400"
+        )),
+    }
 }
 
 fn parse_question_mode(s: &str) -> Result<QuestionMode, String> {

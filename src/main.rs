@@ -17,13 +17,15 @@ fn main() -> ExitCode {
                 ErrorKind::InvalidValue | ErrorKind::ValueValidation
             ) =>
         {
-            eprintln!(
-                "{}",
-                e.to_string()
-                    .lines()
-                    .next()
-                    .unwrap_or("error: invalid value")
-            );
+            // clap puts the allowed values on the line after the first; keep them, drop the
+            // tips and the pointer to --help that follow a blank line.
+            let text = e.to_string();
+            let head: Vec<&str> = text
+                .lines()
+                .take_while(|l| !l.trim().is_empty())
+                .map(str::trim)
+                .collect();
+            eprintln!("{}", head.join(" "));
             return ExitCode::from(2);
         }
         Err(e) => e.exit(),

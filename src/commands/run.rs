@@ -3,7 +3,7 @@
 
 use super::check_selection;
 use crate::UsageError;
-use crate::cli::{RunArgs, Suite, TableFormat};
+use crate::cli::{Primer, RunArgs, Suite, TableFormat};
 use crate::error::Stopped;
 use crate::formats::Format;
 use crate::providers::config::ConfigFile;
@@ -155,7 +155,7 @@ pub fn execute(args: &RunArgs) -> Result<()> {
             };
             let tasks = match args.suite {
                 Suite::Tasks => {
-                    if args.question_mode != QuestionMode::Batch || args.primer != "off" {
+                    if args.question_mode != QuestionMode::Batch || args.primer != Primer::Off {
                         return Err(UsageError::new(
                             "--suite tasks asks one prompt per task and format: --question-mode \
                              per-question and --primer do not apply (format hints come from the \
@@ -194,11 +194,7 @@ pub fn execute(args: &RunArgs) -> Result<()> {
                 tokenizers: with_o200k(&d.tokenizers),
                 output_root: args.output_root.clone(),
                 question_mode: args.question_mode,
-                primers: match args.primer.as_str() {
-                    "on" => vec![true],
-                    "both" => vec![false, true],
-                    _ => vec![false],
-                },
+                primers: args.primer.primers(),
                 tasks,
                 data,
             };
@@ -216,18 +212,7 @@ pub fn execute(args: &RunArgs) -> Result<()> {
             })
         })
         .collect::<Result<_, UsageError>>()?;
-    let warmup = match args.warmup.as_str() {
-        "on" => Some(true),
-        "off" => Some(false),
-        _ => None,
-    };
-    if !(args.batch_poll.is_finite() && args.batch_poll > 0.0 && args.batch_poll <= 86_400.0) {
-        return Err(UsageError::new(format!(
-            "--batch-poll {} must be a number of seconds above 0 and at most 86400",
-            args.batch_poll
-        ))
-        .into());
-    }
+    let warmup = args.warmup.forced();
     if args.batch {
         runner::batch::check(&models)?;
     }
@@ -257,13 +242,6 @@ pub fn execute(args: &RunArgs) -> Result<()> {
                 m.config.spec()
             );
         }
-    }
-    if let Some(b) = args.budget_usd
-        && !(b.is_finite() && b >= 0.0)
-    {
-        return Err(
-            UsageError::new(format!("--budget-usd {b} must be a non-negative number")).into(),
-        );
     }
     // A resumed batch run stays in batch mode, at this command's --batch-poll.
     let resumed_batch = resumed.as_ref().is_some_and(|r| {

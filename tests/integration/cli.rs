@@ -44,6 +44,20 @@ fn bad_flag_values_name_the_value_and_the_allowed_ones() {
         );
     }
     usage_error(&["run", "--provider", "nope"], &["nope", "reference"]);
+    // Checked by the parser, so --dry-run cannot skip them.
+    for bad in ["-1", "NaN", "inf", "ten"] {
+        let flag = format!("--budget-usd={bad}");
+        usage_error(&["run", "--dry-run", &flag], &[bad, "USD", "0 or more"]);
+    }
+    usage_error(&["run", "--batch-poll=0"], &["'0'", "86400"]);
+    usage_error(
+        &["run", "--primer", "maybe"],
+        &["maybe", "off", "on", "both"],
+    );
+    usage_error(
+        &["run", "--warmup", "always"],
+        &["always", "auto", "on", "off"],
+    );
     usage_error(
         &["run", "--formats", "csv", "--structures", "nested"],
         &["csv", "nested", "flat only"],
