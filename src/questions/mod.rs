@@ -36,6 +36,14 @@ impl Category {
         Category::Aggregation,
     ];
 
+    /// Where a category named `name` sorts: [`Category::ALL`]'s order, any other name after.
+    pub fn rank(name: &str) -> usize {
+        Self::ALL
+            .iter()
+            .position(|c| c.name() == name)
+            .unwrap_or(Self::ALL.len())
+    }
+
     /// Name used in JSONL and SQL.
     pub fn name(self) -> &'static str {
         match self {

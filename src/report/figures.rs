@@ -161,13 +161,7 @@ pub fn figures(d: &ReportData) -> Vec<Figure> {
                 .or_default()
                 .insert(c.category.clone(), c.accuracy);
         }
-        let canonical = [
-            "field_retrieval",
-            "structure_awareness",
-            "filtering",
-            "aggregation",
-        ];
-        cats.sort_by_key(|c| canonical.iter().position(|x| *x == c.as_str()).unwrap_or(9));
+        cats.sort_by_key(|c| crate::questions::Category::rank(c));
         out.push(Figure {
             name: format!("category_heatmap{}", suffix(m)),
             title: format!("{m}: plain accuracy per question category and rendering"),

@@ -429,17 +429,7 @@ pub fn tokens(d: &ReportData) -> Vec<Block> {
 pub fn categories(d: &ReportData) -> Vec<Block> {
     let (sizes, primers) = varies(&d.accuracy);
     let mut names: Vec<String> = d.categories.iter().map(|c| c.category.clone()).collect();
-    names.sort_by_key(|n| {
-        [
-            "field_retrieval",
-            "structure_awareness",
-            "filtering",
-            "aggregation",
-        ]
-        .iter()
-        .position(|x| *x == n.as_str())
-        .unwrap_or(9)
-    });
+    names.sort_by_key(|n| crate::questions::Category::rank(n));
     names.dedup();
     let mut grouped: BTreeMap<(String, String, String), BTreeMap<String, String>> = BTreeMap::new();
     for c in &d.categories {
