@@ -89,11 +89,14 @@ pub fn estimate(
         prompt_rows.push(row);
     }
     let mut provider_rows = Vec::new();
+    // Whether a row shows no price (the reference answerer costs nothing and needs none).
+    let mut unpriced = false;
     let (mut live_total, mut batch_total) = (0.0, 0.0);
     for m in models {
         let p = &m.provider;
         let warm = plan.warmup(warmup, p.caches_prompts());
         let price = m.config.price();
+        unpriced |= price.is_none() && m.config.provider != "reference";
         let max_out = u64::from(m.config.max_tokens());
         let (mut n, mut input, mut output, mut cost, mut cost_max) = (0u64, 0u64, 0u64, 0.0, 0.0);
         for &(prompt, data, out, first) in &calls {
@@ -225,9 +228,11 @@ pub fn estimate(
             format!(
                 "wall time assumes {ASSUMED_FIRST_TOKEN_S} s to first token and {ASSUMED_TOKENS_PER_S} tokens/s, under each provider's concurrency, rpm and tpm"
             ),
-            "no price known (null): set `price` in the config (see `bench init-config`)".into(),
         ]
         .into_iter()
+        .chain(unpriced.then(|| {
+            "no price known (null): set `price` in the config (see `bench init-config`)".into()
+        }))
         .chain(batch.then(|| {
             format!(
                 "--batch: batch_usd prices the same calls at the batch discount, without warm-ups and \
