@@ -77,7 +77,9 @@ for f in "${files[@]}"; do
   n=$(printf '%s\n' "$scores" | grep -c . || true)
   below=$(printf '%s\n' "$scores" | awk -F, '$2 != 100 || $3 != 0 {printf "%s%s %s%%", sep, $1, $2; sep=", "}')
   skips=$(grep -oE '^skipped .* in [a-z_0-9]+' "$log" | sed -E 's/.* in //' | paste -sd, - || true)
-  why=$(grep -E '^skipped ' "$log" | head -1 | sed -E 's/^skipped [^:]*: //' || true)
+  # Every skipped format's reason; csv's and markdown_table's are the same, so one of the two.
+  why=$(grep -E '^skipped ' "$log" | grep -v ' in markdown_table: ' | sed -E 's/^skipped [^:]*: //' \
+    | awk 'BEGIN {ORS=""} {print sep $0; sep="; "}' || true)
   id=$(grep -oE 'records identified by [^;]*' "$log" | head -1 || true)
   line="100 % on $n formats"
   [ -n "$skips" ] && line="$line; skipped $skips (${why})"
