@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 
 /// One format × structure × variant rendering with its measurements.
@@ -74,10 +74,10 @@ fn render_counted(
     })
 }
 
-/// Renders and measures `formats` of one document, on every core: each worker thread renders
-/// and counts one format at a time (its tokenizers one after the other, see
-/// [`crate::tokens::counting_in_parallel`]). `each` gets the renderings on the calling thread,
-/// in the order of `formats`, each as soon as it and those before it are done, so writing one
+/// Renders and measures `formats` of one document, on every core: each format is one rayon
+/// task that renders and counts it (its tokenizers one after the other, see
+/// [`crate::tokens::count_all`]). `each` gets the renderings on the calling thread, in the
+/// order of `formats`, each as soon as it and those before it are done, so writing one
 /// overlaps rendering the next. The first error stops the work and is returned.
 pub fn render_each(
     doc: &Value,
@@ -87,29 +87,26 @@ pub fn render_each(
     tokenizers: &[Tokenizer],
     mut each: impl FnMut(Rendering) -> Result<()>,
 ) -> Result<()> {
-    let workers = crate::cores().min(formats.len());
     let values = dataset::count_values(doc);
     let render = |f| render_counted(doc, values, f, structure, variant, tokenizers);
-    if workers < 2 {
+    // On one of the pool's own threads, blocking on the channel could starve the pool.
+    if crate::cores() < 2 || formats.len() < 2 || rayon::current_thread_index().is_some() {
         for &f in formats {
             each(render(f)?)?;
         }
         return Ok(());
     }
-    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel();
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            let (tx, next, render) = (tx.clone(), &next, &render);
-            scope.spawn(move || {
-                crate::tokens::counting_in_parallel();
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&f) = formats.get(i) else { break };
-                    // A closed channel means the caller stopped at an error: stop too.
-                    if tx.send((i, render(f))).is_err() {
-                        break;
-                    }
+    // In place: the receiving loop (and `each`, which need not be Send) stays on this thread
+    // while the pool renders.
+    rayon::in_place_scope(|scope| {
+        for (i, &f) in formats.iter().enumerate() {
+            let (tx, stop, render) = (tx.clone(), &stop, &render);
+            scope.spawn(move |_| {
+                // The caller stopped at an error: render nothing more.
+                if !stop.load(Ordering::Relaxed) {
+                    let _ = tx.send((i, render(f)));
                 }
             });
         }
@@ -121,7 +118,7 @@ pub fn render_each(
             while let Some(r) = done.remove(&want) {
                 want += 1;
                 if let Err(e) = r.and_then(&mut each) {
-                    next.store(formats.len(), Ordering::Relaxed);
+                    stop.store(true, Ordering::Relaxed);
                     return Err(e);
                 }
             }

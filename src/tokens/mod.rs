@@ -2,8 +2,8 @@
 //! text such as `<|endoftext|>` is counted as plain text, exactly like python `tiktoken`'s
 //! `encode_ordinary`.
 
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -78,13 +78,10 @@ impl Tokenizer {
     /// Number of tokens in `text`; equal to [`Tokenizer::count_whole`]. A large text in an
     /// OpenAI encoding is cut at pre-tokenizer piece boundaries (see [`segments`]) into one
     /// chunk per core, counted in parallel: the crate counts one text on one core. On a thread
-    /// that already runs in parallel with others (see [`count_all`]) it counts whole.
+    /// that already runs in parallel with others (see [`in_parallel`]) it counts whole.
     pub fn count(self, text: &str) -> usize {
         let cores = crate::cores();
-        if text.len() < PARALLEL_FROM
-            || cores < 2
-            || !Self::OPENAI.contains(&self)
-            || IN_PARALLEL.with(Cell::get)
+        if text.len() < PARALLEL_FROM || cores < 2 || !Self::OPENAI.contains(&self) || in_parallel()
         {
             return self.count_whole(text);
         }
@@ -106,16 +103,7 @@ impl Tokenizer {
             }
         }
         pieces.push(&text[start..]);
-        std::thread::scope(|s| {
-            let handles: Vec<_> = pieces
-                .iter()
-                .map(|p| s.spawn(move || self.count_whole(p)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("counting thread panicked"))
-                .sum()
-        })
+        pieces.par_iter().map(|p| self.count_whole(p)).sum()
     }
 }
 
@@ -123,16 +111,12 @@ impl Tokenizer {
 /// than it saves).
 const PARALLEL_FROM: usize = 1 << 20;
 
-thread_local! {
-    /// Set on threads that already count in parallel with others, where cutting a text into
-    /// more threads would only add threads to the same cores.
-    static IN_PARALLEL: Cell<bool> = const { Cell::new(false) };
-}
-
-/// Marks the current thread as one of several counting at once: [`Tokenizer::count`] then
-/// counts each text whole on it (its piece cache stays warm across texts).
-pub fn counting_in_parallel() {
-    IN_PARALLEL.with(|c| c.set(true));
+/// Whether this thread is one of rayon's workers, so already running in parallel with others
+/// (rendering several formats at once): a text is then counted whole, tokenizer after tokenizer,
+/// on it, since cutting it up would only queue more work for the same cores and lose the
+/// encoder's warm piece cache.
+fn in_parallel() -> bool {
+    rayon::current_thread_index().is_some()
 }
 
 /// Whether the segment boundary rules of [`segments`] cut `b` before byte `p` (`p >= 1`).
@@ -181,30 +165,19 @@ impl fmt::Display for Tokenizer {
     }
 }
 
-/// Counts `text` with each tokenizer, one thread per tokenizer; one after the other on a
-/// thread marked by [`counting_in_parallel`].
+/// Counts `text` with each tokenizer, the tokenizers in parallel; one after the other on a
+/// thread already running in parallel with others (see [`in_parallel`]).
 pub fn count_all(text: &str, tokenizers: &[Tokenizer]) -> BTreeMap<String, usize> {
-    if IN_PARALLEL.with(Cell::get) {
+    if in_parallel() {
         return tokenizers
             .iter()
             .map(|&t| (t.name().to_string(), t.count_whole(text)))
             .collect();
     }
-    std::thread::scope(|s| {
-        let handles: Vec<_> = tokenizers
-            .iter()
-            .map(|&t| (t, s.spawn(move || t.count(text))))
-            .collect();
-        handles
-            .into_iter()
-            .map(|(t, h)| {
-                (
-                    t.name().to_string(),
-                    h.join().expect("tokenizer thread panicked"),
-                )
-            })
-            .collect()
-    })
+    tokenizers
+        .par_iter()
+        .map(|&t| (t.name().to_string(), t.count(text)))
+        .collect()
 }
 
 /// Size figures of one rendered file, the `data_stats` of a result.
