@@ -1,7 +1,8 @@
 -- One ranked table: each format × structure × variant per provider/model, averaged over its
 -- runs (warm-ups and failed calls excluded; failures counted); ranked within each record count
 -- and primer setting, since a size sweep would otherwise rank the smallest data first.
--- efficiency = weighted accuracy % per 1,000 data tokens (o200k_base).
+-- efficiency = weighted accuracy % per 1,000 data tokens (o200k_base). Runs of the `tasks` suite
+-- are left out: they are scored per task, and sql/task_scores.sql ranks them.
 WITH per_combo AS (
     SELECT
         provider || '/' || model AS provider,
@@ -17,6 +18,7 @@ WITH per_combo AS (
         avg(data_tokens_o200k / data_values) AS tokens_per_value,
         avg(data_chars / data_tokens_o200k) AS chars_per_token
     FROM runs
+    WHERE suite <> 'tasks'
     GROUP BY ALL
 )
 SELECT
