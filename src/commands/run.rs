@@ -115,134 +115,19 @@ fn resumed_configs(r: &Resumed) -> Result<Vec<ModelConfig>> {
         .collect()
 }
 
-/// Runs the plan, prints the ranking and the JSONL path.
+/// Runs the plan, prints the ranking and the JSONL path: each step below, once.
 pub fn execute(args: &RunArgs) -> Result<()> {
-    let d = &args.data;
-    let resumed = match &args.resume {
-        Some(dir) => {
-            let r = resume::load(dir, args.retry_errors)?;
-            for n in &r.notices {
-                eprintln!("resume: {n}");
-            }
-            eprintln!(
-                "resume: {} finished calls kept in {}",
-                r.kept.len(),
-                r.jsonl.display()
-            );
-            Some(r)
-        }
-        None => None,
-    };
-    let (plan, mut configs) = match &resumed {
+    let resumed = resumed(args)?;
+    let (plan, configs) = match &resumed {
         Some(r) => (Plan::from_metadata(&r.metadata)?, resumed_configs(r)?),
-        None => {
-            let formats = d.formats_or(Format::defaults());
-            if args.suite == Suite::Tasks && args.file.data_file.is_some() {
-                return Err(UsageError::new(
-                    "--data asks questions about your records; --suite tasks runs the task \
-                     files' analysis tasks: pick one",
-                )
-                .into());
-            }
-            let data = match &args.file.data_file {
-                Some(path) => Some(Arc::new(super::data_plan(
-                    path,
-                    &args.file,
-                    &args.synth,
-                    d,
-                )?)),
-                None => None,
-            };
-            let tasks = match args.suite {
-                Suite::Tasks => {
-                    if args.question_mode != QuestionMode::Batch || args.primer != Primer::Off {
-                        return Err(UsageError::new(
-                            "--suite tasks asks one prompt per task and format: --question-mode \
-                             per-question and --primer do not apply (format hints come from the \
-                             task file's include_format_hint)",
-                        )
-                        .into());
-                    }
-                    Some(Arc::new(super::tasks::selected(&args.task_select)?))
-                }
-                Suite::Formats if data.is_some() => None,
-                Suite::Formats => {
-                    check_selection(&formats, &d.structures, &d.variants)?;
-                    None
-                }
-            };
-            // A data file has one shape: its structure and variant are what it is.
-            let (structures, variants, records) = match &data {
-                Some(dp) => (
-                    vec![dp.structure],
-                    vec![dp.variant],
-                    vec![dp.data.records.len() as u32],
-                ),
-                None => (
-                    unique(&d.structures),
-                    unique(&d.variants),
-                    unique(&super::product_sizes(d)),
-                ),
-            };
-            let plan = Plan {
-                formats: unique(&formats),
-                structures,
-                variants,
-                records,
-                seed: d.seed,
-                runs: args.runs,
-                tokenizers: with_o200k(&d.tokenizers),
-                output_root: args.output_root.clone(),
-                question_mode: args.question_mode,
-                primers: args.primer.primers(),
-                tasks,
-                data,
-            };
-            (plan, model_configs(args)?)
-        }
+        None => (new_plan(args)?, model_configs(args)?),
     };
-    apply_overrides(args, &mut configs);
-    check_unique(&configs)?;
-    let models: Vec<Model> = configs
-        .into_iter()
-        .map(|c| {
-            Ok(Model {
-                provider: providers::build(&c, &process_env)?,
-                config: c,
-            })
-        })
-        .collect::<Result<_, UsageError>>()?;
+    let models = build_models(args, configs)?;
     let warmup = args.warmup.forced();
-    if args.batch {
-        runner::batch::check(&models)?;
-    }
     if args.dry_run {
-        print_notes(&models, &plan);
-        if args.show_requests {
-            print!("{}", estimate::requests(&plan, &models)?);
-        }
-        let e = estimate::estimate(&plan, &models, warmup, args.batch)?;
-        println!("{}", report::render(&e.prompts, TableFormat::Table)?);
-        println!("{}", report::render(&e.providers, TableFormat::Table)?);
-        for n in &e.notes {
-            println!("note: {n}");
-        }
-        return Ok(());
+        return dry_run(args, &plan, &models, warmup);
     }
-    for m in &models {
-        m.provider
-            .ready()
-            .map_err(|e| UsageError::new(format!("{}: {e}", m.config.spec())))?;
-    }
-    print_notes(&models, &plan);
-    for m in &models {
-        if m.config.price().is_none() && !matches!(m.config.provider.as_str(), "reference") {
-            eprintln!(
-                "note: no price known for {}; its cost_usd will be null (set `price` in the config)",
-                m.config.spec()
-            );
-        }
-    }
+    preflight(&models, &plan)?;
     // A resumed batch run stays in batch mode, at this command's --batch-poll.
     let resumed_batch = resumed.as_ref().is_some_and(|r| {
         r.jsonl
@@ -254,7 +139,153 @@ pub fn execute(args: &RunArgs) -> Result<()> {
             "resume: this run was started with --batch (batches.json in its folder): it continues in batch mode"
         );
     }
-    let opts = Options {
+    let opts = options(args, warmup, resumed_batch);
+    let outcome = launch(&plan, models, opts, resumed)?;
+    let reported = print_outcome(args, &plan, &outcome)?;
+    exit_status(&outcome, reported)
+}
+
+/// `--resume DIR`: the interrupted run's log, its kept calls said on screen.
+fn resumed(args: &RunArgs) -> Result<Option<Resumed>> {
+    let Some(dir) = &args.resume else {
+        return Ok(None);
+    };
+    let r = resume::load(dir, args.retry_errors)?;
+    for n in &r.notices {
+        eprintln!("resume: {n}");
+    }
+    eprintln!(
+        "resume: {} finished calls kept in {}",
+        r.kept.len(),
+        r.jsonl.display()
+    );
+    Ok(Some(r))
+}
+
+/// The plan of a new run from the command line: its suite, data, formats and sizes.
+fn new_plan(args: &RunArgs) -> Result<Plan> {
+    let d = &args.data;
+    let formats = d.formats_or(Format::defaults());
+    if args.suite == Suite::Tasks && args.file.data_file.is_some() {
+        return Err(UsageError::new(
+            "--data asks questions about your records; --suite tasks runs the task \
+             files' analysis tasks: pick one",
+        )
+        .into());
+    }
+    let data = match &args.file.data_file {
+        Some(path) => Some(Arc::new(super::data_plan(
+            path,
+            &args.file,
+            &args.synth,
+            d,
+        )?)),
+        None => None,
+    };
+    let tasks = match args.suite {
+        Suite::Tasks => {
+            if args.question_mode != QuestionMode::Batch || args.primer != Primer::Off {
+                return Err(UsageError::new(
+                    "--suite tasks asks one prompt per task and format: --question-mode \
+                     per-question and --primer do not apply (format hints come from the \
+                     task file's include_format_hint)",
+                )
+                .into());
+            }
+            Some(Arc::new(super::tasks::selected(&args.task_select)?))
+        }
+        Suite::Formats if data.is_some() => None,
+        Suite::Formats => {
+            check_selection(&formats, &d.structures, &d.variants)?;
+            None
+        }
+    };
+    // A data file has one shape: its structure and variant are what it is.
+    let (structures, variants, records) = match &data {
+        Some(dp) => (
+            vec![dp.structure],
+            vec![dp.variant],
+            vec![dp.data.records.len() as u32],
+        ),
+        None => (
+            unique(&d.structures),
+            unique(&d.variants),
+            unique(&super::product_sizes(d)),
+        ),
+    };
+    Ok(Plan {
+        formats: unique(&formats),
+        structures,
+        variants,
+        records,
+        seed: d.seed,
+        runs: args.runs,
+        tokenizers: with_o200k(&d.tokenizers),
+        output_root: args.output_root.clone(),
+        question_mode: args.question_mode,
+        primers: args.primer.primers(),
+        tasks,
+        data,
+    })
+}
+
+/// The models with the command line's overrides, each once, each one that `--batch` can send
+/// through a batch API.
+fn build_models(args: &RunArgs, mut configs: Vec<ModelConfig>) -> Result<Vec<Model>> {
+    apply_overrides(args, &mut configs);
+    check_unique(&configs)?;
+    let models: Vec<Model> = configs
+        .into_iter()
+        .map(|c| {
+            Ok(Model {
+                provider: providers::build(&c, &process_env)?,
+                config: c,
+            })
+        })
+        .collect::<Result<_, UsageError>>()?;
+    if args.batch {
+        runner::batch::check(&models)?;
+    }
+    Ok(models)
+}
+
+/// `--dry-run`: the notes, the request bodies with `--show-requests`, and the estimate.
+fn dry_run(args: &RunArgs, plan: &Plan, models: &[Model], warmup: Option<bool>) -> Result<()> {
+    print_notes(models, plan);
+    if args.show_requests {
+        print!("{}", estimate::requests(plan, models)?);
+    }
+    let e = estimate::estimate(plan, models, warmup, args.batch)?;
+    println!("{}", report::render(&e.prompts, TableFormat::Table)?);
+    println!("{}", report::render(&e.providers, TableFormat::Table)?);
+    for n in &e.notes {
+        println!("note: {n}");
+    }
+    Ok(())
+}
+
+/// Before any call: every key is there, and what each model leaves out or is not priced at.
+fn preflight(models: &[Model], plan: &Plan) -> Result<()> {
+    for m in models {
+        m.provider
+            .ready()
+            .map_err(|e| UsageError::new(format!("{}: {e}", m.config.spec())))?;
+    }
+    print_notes(models, plan);
+    for m in models {
+        if m.config.price().is_none() && !matches!(m.config.provider.as_str(), "reference") {
+            eprintln!(
+                "note: no price known for {}; its cost_usd will be null (set `price` in the config)",
+                m.config.spec()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The runner's options from the command line.
+fn options(args: &RunArgs, warmup: Option<bool>, resumed_batch: bool) -> Options {
+    Options {
         warmup,
         cache: if args.no_cache {
             None
@@ -271,7 +302,16 @@ pub fn execute(args: &RunArgs) -> Result<()> {
             base: Duration::from_millis(args.retry_base_ms.max(1)),
             ..RetryPolicy::default()
         },
-    };
+    }
+}
+
+/// Runs the plan on a tokio runtime; the first Ctrl-C stops scheduling, the second exits.
+fn launch(
+    plan: &Plan,
+    models: Vec<Model>,
+    opts: Options,
+    resumed: Option<Resumed>,
+) -> Result<runner::Outcome> {
     let stop = Arc::new(Stop::default());
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -292,7 +332,7 @@ pub fn execute(args: &RunArgs) -> Result<()> {
         }
     });
     let outcome = runtime.block_on(runner::run(
-        &plan,
+        plan,
         models,
         opts,
         resumed,
@@ -300,6 +340,12 @@ pub fn execute(args: &RunArgs) -> Result<()> {
         stop,
     ))?;
     runtime.shutdown_background();
+    Ok(outcome)
+}
+
+/// The ranking, warnings and paths on screen, then the report. A report failure must not hide
+/// why the run stopped: it is returned for [`exit_status`] to use only when the run succeeded.
+fn print_outcome(args: &RunArgs, plan: &Plan, outcome: &runner::Outcome) -> Result<Result<()>> {
     let run_dir = outcome.jsonl.parent().unwrap_or(std::path::Path::new("."));
     if plan.tasks.is_some() {
         // The formats suite's ranking has lookup-category columns; tasks rank by their facts.
@@ -318,9 +364,7 @@ pub fn execute(args: &RunArgs) -> Result<()> {
     }
     println!("run log:   {}", outcome.jsonl.display());
     println!("artifacts: {}", outcome.artifacts.display());
-    // A report failure must not hide why the run stopped; it fails the command only when the
-    // run itself succeeded.
-    let reported = if args.no_report || outcome.summary.rankings.is_empty() {
+    Ok(if args.no_report || outcome.summary.rankings.is_empty() {
         Ok(())
     } else if plan.tasks.is_some() {
         eprintln!(
@@ -335,7 +379,13 @@ pub fn execute(args: &RunArgs) -> Result<()> {
                 run_dir.display()
             )
         })
-    };
+    })
+}
+
+/// Why the run stopped (budget: exit 3, interrupt: 130, a fatal provider error, calls left),
+/// else how the report went.
+fn exit_status(outcome: &runner::Outcome, reported: Result<()>) -> Result<()> {
+    let run_dir = outcome.jsonl.parent().unwrap_or(std::path::Path::new("."));
     let dir = run_dir.display().to_string();
     let resume_hint = format!(
         "{} planned calls not made; `bench run --resume {dir}` completes the run",
