@@ -127,7 +127,6 @@ pub fn execute(args: &RunArgs) -> Result<()> {
     if args.dry_run {
         return dry_run(args, &plan, &models, warmup);
     }
-    preflight(&models, &plan)?;
     // A resumed batch run stays in batch mode, at this command's --batch-poll.
     let resumed_batch = resumed.as_ref().is_some_and(|r| {
         r.jsonl
@@ -229,8 +228,7 @@ fn new_plan(args: &RunArgs) -> Result<Plan> {
     })
 }
 
-/// The models with the command line's overrides, each once, each one that `--batch` can send
-/// through a batch API.
+/// The models with the command line's overrides, each once.
 fn build_models(args: &RunArgs, mut configs: Vec<ModelConfig>) -> Result<Vec<Model>> {
     apply_overrides(args, &mut configs);
     check_unique(&configs)?;
@@ -243,15 +241,19 @@ fn build_models(args: &RunArgs, mut configs: Vec<ModelConfig>) -> Result<Vec<Mod
             })
         })
         .collect::<Result<_, UsageError>>()?;
-    if args.batch {
-        runner::batch::check(&models)?;
-    }
     Ok(models)
 }
 
-/// `--dry-run`: the notes, the request bodies with `--show-requests`, and the estimate.
+/// `--dry-run`: the batch check, the notes, the request bodies with `--show-requests`, and
+/// the estimate.
 fn dry_run(args: &RunArgs, plan: &Plan, models: &[Model], warmup: Option<bool>) -> Result<()> {
-    print_notes(models, plan);
+    // A real run has `runner::run` check this.
+    if args.batch {
+        runner::batch::check(models)?;
+    }
+    for n in runner::model_notes(models, plan) {
+        eprintln!("{n}");
+    }
     if args.show_requests {
         print!("{}", estimate::requests(plan, models)?);
     }
@@ -260,25 +262,6 @@ fn dry_run(args: &RunArgs, plan: &Plan, models: &[Model], warmup: Option<bool>) 
     println!("{}", report::render(&e.providers, TableFormat::Table)?);
     for n in &e.notes {
         println!("note: {n}");
-    }
-    Ok(())
-}
-
-/// Before any call: every key is there, and what each model leaves out or is not priced at.
-fn preflight(models: &[Model], plan: &Plan) -> Result<()> {
-    for m in models {
-        m.provider
-            .ready()
-            .map_err(|e| UsageError::new(format!("{}: {e}", m.config.spec())))?;
-    }
-    print_notes(models, plan);
-    for m in models {
-        if m.config.price().is_none() && !matches!(m.config.provider.as_str(), "reference") {
-            eprintln!(
-                "note: no price known for {}; its cost_usd will be null (set `price` in the config)",
-                m.config.spec()
-            );
-        }
     }
     Ok(())
 }
@@ -408,14 +391,5 @@ fn exit_status(outcome: &runner::Outcome, reported: Result<()>) -> Result<()> {
         )),
         None if outcome.missing > 0 => Err(anyhow::anyhow!(resume_hint)),
         None => reported,
-    }
-}
-
-/// What each model's requests leave out or change, and why, once per model.
-fn print_notes(models: &[Model], plan: &runner::plan::Plan) {
-    for m in models {
-        for n in providers::capabilities::notes(&m.config, plan.tasks.is_some()) {
-            eprintln!("note: {}: {n}", m.config.spec());
-        }
     }
 }

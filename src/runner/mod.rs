@@ -316,7 +316,7 @@ fn metadata(
     }
 }
 
-/// Executes the plan against every model, or completes `resume`d run log.
+/// Executes the plan against every model, or completes `resume`d run log: each step below, once.
 pub async fn run(
     plan: &Plan,
     models: Vec<Model>,
@@ -341,40 +341,137 @@ pub async fn run(
             .into());
         }
     }
+    for n in model_notes(&models, plan) {
+        observer.notice(&n);
+    }
+    for m in &models {
+        if m.config.price().is_none() && m.config.provider != "reference" {
+            observer.notice(&format!(
+                "note: no price known for {}; its cost_usd will be null (set `price` in the config)",
+                m.config.spec()
+            ));
+        }
+    }
+    // Before a run folder exists; a resumed batch run (found from its folder) is checked below.
+    if opts.batch.is_some() {
+        batch::check(&models)?;
+    }
     let (matrix, skipped) = plan::build_all(plan)?;
     for s in &skipped {
         observer.notice(&s.to_string());
     }
     let suite = plan.suite();
-    let (dir, log, meta, kept) = match resume {
-        Some(r) => {
-            let dir = r.jsonl.parent().expect("log has a folder").to_path_buf();
-            let log = JsonlWriter::append_to(&r.jsonl)?;
-            (dir, log, r.metadata, r.kept)
-        }
-        None => {
-            let now = chrono::Utc::now();
-            let dir = create_run_dir(
-                &plan.output_root,
-                &now.format("%Y-%m-%d_%H-%M-%S").to_string(),
-            )?;
-            let (id, ts) = run_identity(now);
-            let hashes: Vec<String> = match (&plan.tasks, &plan.data) {
-                (Some(t), _) => t.tasks.iter().map(tasks::data_hash).collect(),
-                (None, Some(d)) => vec![d.data.sha256.clone()],
-                (None, None) => matrix
-                    .sizes
-                    .iter()
-                    .map(|s| dataset_hash(&s.dataset))
-                    .collect(),
-            };
-            let meta = metadata(plan, &models, &id, &ts, hashes.join(","), &skipped);
-            let mut log = JsonlWriter::create(&dir.join(format!("{suite}.jsonl")))?;
-            log.append(&Line::Metadata(Box::new(meta.clone())))?;
-            (dir, log, meta, Vec::new())
-        }
+    let opened = open_log(plan, &models, &matrix, &skipped, resume)?;
+    let artifacts = write_artifacts(plan, &matrix, &opened.dir.join(&suite))?;
+    let done: HashSet<SampleKey> = opened.kept.iter().map(SampleKey::of).collect();
+    let asked = opts.batch.is_some();
+    let batch_mode = batch_mode(opts.batch, &opened.dir, observer.as_ref());
+    if batch_mode.is_some() && !asked {
+        batch::check(&models)?;
+    }
+    let runs = provider_runs(models, plan, &matrix, opts.warmup)?;
+    let shared = Arc::new(Shared {
+        benchmark_id: opened.meta.benchmark_id.clone(),
+        multi_provider: runs.len() > 1,
+        log: Mutex::new(opened.log),
+        artifacts: Mutex::new(artifacts),
+        results: Mutex::new(opened.kept),
+        cache: opts.cache,
+        budget: Budget {
+            limit: opts.budget_usd,
+            state: Mutex::new((0.0, 0.0)),
+        },
+        stop,
+        observer,
+        retry: opts.retry,
+        signals: warnings::Signals::default(),
+    });
+    let sizes = matrix.sizes;
+    let combos: Vec<Arc<plan::Combo>> = matrix.combos.into_iter().map(Arc::new).collect();
+    let dir = opened.dir;
+    if batch_mode.is_some() && !ledger::path(&dir).exists() {
+        // Marks the run as a batch run before anything is submitted, so `--resume` stays in
+        // batch mode even if no batch was created.
+        ledger::Ledger::default().save(&dir)?;
+    }
+    let planned = match &batch_mode {
+        Some(b) => batch::schedule(&shared, &runs, &combos, plan.runs, &done, &dir, b).await?,
+        None => call::schedule(&shared, &runs, &combos, plan.runs, &done).await,
     };
-    let mut artifacts = Writer::create(&dir.join(&suite))?;
+    let outcome = summarize(&shared, &runs, &planned, &opened.meta, &suite, &dir)?;
+    write_metadata_files(plan, &sizes, &shared, &suite)?;
+    Ok(outcome)
+}
+
+/// What each model's requests leave out or change, and why, once per model (`bench run` and
+/// its `--dry-run` print them before any call).
+pub fn model_notes(models: &[Model], plan: &Plan) -> Vec<String> {
+    models
+        .iter()
+        .flat_map(|m| {
+            crate::providers::capabilities::notes(&m.config, plan.tasks.is_some())
+                .into_iter()
+                .map(|n| format!("note: {}: {n}", m.config.spec()))
+        })
+        .collect()
+}
+
+/// A run log opened for writing: the run's folder, the writer, its metadata and the calls a
+/// resumed log already holds.
+struct Opened {
+    dir: PathBuf,
+    log: JsonlWriter,
+    meta: Metadata,
+    kept: Vec<ResultRecord>,
+}
+
+/// The resumed log, appended to; or a new run folder whose log starts with the metadata line.
+fn open_log(
+    plan: &Plan,
+    models: &[Model],
+    matrix: &plan::Matrix,
+    skipped: &[tasks::Skip],
+    resume: Option<Resumed>,
+) -> Result<Opened> {
+    if let Some(r) = resume {
+        let dir = r.jsonl.parent().expect("log has a folder").to_path_buf();
+        let log = JsonlWriter::append_to(&r.jsonl)?;
+        return Ok(Opened {
+            dir,
+            log,
+            meta: r.metadata,
+            kept: r.kept,
+        });
+    }
+    let now = chrono::Utc::now();
+    let dir = create_run_dir(
+        &plan.output_root,
+        &now.format("%Y-%m-%d_%H-%M-%S").to_string(),
+    )?;
+    let (id, ts) = run_identity(now);
+    let hashes: Vec<String> = match (&plan.tasks, &plan.data) {
+        (Some(t), _) => t.tasks.iter().map(tasks::data_hash).collect(),
+        (None, Some(d)) => vec![d.data.sha256.clone()],
+        (None, None) => matrix
+            .sizes
+            .iter()
+            .map(|s| dataset_hash(&s.dataset))
+            .collect(),
+    };
+    let meta = metadata(plan, models, &id, &ts, hashes.join(","), skipped);
+    let mut log = JsonlWriter::create(&dir.join(format!("{}.jsonl", plan.suite())))?;
+    log.append(&Line::Metadata(Box::new(meta.clone())))?;
+    Ok(Opened {
+        dir,
+        log,
+        meta,
+        kept: Vec::new(),
+    })
+}
+
+/// The artifacts folder with the questions and the data files of the first primer setting.
+fn write_artifacts(plan: &Plan, matrix: &plan::Matrix, at: &Path) -> Result<Writer> {
+    let mut artifacts = Writer::create(at)?;
     for size in &matrix.sizes {
         for (&v, qs) in &size.questions {
             artifacts.questions(v, size.dataset.mandatory.len(), qs)?;
@@ -391,10 +488,18 @@ pub async fn run(
     {
         artifacts.data(&c.rendering, c.records)?;
     }
-    let done: HashSet<SampleKey> = kept.iter().map(SampleKey::of).collect();
-    let batch_mode = match opts.batch {
+    Ok(artifacts)
+}
+
+/// The batch options asked for, or the defaults when the run folder says it was a batch run.
+fn batch_mode(
+    asked: Option<batch::BatchOptions>,
+    dir: &Path,
+    observer: &dyn Observer,
+) -> Option<batch::BatchOptions> {
+    match asked {
         Some(b) => Some(b),
-        None if ledger::path(&dir).exists() => {
+        None if ledger::path(dir).exists() => {
             observer.notice(&format!(
                 "batch: this run was started with --batch ({} in its folder): it continues in batch mode",
                 ledger::FILE
@@ -402,10 +507,16 @@ pub async fn run(
             Some(batch::BatchOptions::default())
         }
         None => None,
-    };
-    if batch_mode.is_some() {
-        batch::check(&models)?;
     }
+}
+
+/// Each model with its limits (sized for the largest prompt), price and warm-up setting.
+fn provider_runs(
+    models: Vec<Model>,
+    plan: &Plan,
+    matrix: &plan::Matrix,
+    warmup: Option<bool>,
+) -> Result<Vec<Arc<ProviderRun>>> {
     let largest = matrix
         .combos
         .iter()
@@ -423,44 +534,28 @@ pub async fn run(
             largest + max_tokens,
         )
         .map_err(|e| UsageError::new(format!("{}: {e}", m.config.spec())))?;
-        let warmup = plan.warmup(opts.warmup, m.provider.caches_prompts());
         runs.push(Arc::new(ProviderRun {
             idx,
             price: m.config.price(),
             max_tokens,
-            warmup,
+            warmup: plan.warmup(warmup, m.provider.caches_prompts()),
             limits,
             provider: m.provider,
             fatal: OnceLock::new(),
         }));
     }
-    let shared = Arc::new(Shared {
-        benchmark_id: meta.benchmark_id.clone(),
-        multi_provider: runs.len() > 1,
-        log: Mutex::new(log),
-        artifacts: Mutex::new(artifacts),
-        results: Mutex::new(kept),
-        cache: opts.cache,
-        budget: Budget {
-            limit: opts.budget_usd,
-            state: Mutex::new((0.0, 0.0)),
-        },
-        stop,
-        observer,
-        retry: opts.retry,
-        signals: warnings::Signals::default(),
-    });
-    let combos: Vec<Arc<plan::Combo>> = matrix.combos.into_iter().map(Arc::new).collect();
-    if batch_mode.is_some() && !ledger::path(&dir).exists() {
-        // Marks the run as a batch run before anything is submitted, so `--resume` stays in
-        // batch mode even if no batch was created.
-        ledger::Ledger::default().save(&dir)?;
-    }
-    let planned = match &batch_mode {
-        Some(b) => batch::schedule(&shared, &runs, &combos, plan.runs, &done, &dir, b).await?,
-        None => call::schedule(&shared, &runs, &combos, plan.runs, &done).await,
-    };
+    Ok(runs)
+}
 
+/// The summary line written and synced, and the outcome: what is missing and why it stopped.
+fn summarize(
+    shared: &Shared,
+    runs: &[Arc<ProviderRun>],
+    planned: &[SampleKey],
+    meta: &Metadata,
+    suite: &str,
+    dir: &Path,
+) -> Result<Outcome> {
     let results = std::mem::take(&mut *shared.results.lock().expect("results lock"));
     let have: HashSet<SampleKey> = results.iter().map(SampleKey::of).collect();
     let missing = planned.iter().filter(|k| !have.contains(k)).count();
@@ -469,7 +564,7 @@ pub async fn run(
     let mut summary = crate::records::build_summary(
         &meta.benchmark_id,
         &meta.timestamp,
-        &suite,
+        suite,
         &results,
         missing > 0,
     );
@@ -484,28 +579,6 @@ pub async fn run(
     log.sync()?;
     let jsonl = log.path().to_path_buf();
     drop(log);
-    if let Some(largest) = matrix
-        .sizes
-        .iter()
-        .max_by_key(|s| s.dataset.mandatory.len())
-    {
-        shared.artifacts.lock().expect("artifacts lock").metadata(
-            &largest.dataset,
-            json!({"seed": plan.seed, "records": plan.records, "runs": plan.runs, "suite": &suite,
-                   "question_mode": plan.question_mode.name(), "primers": plan.primers}),
-        )?;
-    }
-    if let Some(d) = &plan.data {
-        shared
-            .artifacts
-            .lock()
-            .expect("artifacts lock")
-            .metadata_of(
-                d.describe(),
-                json!({"seed": plan.seed, "runs": plan.runs, "suite": &suite,
-                   "question_mode": plan.question_mode.name(), "primers": plan.primers}),
-            )?;
-    }
     Ok(Outcome {
         jsonl,
         artifacts: dir.join(suite),
@@ -515,6 +588,31 @@ pub async fn run(
         missing,
         warnings: shared.signals.warnings(),
     })
+}
+
+/// The artifacts' metadata.json: the largest product dataset, or the user's data.
+fn write_metadata_files(
+    plan: &Plan,
+    sizes: &[plan::Size],
+    shared: &Shared,
+    suite: &str,
+) -> Result<()> {
+    let mut artifacts = shared.artifacts.lock().expect("artifacts lock");
+    if let Some(largest) = sizes.iter().max_by_key(|s| s.dataset.mandatory.len()) {
+        artifacts.metadata(
+            &largest.dataset,
+            json!({"seed": plan.seed, "records": plan.records, "runs": plan.runs, "suite": suite,
+                   "question_mode": plan.question_mode.name(), "primers": plan.primers}),
+        )?;
+    }
+    if let Some(d) = &plan.data {
+        artifacts.metadata_of(
+            d.describe(),
+            json!({"seed": plan.seed, "runs": plan.runs, "suite": suite,
+                   "question_mode": plan.question_mode.name(), "primers": plan.primers}),
+        )?;
+    }
+    Ok(())
 }
 
 /// Runs `plan` one call at a time per provider, without cache or progress output: the simple
