@@ -361,7 +361,7 @@ pub struct RunArgs {
     #[arg(long, value_enum, default_value_t = Primer::Off)]
     pub primer: Primer,
     /// All questions in one prompt (batch) or one prompt per question.
-    #[arg(long, value_parser = parse_question_mode, default_value = "batch")]
+    #[arg(long, value_enum, default_value_t = QuestionMode::Batch)]
     pub question_mode: QuestionMode,
     /// Warm-up call per rendering to prime the provider's prompt cache: auto (on for
     /// providers that cache prompts), on, off.
@@ -630,10 +630,6 @@ fn parse_poll(s: &str) -> Result<f64, String> {
             "'{s}' is not a number of seconds above 0 and at most 86400"
         )),
     }
-}
-
-fn parse_question_mode(s: &str) -> Result<QuestionMode, String> {
-    one_of("question mode", s, &QuestionMode::ALL, QuestionMode::name)
 }
 
 fn parse_records(s: &str) -> Result<u32, String> {

@@ -59,6 +59,10 @@ fn bad_flag_values_name_the_value_and_the_allowed_ones() {
         &["always", "auto", "on", "off"],
     );
     usage_error(
+        &["run", "--question-mode", "each"],
+        &["each", "batch", "per-question"],
+    );
+    usage_error(
         &["run", "--formats", "csv", "--structures", "nested"],
         &["csv", "nested", "flat only"],
     );
