@@ -466,17 +466,7 @@ fn mem_available() -> Option<u64> {
     Some(kb * 1024)
 }
 
-/// A byte count in KB, MB or GB.
-fn human(bytes: u64) -> String {
-    let b = bytes as f64;
-    if b >= 1e9 {
-        format!("{:.1} GB", b / 1e9)
-    } else if b >= 1e6 {
-        format!("{:.1} MB", b / 1e6)
-    } else {
-        format!("{:.1} KB", b / 1e3)
-    }
-}
+use crate::numfmt::bytes as human;
 
 /// Hex sha256 of the file, read in chunks so the file is never held twice.
 fn hash(path: &Path) -> std::io::Result<String> {

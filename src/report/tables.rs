@@ -26,9 +26,7 @@ fn table(header: Vec<String>, rows: Vec<Vec<String>>, numeric: impl Fn(usize) ->
     t
 }
 
-fn pct(x: f64) -> String {
-    format!("{:.1}%", x * 100.0)
-}
+use crate::numfmt::percent_tight as pct;
 
 /// The ranking table `bench run` prints.
 pub fn ranking_table(rows: &[RankingRow]) -> String {

@@ -6,55 +6,15 @@ use super::data::{AccuracyRow, ComparisonRow, Family, ReportData, best_per_famil
 use super::doc::{Block, Cell};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// A fraction as a percentage with one decimal.
-pub fn pct(x: Option<f64>) -> String {
-    x.map_or("–".into(), |x| format!("{:.1} %", 100.0 * x))
-}
+pub use crate::numfmt::percent as pct;
 
-/// A 95 % interval of fractions as `[a, b]` in percent.
-pub fn interval(lo: Option<f64>, hi: Option<f64>) -> String {
-    match (lo, hi) {
-        (Some(l), Some(h)) => format!("[{:.1}, {:.1}]", 100.0 * l, 100.0 * h),
-        _ => "–".into(),
-    }
-}
+pub use crate::numfmt::interval;
 
-/// Percentage points with a sign.
-pub fn pp(x: Option<f64>) -> String {
-    x.map_or("–".into(), |x| {
-        if x.abs() < 0.05 {
-            "±0.0 pp".into()
-        } else {
-            format!("{x:+.1} pp")
-        }
-    })
-}
+pub use crate::numfmt::points as pp;
 
-/// A p-value as people read it: `< 0.001`, else three significant digits (so 0.0496 and
-/// 0.0504 stay apart).
-pub fn p(x: f64) -> String {
-    if x < 0.001 {
-        "< 0.001".into()
-    } else if x >= 0.9995 {
-        "1".into()
-    } else {
-        let decimals = (2 - x.log10().floor() as i32).max(0) as usize;
-        format!("{x:.decimals$}")
-    }
-}
+pub use crate::numfmt::p_value as p;
 
-/// A whole number with thousands separators.
-pub fn int(n: i64) -> String {
-    let s = n.unsigned_abs().to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if n < 0 { format!("-{out}") } else { out }
-}
+pub use crate::numfmt::thousands as int;
 
 /// Whether rows vary in record count / primer, so labels must name them.
 pub fn varies(rows: &[AccuracyRow]) -> (bool, bool) {

@@ -252,17 +252,7 @@ pub fn estimate(
     })
 }
 
-fn human_duration(s: f64) -> String {
-    if !s.is_finite() {
-        return "-".into();
-    }
-    let s = s.round() as u64;
-    match s {
-        0..60 => format!("{s}s"),
-        60..3600 => format!("{}m{:02}s", s / 60, s % 60),
-        _ => format!("{}h{:02}m", s / 3600, (s % 3600) / 60),
-    }
-}
+use crate::numfmt::duration as human_duration;
 
 /// `--show-requests`: the exact body each model would receive for the first prompt of the
 /// plan, with texts over 160 characters shortened so the data block does not fill the screen.

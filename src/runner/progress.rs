@@ -69,13 +69,7 @@ impl Tally {
     }
 }
 
-fn human(n: u64) -> String {
-    match n {
-        0..1_000 => n.to_string(),
-        1_000..1_000_000 => format!("{:.1}k", n as f64 / 1e3),
-        _ => format!("{:.2}M", n as f64 / 1e6),
-    }
-}
+use crate::numfmt::count as human;
 
 /// Bars on a terminal (stderr), one log line per call otherwise.
 pub struct Console {

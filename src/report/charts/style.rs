@@ -138,41 +138,9 @@ pub fn widest(texts: &[String], style: &TextStyle) -> Result<i32> {
     Ok(w)
 }
 
-/// 0..1 as a percentage, with more decimals when the axis spans little.
-pub fn pct(v: f64, span: f64) -> String {
-    if span >= 0.1 {
-        format!("{:.0}%", v * 100.0)
-    } else if span >= 0.01 {
-        format!("{:.1}%", v * 100.0)
-    } else {
-        format!("{:.2}%", v * 100.0)
-    }
-}
+pub use crate::numfmt::axis_percent as pct;
 
-/// Short number for ticks and bar labels: 950, 4k, 12.5k, 3.2M.
-pub fn compact(v: f64) -> String {
-    let a = v.abs();
-    // Past trillions suffixes stop helping and fixed notation would print hundreds of digits.
-    if a >= 1e12 {
-        return format!("{v:.1e}");
-    }
-    let (scaled, suffix) = if a >= 1e9 {
-        (v / 1e9, "B")
-    } else if a >= 1e6 {
-        (v / 1e6, "M")
-    } else if a >= 1e3 {
-        (v / 1e3, "k")
-    } else {
-        (v, "")
-    };
-    let s = if (suffix.is_empty() && scaled.fract() == 0.0) || scaled.abs() >= 100.0 {
-        format!("{scaled:.0}")
-    } else {
-        let s = format!("{scaled:.1}");
-        s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
-    };
-    format!("{s}{suffix}")
-}
+pub use crate::numfmt::compact;
 
 /// A whole number with thousands separators (12,345), or two decimals below 100.
 pub fn grouped(v: f64) -> String {
