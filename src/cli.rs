@@ -487,28 +487,7 @@ impl Warmup {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum TableFormat {
-    /// Aligned text table.
-    Table,
-    /// Comma-separated values.
-    Csv,
-    /// JSON array of rows.
-    Json,
-    /// Markdown (GitHub) table.
-    Markdown,
-}
-
-/// Sort order of `bench tokens`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum TokenSort {
-    /// Fewest tokens first (first tokenizer).
-    Tokens,
-    /// Format, structure, variant.
-    Format,
-    /// Most characters per token first.
-    CharsPerToken,
-}
+pub use crate::report::tables::{TableFormat, TokenSort};
 
 /// `bench tokens`.
 #[derive(Debug, Args)]

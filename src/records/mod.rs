@@ -1,6 +1,7 @@
 //! The JSONL run log: typed records (metadata first, one `result` per call, `summary` last) and
 //! the append-only writer that flushes each line as soon as it is complete.
 
+pub mod meta;
 mod summary;
 
 use crate::dataset::{Structure, Variant};
@@ -8,9 +9,9 @@ use crate::formats::Format;
 use crate::grading::{Metric, Summary};
 use crate::prompt::Message;
 use crate::providers::{Finish, Usage};
-use crate::runner::QuestionMode;
 use crate::tokens::DataStats;
 use anyhow::{Context, Result};
+use meta::QuestionMode;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fs::{File, OpenOptions};
@@ -95,10 +96,10 @@ pub struct Metadata {
     pub rescored_from: Option<RescoredFrom>,
     /// The `tasks` suite's task file, selection and skipped renderings.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tasks: Option<crate::runner::tasks::TaskMeta>,
+    pub tasks: Option<meta::TaskMeta>,
     /// The user's data file of a `--data` run: identity, schema, questions, skips.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub data: Option<crate::runner::userdata::DataMeta>,
+    pub data: Option<meta::DataMeta>,
 }
 
 /// Where a rescored run's responses came from.

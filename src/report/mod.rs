@@ -7,7 +7,7 @@ mod doc;
 mod figures;
 mod json;
 mod sections;
-mod tables;
+pub mod tables;
 mod verdict;
 mod write;
 

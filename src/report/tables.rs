@@ -1,15 +1,39 @@
 //! Tables printed by the CLI: the run ranking, the token table, and SQL results as text.
 
 use crate::analytics::Table as AnalyticsTable;
-use crate::cli::{TableFormat, TokenSort};
 use crate::dataset::{Structure, Variant};
 use crate::formats::Format;
 use crate::questions::Category;
 use crate::records::RankingRow;
 use crate::tokens::{DataStats, Tokenizer};
 use anyhow::Result;
+use clap::ValueEnum;
 use comfy_table::{CellAlignment, Table, presets::UTF8_FULL_CONDENSED};
 use serde_json::{Map, Value, json};
+
+/// How `bench query`, `bench tokens` and the run print a table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TableFormat {
+    /// Aligned text table.
+    Table,
+    /// Comma-separated values.
+    Csv,
+    /// JSON array of rows.
+    Json,
+    /// Markdown (GitHub) table.
+    Markdown,
+}
+
+/// Sort order of `bench tokens`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TokenSort {
+    /// Fewest tokens first (first tokenizer).
+    Tokens,
+    /// Format, structure, variant.
+    Format,
+    /// Most characters per token first.
+    CharsPerToken,
+}
 
 /// A table whose columns for which `numeric(i)` holds are right-aligned.
 fn table(header: Vec<String>, rows: Vec<Vec<String>>, numeric: impl Fn(usize) -> bool) -> Table {

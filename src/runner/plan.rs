@@ -12,34 +12,11 @@ use crate::questions::{self, Question};
 use crate::records::{Metadata, ResultRecord};
 use crate::tokens::Tokenizer;
 use anyhow::Result;
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// How questions are put to the model.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "kebab-case")]
-pub enum QuestionMode {
-    /// All questions in one prompt with an answer template.
-    #[default]
-    Batch,
-    /// One prompt per question.
-    PerQuestion,
-}
-
-impl QuestionMode {
-    /// Both modes.
-    pub const ALL: [QuestionMode; 2] = [QuestionMode::Batch, QuestionMode::PerQuestion];
-
-    /// Name used on the command line and in the run log.
-    pub fn name(self) -> &'static str {
-        match self {
-            QuestionMode::Batch => "batch",
-            QuestionMode::PerQuestion => "per-question",
-        }
-    }
-}
+pub use crate::records::meta::QuestionMode;
 
 /// What to run.
 #[derive(Debug, Clone)]

@@ -35,27 +35,7 @@ pub struct TaskCombo {
     pub request: TaskRequest,
 }
 
-/// One rendering a format could not produce, with the reason.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct Skip {
-    /// Task id, or the suite name (the data file's stem) of a `--data` run.
-    pub task: String,
-    /// Format.
-    pub format: Format,
-    /// Why ("cannot represent: …").
-    pub reason: String,
-}
-
-impl std::fmt::Display for Skip {
-    /// `skipped HR-001 in csv: csv: cannot represent: …`, as the screen and the dry run say it.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "skipped {} in {}: {}",
-            self.task, self.format, self.reason
-        )
-    }
-}
+pub use crate::records::meta::Skip;
 
 /// The structure a task's data has: flat when it is, or holds under one key, flat records.
 pub fn structure_of(task: &Task) -> Structure {
@@ -173,17 +153,7 @@ pub fn build(plan: &Plan, tp: &TaskPlan) -> Result<(Matrix, Vec<Skip>)> {
     ))
 }
 
-/// What a `tasks` run's metadata line records: enough to plan it again on `--resume`, and the
-/// renderings skipped with their reasons.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct TaskMeta {
-    /// The task file.
-    pub file: PathBuf,
-    /// Selected task ids, in file order.
-    pub ids: Vec<String>,
-    /// Renderings a format could not produce.
-    pub skipped: Vec<Skip>,
-}
+pub use crate::records::meta::TaskMeta;
 
 impl TaskMeta {
     /// Loads the task file again and selects the recorded ids.

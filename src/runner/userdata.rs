@@ -15,7 +15,6 @@ use crate::prompt::Subject;
 use crate::questions::synth::{self, Synthesis};
 use crate::tokens::Tokenizer;
 use anyhow::{Context, Result};
-use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -128,57 +127,7 @@ impl DataPlan {
     }
 }
 
-/// A column as DuckDB typed it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Column {
-    /// Column name.
-    pub name: String,
-    /// DuckDB's type.
-    pub duckdb_type: String,
-}
-
-/// What a `--data` run's metadata records: the file and its identity, how it was read, what
-/// was asked, and what was skipped — enough to plan the run again on `--resume`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct DataMeta {
-    /// The data file as given.
-    pub file: PathBuf,
-    /// Hex sha256 of its bytes.
-    pub sha256: String,
-    /// `--root-key`.
-    pub root_key: Option<String>,
-    /// `--sample`: first or random.
-    pub sample: String,
-    /// Records asked about.
-    pub records: usize,
-    /// Records in the file.
-    pub total_records: usize,
-    /// `--records` (all when null).
-    pub keep: Option<usize>,
-    /// The columns DuckDB inferred.
-    pub schema: Vec<Column>,
-    /// The identifying field used, or the comma list of a composite key; empty when records
-    /// are named by position.
-    pub id_field: String,
-    /// How records are named: `field`, `fields` (a composite key) or `position`.
-    #[serde(default = "field_by")]
-    pub id_by: String,
-    /// `--id-field`, when given.
-    pub id_field_asked: Option<String>,
-    /// Questions asked.
-    pub questions: usize,
-    /// `--questions`.
-    pub questions_asked: usize,
-    /// What the synthesis could not do as asked.
-    pub notices: Vec<String>,
-    /// Formats that could not represent the records.
-    pub skipped: Vec<Skip>,
-}
-
-/// `id_by` of a run log written before composite keys: always one field.
-fn field_by() -> String {
-    "field".into()
-}
+pub use crate::records::meta::{Column, DataMeta};
 
 impl DataMeta {
     /// Loads the file again with the recorded options and checks it is the same file.

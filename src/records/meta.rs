@@ -1,0 +1,117 @@
+//! The run log's metadata types that the runner plans from: the question mode, a rendering a
+//! format could not produce, and what a `tasks` or `--data` run records. They live with the
+//! run log, which owns every serialized type; the runner adds how to plan from them.
+
+use crate::formats::Format;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// How questions are put to the model.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum QuestionMode {
+    /// All questions in one prompt with an answer template.
+    #[default]
+    Batch,
+    /// One prompt per question.
+    PerQuestion,
+}
+
+impl QuestionMode {
+    /// Both modes.
+    pub const ALL: [QuestionMode; 2] = [QuestionMode::Batch, QuestionMode::PerQuestion];
+
+    /// Name used on the command line and in the run log.
+    pub fn name(self) -> &'static str {
+        match self {
+            QuestionMode::Batch => "batch",
+            QuestionMode::PerQuestion => "per-question",
+        }
+    }
+}
+
+/// One rendering a format could not produce, with the reason.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Skip {
+    /// Task id, or the suite name (the data file's stem) of a `--data` run.
+    pub task: String,
+    /// Format.
+    pub format: Format,
+    /// Why ("cannot represent: …").
+    pub reason: String,
+}
+
+impl std::fmt::Display for Skip {
+    /// `skipped HR-001 in csv: csv: cannot represent: …`, as the screen and the dry run say it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "skipped {} in {}: {}",
+            self.task, self.format, self.reason
+        )
+    }
+}
+
+/// What a `tasks` run's metadata line records: enough to plan it again on `--resume`, and the
+/// renderings skipped with their reasons.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TaskMeta {
+    /// The task file.
+    pub file: PathBuf,
+    /// Selected task ids, in file order.
+    pub ids: Vec<String>,
+    /// Renderings a format could not produce.
+    pub skipped: Vec<Skip>,
+}
+
+/// A column as DuckDB typed it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Column {
+    /// Column name.
+    pub name: String,
+    /// DuckDB's type.
+    pub duckdb_type: String,
+}
+
+/// What a `--data` run's metadata records: the file and its identity, how it was read, what
+/// was asked, and what was skipped — enough to plan the run again on `--resume`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DataMeta {
+    /// The data file as given.
+    pub file: PathBuf,
+    /// Hex sha256 of its bytes.
+    pub sha256: String,
+    /// `--root-key`.
+    pub root_key: Option<String>,
+    /// `--sample`: first or random.
+    pub sample: String,
+    /// Records asked about.
+    pub records: usize,
+    /// Records in the file.
+    pub total_records: usize,
+    /// `--records` (all when null).
+    pub keep: Option<usize>,
+    /// The columns DuckDB inferred.
+    pub schema: Vec<Column>,
+    /// The identifying field used, or the comma list of a composite key; empty when records
+    /// are named by position.
+    pub id_field: String,
+    /// How records are named: `field`, `fields` (a composite key) or `position`.
+    #[serde(default = "field_by")]
+    pub id_by: String,
+    /// `--id-field`, when given.
+    pub id_field_asked: Option<String>,
+    /// Questions asked.
+    pub questions: usize,
+    /// `--questions`.
+    pub questions_asked: usize,
+    /// What the synthesis could not do as asked.
+    pub notices: Vec<String>,
+    /// Formats that could not represent the records.
+    pub skipped: Vec<Skip>,
+}
+
+/// `id_by` of a run log written before composite keys: always one field.
+fn field_by() -> String {
+    "field".into()
+}
