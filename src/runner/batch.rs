@@ -83,8 +83,6 @@ struct ProviderBatches {
     /// Failed reads of each ended batch's results that waiting does not fix (see
     /// [`collect::RESULT_TRIES`]).
     unreadable: HashMap<String, u32>,
-    /// Samples whose batch result came back without its custom id and was matched by position.
-    by_order: HashSet<SampleKey>,
 }
 
 /// Runs every planned sample not in `done` through the batch APIs; returns every planned key.
@@ -148,7 +146,6 @@ pub(super) async fn schedule(
             attempts: HashMap::new(),
             logged: HashSet::new(),
             unreadable: HashMap::new(),
-            by_order: HashSet::new(),
             spec,
             cancelling: opts.cancel,
             no_more: opts.cancel,

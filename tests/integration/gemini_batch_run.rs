@@ -2,6 +2,7 @@
 //! of Google's SDKs report them: some without `metadata.key` (python-genai#2008, js-genai#1191),
 //! keyed ones out of order (python-genai#1909). No paid batch is thrown away.
 
+use super::batch_run::batch_run_args;
 use super::run_cli::{bench, parse, results, run_dir};
 use bench::records::ResultRecord;
 use bench::runner::ledger::custom_id;
@@ -21,6 +22,8 @@ enum First {
     InOrderOneKeyless,
     /// In reverse order, the last listed answer without its key.
     ReversedOneKeyless,
+    /// In request order, the second one a retryable error (overloaded) without its key.
+    InOrderOneKeylessRetryable,
 }
 
 /// The mock: the keys of each created batch, in request order.
@@ -69,6 +72,9 @@ impl Respond for Poll {
                 First::InOrderOneKeyless => {
                     items[1].as_object_mut().unwrap().remove("metadata");
                 }
+                First::InOrderOneKeylessRetryable => {
+                    items[1] = json!({"error": {"code": 8, "message": "Resource exhausted"}});
+                }
                 First::ReversedOneKeyless => {
                     items.reverse();
                     items
@@ -108,29 +114,7 @@ async fn run(first: First) -> (Vec<Vec<String>>, String, Vec<ResultRecord>) {
         .await;
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("data");
-    let args: Vec<String> = [
-        "run",
-        "--provider",
-        "gemini:gemini-2.5-flash",
-        "--base-url",
-        &s.uri(),
-        "--batch",
-        "--batch-poll",
-        "0.05",
-        "--formats",
-        "csv,json_compact",
-        "--structures",
-        "flat",
-        "--variants",
-        "optional",
-        "--runs",
-        "2",
-        "--no-report",
-        "--output-root",
-        &root.display().to_string(),
-    ]
-    .map(String::from)
-    .to_vec();
+    let args = batch_run_args("gemini:gemini-2.5-flash", &s.uri(), &root);
     let cache = tmp.path().join("cache");
     let out = tokio::task::spawn_blocking(move || {
         bench(&cache)
@@ -198,4 +182,20 @@ async fn keyed_answers_out_of_order_match_by_key_and_an_unplaceable_one_is_asked
         let n = batches[batch].iter().position(|k| *k == id).unwrap();
         assert_eq!(r.request_id, Some(format!("resp-{n}")), "{id}");
     }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_positional_match_that_is_retried_is_not_flagged_when_its_retry_is_keyed() {
+    let (batches, stderr, lines) = run(First::InOrderOneKeylessRetryable).await;
+    assert!(stderr.contains("matched by position"), "{stderr}");
+    assert_eq!(
+        batches.len(),
+        2,
+        "the overloaded request goes into a new batch"
+    );
+    assert_eq!(batches[1], vec![batches[0][1].clone()]);
+    assert_eq!(lines.len(), 4);
+    assert!(lines.iter().all(|r| r.error.is_none()));
+    // Its answer came keyed in the second batch: matched by key, not flagged.
+    assert!(lines.iter().all(|r| r.batch_matched_by.is_none()));
 }

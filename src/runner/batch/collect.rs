@@ -67,10 +67,7 @@ impl ProviderBatches {
                 continue;
             };
             if answered.insert(k.clone()) {
-                if positional {
-                    self.by_order.insert(k.clone());
-                }
-                self.outcome(k, outcome, id, todo);
+                self.outcome(k, outcome, id, positional, todo);
             }
         }
         // A request with no result line did not run: cancelled with its batch, else expired.
@@ -81,7 +78,7 @@ impl ProviderBatches {
             } else {
                 Outcome::Expired
             };
-            self.outcome(k, o, id, todo);
+            self.outcome(k, o, id, false, todo);
         }
         true
     }
@@ -110,12 +107,20 @@ impl ProviderBatches {
     pub(super) fn not_run(&mut self, id: &str, why: &str) {
         self.notice(why);
         for k in self.keys_of(id) {
-            self.record(&k, Err(ProviderError::NotRun(why.to_string())), id);
+            self.record(&k, Err(ProviderError::NotRun(why.to_string())), id, false);
         }
     }
 
-    /// Logs one request's outcome, or queues it to be submitted again.
-    fn outcome(&mut self, k: &SampleKey, outcome: Outcome, id: &str, todo: &mut Vec<SampleKey>) {
+    /// Logs one request's outcome, or queues it to be submitted again; `positional` when the
+    /// result came back without its custom id and was matched by position.
+    fn outcome(
+        &mut self,
+        k: &SampleKey,
+        outcome: Outcome,
+        id: &str,
+        positional: bool,
+        todo: &mut Vec<SampleKey>,
+    ) {
         if !self.work.contains_key(k) || self.logged.contains(k) {
             return;
         }
@@ -138,15 +143,17 @@ impl ProviderBatches {
                 "not run: batch {id} was cancelled first"
             ))),
         };
-        self.record(k, result, id);
+        self.record(k, result, id, positional);
     }
 
-    /// Grades and logs one answer exactly as a live call, at the batch price.
+    /// Grades and logs one answer exactly as a live call, at the batch price; a `positional`
+    /// match is flagged in its line.
     pub(super) fn record(
         &mut self,
         k: &SampleKey,
         result: Result<Response, ProviderError>,
         id: &str,
+        positional: bool,
     ) {
         if self.logged.contains(k) {
             return;
@@ -185,7 +192,7 @@ impl ProviderBatches {
             record.cost_usd = self.p.price.map(|price| price.batch_cost(&record.usage));
         }
         record.batch_id = Some(id.to_string());
-        if self.by_order.contains(k) {
+        if positional {
             record.batch_matched_by = Some("order".into());
         }
         self.shared
