@@ -214,8 +214,9 @@ impl Endpoint {
             .find_map(|h| headers.get(*h)?.to_str().ok().map(str::to_string));
         let text = resp.text().await.map_err(|e| self.transport_error(e))?;
         if !(200..300).contains(&status) {
-            let message = self.scrub(&error_message(&text));
-            if status == 429 && limit_exhausted(&text) {
+            let body = ErrorBody::new(&text);
+            let message = self.scrub(&body.message());
+            if status == 429 && body.limit_exhausted() {
                 return Err(ProviderError::LimitReached {
                     status,
                     message,
@@ -225,7 +226,7 @@ impl Endpoint {
             return Err(ProviderError::Status {
                 status,
                 message,
-                retry_after: retry_after(&headers, status).or_else(|| retry_delay(&text)),
+                retry_after: retry_after(&headers, status).or_else(|| body.retry_delay()),
                 request_id,
             });
         }
@@ -276,64 +277,79 @@ pub fn snippet(text: &str, n: usize) -> String {
     s
 }
 
-/// Whether a 429 body says a limit is used up that a wait of minutes does not restore: OpenAI's
-/// `insufficient_quota` (no credit, or the monthly budget reached), Anthropic's `rate_limit_error`
-/// whose message names the spend limit ("would exceed your account's monthly spend limit"), a
-/// Gemini `QuotaFailure` on a per-day quota (a per-minute one is a rate limit and is retried).
-pub(crate) fn limit_exhausted(text: &str) -> bool {
-    let Ok(v) = serde_json::from_str::<Value>(text) else {
-        return false;
-    };
-    let e = v.get("error").unwrap_or(&v);
-    let field = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or_default();
-    if field("code") == "insufficient_quota" || field("type") == "insufficient_quota" {
-        return true;
+/// A non-2xx body, parsed once: its message, whether it says a limit is used up, the wait it
+/// asks for.
+struct ErrorBody<'a> {
+    text: &'a str,
+    json: Option<Value>,
+}
+
+impl<'a> ErrorBody<'a> {
+    fn new(text: &'a str) -> Self {
+        Self {
+            text,
+            json: serde_json::from_str(text).ok(),
+        }
     }
-    if field("message")
-        .to_ascii_lowercase()
-        .contains("spend limit")
-    {
-        return true;
+
+    /// The `error` object of any of the providers' shapes (the body itself when it has none).
+    fn error(&self) -> Option<&Value> {
+        let v = self.json.as_ref()?;
+        Some(v.get("error").unwrap_or(v))
     }
-    let violations = e
-        .get("details")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|d| d.get("violations").and_then(Value::as_array))
-        .flatten();
-    violations
-        .filter_map(|q| q.get("quotaId").and_then(Value::as_str))
-        .any(|id| id.contains("PerDay"))
-}
 
-/// The wait a Gemini error body asks for (`google.rpc.RetryInfo` `retryDelay`, such as `36s`).
-fn retry_delay(text: &str) -> Option<Duration> {
-    let v: Value = serde_json::from_str(text).ok()?;
-    v.pointer("/error/details")?
-        .as_array()?
-        .iter()
-        .find_map(|d| d.get("retryDelay")?.as_str())
-        .and_then(parse_go_duration)
-}
+    /// The message in any of the providers' shapes, else the body's start; on one line
+    /// (Gemini's messages hold line breaks).
+    fn message(&self) -> String {
+        let from_json = self.error().and_then(|e| {
+            e.get("message")
+                .and_then(Value::as_str)
+                .or_else(|| e.as_str())
+                .map(str::to_string)
+        });
+        let m = from_json.unwrap_or_else(|| snippet(self.text.trim(), 200));
+        m.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
 
-/// The message of an error body in any of the providers' shapes, else the body's start; on
-/// one line (Gemini's messages hold line breaks).
-fn error_message(text: &str) -> String {
-    let m = message_of(text);
-    m.split_whitespace().collect::<Vec<_>>().join(" ")
-}
+    /// Whether a 429 says a limit is used up that a wait of minutes does not restore: OpenAI's
+    /// `insufficient_quota` (no credit, or the monthly budget reached), Anthropic's
+    /// `rate_limit_error` whose message names the spend limit ("would exceed your account's
+    /// monthly spend limit"), a Gemini `QuotaFailure` on a per-day quota (a per-minute one is a
+    /// rate limit and is retried).
+    fn limit_exhausted(&self) -> bool {
+        let Some(e) = self.error() else {
+            return false;
+        };
+        let field = |k: &str| e.get(k).and_then(Value::as_str).unwrap_or_default();
+        if field("code") == "insufficient_quota" || field("type") == "insufficient_quota" {
+            return true;
+        }
+        if field("message")
+            .to_ascii_lowercase()
+            .contains("spend limit")
+        {
+            return true;
+        }
+        let details = e.get("details").and_then(Value::as_array);
+        details
+            .into_iter()
+            .flatten()
+            .filter_map(|d| d.get("violations").and_then(Value::as_array))
+            .flatten()
+            .filter_map(|q| q.get("quotaId").and_then(Value::as_str))
+            .any(|id| id.contains("PerDay"))
+    }
 
-fn message_of(text: &str) -> String {
-    let parsed: Option<Value> = serde_json::from_str(text).ok();
-    let from_json = parsed.as_ref().and_then(|v| {
-        let e = v.get("error").unwrap_or(v);
-        e.get("message")
-            .and_then(Value::as_str)
-            .map(str::to_string)
-            .or_else(|| e.as_str().map(str::to_string))
-    });
-    from_json.unwrap_or_else(|| snippet(text.trim(), 200))
+    /// The wait a Gemini body asks for (`google.rpc.RetryInfo` `retryDelay`, such as `36s`).
+    fn retry_delay(&self) -> Option<Duration> {
+        self.json
+            .as_ref()?
+            .pointer("/error/details")?
+            .as_array()?
+            .iter()
+            .find_map(|d| d.get("retryDelay")?.as_str())
+            .and_then(parse_go_duration)
+    }
 }
 
 /// A server-given number of seconds as a duration: negative or NaN is 0, absurd is a year.
@@ -501,6 +517,10 @@ mod tests {
         );
     }
 
+    fn error_message(text: &str) -> String {
+        ErrorBody::new(text).message()
+    }
+
     #[test]
     fn spend_and_quota_limits_are_told_from_rate_limits() {
         // Bodies as the APIs send them (OpenAI's error object; Anthropic's error envelope; a
@@ -514,6 +534,7 @@ mod tests {
                 r#"{{"error":{{"code":429,"message":"You exceeded your current quota.\n* Quota exceeded","status":"RESOURCE_EXHAUSTED","details":[{{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{{"quotaId":"{quota}","quotaValue":"20"}}]}},{{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"36s"}}]}}}}"#
             )
         };
+        let limit_exhausted = |t: &str| ErrorBody::new(t).limit_exhausted();
         assert!(limit_exhausted(openai));
         assert!(!limit_exhausted(openai_rate));
         assert!(limit_exhausted(anthropic));
@@ -524,7 +545,10 @@ mod tests {
         let per_minute = gemini("GenerateRequestsPerMinutePerProjectPerModel-FreeTier");
         assert!(!limit_exhausted(&per_minute));
         assert!(!limit_exhausted("<html>429</html>"));
-        assert_eq!(retry_delay(&per_minute), Some(Duration::from_secs(36)));
+        assert_eq!(
+            ErrorBody::new(&per_minute).retry_delay(),
+            Some(Duration::from_secs(36))
+        );
         assert_eq!(
             error_message(&per_minute),
             "You exceeded your current quota. * Quota exceeded"
