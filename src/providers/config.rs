@@ -162,6 +162,11 @@ impl ModelConfig {
         Some(p)
     }
 
+    /// Whether its calls cost money bench cannot price (the reference answerer costs nothing).
+    pub fn unpriced(&self) -> bool {
+        self.provider != "reference" && self.price().is_none()
+    }
+
     /// Model parameters recorded with every result (only those set).
     pub fn params(&self) -> Value {
         let mut m = Map::new();

@@ -89,14 +89,11 @@ pub fn estimate(
         prompt_rows.push(row);
     }
     let mut provider_rows = Vec::new();
-    // Whether a row shows no price (the reference answerer costs nothing and needs none).
-    let mut unpriced = false;
     let (mut live_total, mut batch_total) = (0.0, 0.0);
     for m in models {
         let p = &m.provider;
         let warm = plan.warmup(warmup, p.caches_prompts());
         let price = m.config.price();
-        unpriced |= price.is_none() && m.config.provider != "reference";
         let max_out = u64::from(m.config.max_tokens());
         let (mut n, mut input, mut output, mut cost, mut cost_max) = (0u64, 0u64, 0u64, 0.0, 0.0);
         for &(prompt, data, out, first) in &calls {
@@ -230,7 +227,7 @@ pub fn estimate(
             ),
         ]
         .into_iter()
-        .chain(unpriced.then(|| {
+        .chain(models.iter().any(|m| m.config.unpriced()).then(|| {
             "no price known (null): set `price` in the config (see `bench init-config`)".into()
         }))
         .chain(batch.then(|| {

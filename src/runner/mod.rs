@@ -345,7 +345,7 @@ pub async fn run(
         observer.notice(&n);
     }
     for m in &models {
-        if m.config.price().is_none() && m.config.provider != "reference" {
+        if m.config.unpriced() {
             observer.notice(&format!(
                 "note: no price known for {}; its cost_usd will be null (set `price` in the config)",
                 m.config.spec()
