@@ -173,10 +173,15 @@ async fn server(api: &Arc<Api>) -> MockServer {
 
 /// The arguments of a 4-call batch run (2 formats × 2 runs) against `uri`.
 fn run_args(uri: &str, root: &Path) -> Vec<String> {
+    batch_run_args("anthropic:claude-haiku-4-5", uri, root)
+}
+
+/// The arguments of a 4-call batch run (2 formats × 2 runs) of `provider` against `uri`.
+pub(super) fn batch_run_args(provider: &str, uri: &str, root: &Path) -> Vec<String> {
     let mut a: Vec<String> = [
         "run",
         "--provider",
-        "anthropic:claude-haiku-4-5",
+        provider,
         "--base-url",
         uri,
         "--batch",

@@ -192,13 +192,6 @@ fn assert_status(e: &ProviderError, status: u16, retryable: bool, text: &str) {
     assert!(e.to_string().contains(text), "{e} lacks {text:?}");
 }
 
-fn request_id(e: &ProviderError) -> Option<&str> {
-    match e {
-        ProviderError::Status { request_id, .. } => request_id.as_deref(),
-        _ => None,
-    }
-}
-
 fn assert_no_key(e: &ProviderError, what: &str) {
     let text = e.to_string();
     let clean = !text.contains(FAKE_KEY) && text.contains("[redacted]");

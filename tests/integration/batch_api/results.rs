@@ -37,7 +37,7 @@ async fn anthropic_polls_to_ended_then_reads_mixed_results() {
     assert_status(busy, 529, true, "overloaded_error: Overloaded");
     let bad = failed(&o, "bad");
     assert_status(bad, 400, false, "invalid_request_error: too long");
-    assert_eq!(request_id(bad), Some("req_err"));
+    assert_eq!(bad.request_id(), Some("req_err"));
     assert!(matches!(o["late"], Outcome::Expired));
     assert!(matches!(o["stop"], Outcome::Canceled));
     let reqs = received(&server).await;
@@ -86,7 +86,7 @@ async fn openai_polls_every_state_then_reads_both_files() {
         assert_live_answer(&api, answer(&o, "ok"), "req_ok");
         let bad = failed(&o, "bad");
         assert_status(bad, 400, false, "Invalid 'max_tokens'");
-        assert_eq!(request_id(bad), Some("req_bad"));
+        assert_eq!(bad.request_id(), Some("req_bad"));
         let busy = failed(&o, "busy");
         assert_status(busy, 429, true, "Rate limit reached");
         assert!(busy.throttled());
