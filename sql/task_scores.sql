@@ -47,7 +47,7 @@ SELECT
     round(100 * coherence, 1) AS coherence_pct,
     round(100 * factual, 1) AS factual_pct,
     round(100 * actionability, 1) AS actionability_pct,
-    round(input_tokens) AS avg_input_tokens,
+    round(input_tokens)::BIGINT AS avg_input_tokens,
     failed_calls
 FROM covered
 ORDER BY provider, model, "rank", format;

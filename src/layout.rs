@@ -259,7 +259,7 @@ impl Writer {
     }
 
     /// The `dataset` entry of `metadata.json` for the product dataset.
-    fn describe(ds: &Dataset) -> Value {
+    pub fn describe(ds: &Dataset) -> Value {
         let n = ds.mandatory.len();
         let fields: Vec<Value> = dataset::schema::FIELDS
             .iter()

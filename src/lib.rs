@@ -19,6 +19,7 @@ pub mod records;
 pub mod report;
 pub mod runner;
 pub mod stats;
+pub mod suites;
 pub mod tasks;
 pub mod tokens;
 

@@ -21,3 +21,5 @@ pub const POSITION_EFFECT: &str = include_str!("../../sql/position_effect.sql");
 pub const FAILURE_MODES: &str = include_str!("../../sql/failure_modes.sql");
 /// Analysis tasks: formats ranked per provider by fact accuracy, composite and input tokens.
 pub const TASK_SCORES: &str = include_str!("../../sql/task_scores.sql");
+/// `sql/task_formats.sql`: each analysis task × format.
+pub const TASK_FORMATS: &str = include_str!("../../sql/task_formats.sql");

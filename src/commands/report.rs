@@ -80,20 +80,19 @@ fn baseline_for(info: &data::RunInfo, asked: Option<Format>) -> Result<String> {
 /// Writes the report of `run_dir` and prints where it went.
 pub fn write_for_run(run_dir: &Path, baseline: Option<Format>) -> Result<()> {
     let info = data::run_info(run_dir)?;
-    if info.suite == crate::runner::tasks::SUITE {
-        return Err(UsageError::new(format!(
-            "'{}' is a tasks run; the report covers the formats suite's field lookups — rank its \
-             formats with `bench query sql/task_scores.sql`",
-            run_dir.display()
-        ))
-        .into());
-    }
     let baseline = baseline_for(&info, baseline)?;
     let written = report::write_run_report(info, &baseline)?;
+    let (charts, files): (Vec<&String>, Vec<&String>) = written
+        .files
+        .iter()
+        .filter(|f| f.as_str() != "BENCHMARK_REPORT.md" && !f.ends_with(".svg"))
+        .partition(|f| f.ends_with(".png"));
+    let files: Vec<&str> = files.iter().map(|f| f.as_str()).collect();
     println!(
-        "report:    {} (report.html, metrics.json, analytics_results.json, {} charts)",
+        "report:    {} ({}, {} charts)",
         written.dir.join("BENCHMARK_REPORT.md").display(),
-        written.files.iter().filter(|f| f.ends_with(".png")).count()
+        files.join(", "),
+        charts.len()
     );
     Ok(())
 }

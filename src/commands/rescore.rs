@@ -4,18 +4,16 @@
 
 use crate::UsageError;
 use crate::cli::RescoreArgs;
-use crate::dataset::{self, Dataset, Variant};
-use crate::grading::{DataIndex, grade, summarize};
-use crate::layout::dataset_hash;
-use crate::prompt::{extract_answers, extract_cut_answers};
+use crate::dataset::{Structure, Variant};
+use crate::formats::Format;
+use crate::grading::summarize;
 use crate::providers::Finish;
-use crate::questions::{self, Question};
 use crate::records::{JsonlWriter, Line, Metadata, RescoredFrom, ResultRecord, SummaryRecord};
+use crate::runner::plan::{Matrix, build_all};
 use crate::runner::{Plan, create_run_dir, run_identity};
 use anyhow::{Context, Result};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 /// Re-grades, prints the new folder, then writes its report (unless `--no-report`).
 pub fn execute(args: &RescoreArgs) -> Result<()> {
@@ -92,87 +90,104 @@ fn read_run(dir: &Path) -> Result<Source> {
     })
 }
 
-/// Questions and records of one dataset size and variant.
-struct Asked {
-    questions: Vec<Question>,
-    data: DataIndex,
+/// Where a result's prompt sits in the regenerated matrix.
+type Place = (
+    Format,
+    Structure,
+    Variant,
+    usize,
+    bool,
+    Option<String>,
+    Option<String>,
+);
+
+fn place(r: &ResultRecord) -> Place {
+    (
+        r.format,
+        r.structure,
+        r.variant,
+        r.records,
+        r.primer,
+        r.task.clone(),
+        r.question.clone(),
+    )
 }
 
-/// Regenerates the datasets and questions the metadata describes, checking each dataset
-/// against the recorded hash so a changed generator cannot silently grade other data.
-fn regenerate(meta: &Metadata, dir: &Path) -> Result<HashMap<(usize, Variant), Asked>> {
-    if meta.tasks.is_some() {
+/// The run's prompts regenerated from its metadata by its suite, each with its scorer. The
+/// data is checked against the recorded hashes, so a changed generator, data file or task file
+/// cannot silently grade other data.
+struct Regenerated {
+    matrix: Matrix,
+    at: HashMap<Place, (usize, usize)>,
+}
+
+fn regenerate(meta: &Metadata, dir: &Path) -> Result<Regenerated> {
+    let mut plan = Plan::from_metadata(meta)?;
+    // Re-grading needs the prompts, not the data's token counts in every vocabulary.
+    plan.tokenizers = vec![crate::tokens::Tokenizer::O200kBase];
+    let (matrix, _) = build_all(&plan)?;
+    let hashes = plan.suite.data_hashes(&matrix).join(",");
+    if hashes != meta.dataset_hash {
         return Err(UsageError::new(format!(
-            "'{}' is a tasks run; rescore re-grades the formats suite's questions only (tasks \
-             runs cannot be rescored yet)",
-            dir.display()
+            "cannot rescore '{}': the {} suite's data regenerated from the metadata differs from \
+             the data the run asked about (sha256 {hashes} now, {} then; changed file, or \
+             another bench version?)",
+            dir.display(),
+            plan.suite.name(),
+            meta.dataset_hash
         ))
         .into());
     }
-    // A `--data` run: the file is loaded again (and must be unchanged) and its questions
-    // synthesised again from the recorded options.
-    let plan = Plan::from_metadata(meta)?;
-    let mut out = HashMap::new();
-    if let Some(d) = &plan.data {
-        let records = d.data.records.clone();
-        out.insert(
-            (records.len(), d.variant),
-            Asked {
-                questions: d.synthesis.questions.clone(),
-                data: DataIndex::with_id(records, &d.synthesis.id.field_list()),
-            },
-        );
-        return Ok(out);
-    }
-    let hashes: Vec<&str> = meta.dataset_hash.split(',').collect();
-    for (i, &n) in plan.records.iter().enumerate() {
-        let ds: Arc<Dataset> = Arc::new(dataset::generate(n, plan.seed));
-        if hashes.get(i).is_some_and(|h| *h != dataset_hash(&ds)) {
-            return Err(UsageError::new(format!(
-                "cannot rescore '{}': the {n}-record dataset regenerated from seed {} differs \
-                 from the one the run used (made by another bench version?)",
-                dir.display(),
-                plan.seed
-            ))
-            .into());
-        }
-        for &v in &plan.variants {
-            let asked = Asked {
-                questions: questions::generate(&ds.records(v), plan.seed),
-                data: DataIndex::of_dataset(ds.clone(), v),
-            };
-            out.insert((n as usize, v), asked);
+    let mut at = HashMap::new();
+    for (i, c) in matrix.combos.iter().enumerate() {
+        let r = &c.rendering;
+        for (j, u) in c.units.iter().enumerate() {
+            let key = (
+                r.format,
+                r.structure,
+                r.variant,
+                c.records,
+                c.primer,
+                c.item().map(str::to_string),
+                u.question.clone(),
+            );
+            at.insert(key, (i, j));
         }
     }
-    Ok(out)
+    Ok(Regenerated { matrix, at })
 }
 
-/// Re-grades one result in place: the questions it asked, its stored output, its finish.
-fn regrade(r: &mut ResultRecord, asked: &HashMap<(usize, Variant), Asked>) -> Result<()> {
-    let a = asked.get(&(r.records, r.variant)).ok_or_else(|| {
+/// Re-grades one result in place with the scorer of the prompt it was asked.
+fn regrade(r: &mut ResultRecord, g: &Regenerated) -> Result<()> {
+    let (c, u) = g.at.get(&place(r)).ok_or_else(|| {
         anyhow::anyhow!(
-            "result {}: {} records, {} variant is not in the run's metadata",
+            "result {}: its rendering ({} {} {} {} records) is not in the plan regenerated from \
+             the run's metadata",
             r.sample.tag,
-            r.records,
-            r.variant
+            r.format,
+            r.structure,
+            r.variant,
+            r.records
         )
     })?;
-    let qs: Vec<Question> = match &r.question {
-        Some(id) => a
-            .questions
-            .iter()
-            .filter(|q| &q.id == id)
-            .cloned()
-            .collect(),
-        None => a.questions.clone(),
-    };
-    // The regenerated questions must be the ones the prompt asked, or the grades mean nothing.
+    let combo = &g.matrix.combos[*c];
+    let unit = &combo.units[*u];
+    // The regenerated data and questions must be the ones the prompt asked about, or the
+    // grades mean nothing.
     let prompt: String = r.sample.input.iter().map(|m| m.content.as_str()).collect();
+    if !prompt.contains(combo.rendering.text.trim_end()) {
+        anyhow::bail!(
+            "result {}: its prompt does not hold the {} rendering regenerated from the metadata \
+             (made by another bench version?)",
+            r.sample.tag,
+            r.format
+        );
+    }
     // Only the part after the data block, so a large rendering is not searched 124 times.
-    let prompt = prompt
+    let asked = prompt
         .rfind("\nQuestions:\n")
         .map_or(prompt.as_str(), |at| &prompt[at..]);
-    if let Some(q) = qs.iter().find(|q| !prompt.contains(&q.text)) {
+    if let Some(q) = unit.questions.iter().find(|q| !asked.contains(&q.text)) {
         anyhow::bail!(
             "result {}: question {} ({:?}) is not in its prompt; the questions regenerated from \
              the metadata differ from those asked (made by another bench version?)",
@@ -181,22 +196,15 @@ fn regrade(r: &mut ResultRecord, asked: &HashMap<(usize, Variant), Asked>) -> Re
             q.text
         );
     }
-    if qs.is_empty() {
-        anyhow::bail!("result {}: asks no question this bench knows", r.sample.tag);
-    }
-    r.metrics = match &r.error {
-        // A failed call stays a failed call, graded as the runner grades one.
-        Some(_) => grade(&qs, None, &a.data, false),
-        None => {
-            let cut = r.finish == Some(Finish::Length);
-            let parse = if cut {
-                extract_cut_answers
-            } else {
-                extract_answers
-            };
-            grade(&qs, parse(&r.sample.output.content).as_ref(), &a.data, cut)
-        }
-    };
+    // A failed call stays a failed call, graded as the runner grades one.
+    let reply = r
+        .error
+        .is_none()
+        .then_some(r.sample.output.content.as_str());
+    let cut = r.error.is_none() && r.finish == Some(Finish::Length);
+    let scored = combo.scorer.score(unit, reply, cut);
+    r.metrics = scored.metrics;
+    r.task_scores = scored.task_scores;
     r.summary = summarize(&r.metrics);
     Ok(())
 }
@@ -221,7 +229,7 @@ pub fn rescore(dir: &Path) -> Result<PathBuf> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let asked = regenerate(&src.metadata, dir)?;
+    let regenerated = regenerate(&src.metadata, dir)?;
 
     let now = chrono::Utc::now();
     let (id, ts) = run_identity(now);
@@ -241,7 +249,7 @@ pub fn rescore(dir: &Path) -> Result<PathBuf> {
     log.append(&Line::Metadata(Box::new(meta.clone())))?;
     let mut kept = Vec::with_capacity(src.results.len());
     for mut r in src.results {
-        regrade(&mut r, &asked)?;
+        regrade(&mut r, &regenerated)?;
         r.benchmark_id = id.clone();
         log.append(&Line::Result(Box::new(r.clone())))?;
         // The summary needs no prompt or output text; drop them as the runner does.

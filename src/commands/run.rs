@@ -181,8 +181,8 @@ fn new_plan(args: &RunArgs) -> Result<Plan> {
         )?)),
         None => None,
     };
-    let tasks = match args.suite {
-        Suite::Tasks => {
+    let suite: Arc<dyn crate::suites::Suite> = match (args.suite, &data) {
+        (Suite::Tasks, _) => {
             if args.question_mode != QuestionMode::Batch || args.primer != Primer::Off {
                 return Err(UsageError::new(
                     "--suite tasks asks one prompt per task and format: --question-mode \
@@ -191,12 +191,12 @@ fn new_plan(args: &RunArgs) -> Result<Plan> {
                 )
                 .into());
             }
-            Some(Arc::new(super::tasks::selected(&args.task_select)?))
+            Arc::new(super::tasks::selected(&args.task_select)?)
         }
-        Suite::Formats if data.is_some() => None,
-        Suite::Formats => {
+        (Suite::Formats, Some(dp)) => dp.clone(),
+        (Suite::Formats, None) => {
             check_selection(&formats, &d.structures, &d.variants)?;
-            None
+            crate::suites::product()
         }
     };
     // A data file has one shape: its structure and variant are what it is.
@@ -223,8 +223,7 @@ fn new_plan(args: &RunArgs) -> Result<Plan> {
         output_root: args.output_root.clone(),
         question_mode: args.question_mode,
         primers: args.primer.primers(),
-        tasks,
-        data,
+        suite,
     })
 }
 
@@ -330,13 +329,13 @@ fn launch(
 /// why the run stopped: it is returned for [`exit_status`] to use only when the run succeeded.
 fn print_outcome(args: &RunArgs, plan: &Plan, outcome: &runner::Outcome) -> Result<Result<()>> {
     let run_dir = outcome.jsonl.parent().unwrap_or(std::path::Path::new("."));
-    if plan.tasks.is_some() {
-        // The formats suite's ranking has lookup-category columns; tasks rank by their facts.
-        let db = crate::analytics::Analytics::open_run(run_dir)?;
-        let table = db.query(crate::analytics::sql::TASK_SCORES)?;
-        println!("{}", report::render(&table, TableFormat::Table)?);
-    } else {
-        println!("{}", report::ranking_table(&outcome.summary.rankings));
+    match plan.suite.ranking_sql() {
+        // A suite that ranks by other columns than the lookup categories (tasks: their facts).
+        Some(sql) => {
+            let db = crate::analytics::Analytics::open_run(run_dir)?;
+            println!("{}", report::render(&db.query(sql)?, TableFormat::Table)?);
+        }
+        None => println!("{}", report::ranking_table(&outcome.summary.rankings)),
     }
     for w in &outcome.warnings {
         eprintln!("{w}");
@@ -348,12 +347,6 @@ fn print_outcome(args: &RunArgs, plan: &Plan, outcome: &runner::Outcome) -> Resu
     println!("run log:   {}", outcome.jsonl.display());
     println!("artifacts: {}", outcome.artifacts.display());
     Ok(if args.no_report || outcome.summary.rankings.is_empty() {
-        Ok(())
-    } else if plan.tasks.is_some() {
-        eprintln!(
-            "no report for the tasks suite (the report covers field lookups); the table above is \
-             `bench query sql/task_scores.sql`"
-        );
         Ok(())
     } else {
         super::report::write_for_run(run_dir, args.baseline).map_err(|e| {

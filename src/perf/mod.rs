@@ -77,8 +77,7 @@ pub async fn run(h: &Harness) -> Result<Report> {
         output_root: out.clone(),
         question_mode: QuestionMode::Batch,
         primers: vec![false],
-        tasks: None,
-        data: None,
+        suite: crate::suites::product(),
     };
     let config = ModelConfig {
         provider: "openai-compatible".into(),

@@ -82,19 +82,23 @@ impl<W: WireApi> Http<W> {
         })
     }
 
-    /// The settings of one call: an analysis task sets its own output limit and temperature,
-    /// as TeaLeaf's runner does. Thinking tokens count in the output limit, so a thinking
+    /// The settings of one call: a suite may set its own output limit and temperature (an
+    /// analysis task does, as TeaLeaf's runner does). Thinking tokens count in the output limit, so a thinking
     /// budget comes on top of the task's limit; whether the temperature is sent at all is the
     /// wire body's decision (`capabilities::temperature_allowed`).
     fn call_config(&self, req: &Request) -> std::borrow::Cow<'_, ModelConfig> {
-        match req.task {
-            Some(t) => std::borrow::Cow::Owned(ModelConfig {
-                max_tokens: Some(t.max_tokens + self.cfg.thinking_budget.unwrap_or(0)),
-                temperature: t.temperature.or(self.cfg.temperature),
-                ..self.cfg.clone()
-            }),
-            None => std::borrow::Cow::Borrowed(&self.cfg),
+        let own = req.settings;
+        if own == crate::suites::CallSettings::default() {
+            return std::borrow::Cow::Borrowed(&self.cfg);
         }
+        std::borrow::Cow::Owned(ModelConfig {
+            max_tokens: own
+                .max_tokens
+                .map(|m| m + self.cfg.thinking_budget.unwrap_or(0))
+                .or(self.cfg.max_tokens),
+            temperature: own.temperature.or(self.cfg.temperature),
+            ..self.cfg.clone()
+        })
     }
 
     fn protocol(&self) -> Result<&(Box<dyn Protocol>, Transport), ProviderError> {

@@ -24,8 +24,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::time::Duration;
 
-/// What a provider is asked: the rendered messages; `questions` carries ids and queries for the
-/// reference answerer only (real models see just the messages).
+/// What a provider is asked: the rendered messages and the call's own settings; `questions` and
+/// `payload` are for the reference answerer only (real models see just the messages).
 pub struct Request<'a> {
     /// Messages as rendered by `prompt`.
     pub messages: &'a [Message],
@@ -34,10 +34,23 @@ pub struct Request<'a> {
     pub cache_prefix: usize,
     /// The questions asked, in prompt order.
     pub questions: &'a [Question],
-    /// The analysis task asked about (`tasks` suite): only the reference provider reads it.
-    pub task: Option<&'a crate::tasks::TaskRequest>,
-    /// The key holding the user's records (`--data`): only the reference provider reads it.
-    pub root_key: Option<&'a str>,
+    /// The suite's own output limit and temperature for this call, over the model's.
+    pub settings: crate::suites::CallSettings,
+    /// What the suite asked, opaque to every provider but the reference answerer.
+    pub payload: Option<&'a (dyn std::any::Any + Send + Sync)>,
+}
+
+impl<'a> Request<'a> {
+    /// A request of `messages` asking `questions`, with the model's own settings.
+    pub fn new(messages: &'a [Message], questions: &'a [Question]) -> Self {
+        Self {
+            messages,
+            cache_prefix: 0,
+            questions,
+            settings: crate::suites::CallSettings::default(),
+            payload: None,
+        }
+    }
 }
 
 /// Token usage, normalized across APIs: `input` counts every prompt token (cached ones

@@ -7,6 +7,7 @@ use super::{Finish, Provider, ProviderError, Request, Response, Usage};
 use crate::dataset::records_from_document;
 use crate::formats::Format;
 use crate::prompt::parse_data_block;
+use crate::suites::data::RootKey;
 use crate::tasks::TaskRequest;
 use crate::tokens::Tokenizer;
 use serde_json::{Map, Value, json};
@@ -38,7 +39,8 @@ impl Provider for Reference {
 
     async fn complete(&self, req: &Request<'_>) -> Result<Response, ProviderError> {
         let input: String = req.messages.iter().map(|m| m.content.as_str()).collect();
-        let output = match req.task {
+        let task = req.payload.and_then(|p| p.downcast_ref::<TaskRequest>());
+        let output = match task {
             Some(task) => answer_task(&input, task)?,
             None => answer_questions(&input, req)?,
         };
@@ -63,10 +65,14 @@ fn answer_questions(input: &str, req: &Request<'_>) -> Result<String, ProviderEr
         .ok_or_else(|| ProviderError::BadPrompt("no data block in prompt".into()))?;
     let format = Format::from_name(name)
         .ok_or_else(|| ProviderError::BadPrompt(format!("unknown format '{name}' in prompt")))?;
+    let root_key = req
+        .payload
+        .and_then(|p| p.downcast_ref::<RootKey>())
+        .map(|k| &*k.0);
     let doc = format
-        .decode_as(data, req.root_key)
+        .decode_as(data, root_key)
         .map_err(|e| ProviderError::BadPrompt(format!("decode failed: {e}")))?;
-    let records = match req.root_key {
+    let records = match root_key {
         // The user's records, as decoded: queries name their fields as the data does.
         Some(key) => doc
             .get(key)

@@ -8,6 +8,7 @@ mod figures;
 mod json;
 mod sections;
 pub mod tables;
+mod tasks;
 mod verdict;
 mod write;
 

@@ -284,7 +284,8 @@ pub fn render(t: &AnalyticsTable, format: TableFormat) -> Result<String> {
     })
 }
 
-fn cell(v: &Value) -> String {
+/// A query value as text: nulls as "–", strings bare.
+pub(crate) fn cell(v: &Value) -> String {
     match v {
         Value::Null => "–".into(),
         Value::String(s) => s.clone(),

@@ -73,6 +73,10 @@ pub fn write_report(run_dir: &Path, baseline: &str) -> Result<Written> {
 
 /// [`write_report`] for a run whose log lines were already read.
 pub fn write_run_report(run: RunInfo, baseline: &str) -> Result<Written> {
+    // The log decides the layout: results scored per analysis task have no lookup categories.
+    if super::tasks::is_tasks_run(&run) {
+        return super::tasks::write(run);
+    }
     let d = gather_run(run, baseline)?;
     let dir = d.run.dir.join(&d.run.suite);
     let chart_dir = dir.join("charts");

@@ -12,7 +12,7 @@ use super::{ProviderRun, Shared, StopReason};
 use crate::providers::batch::{
     BatchApi, Item, Matched, Outcome, Phase, Status, chunks, match_results,
 };
-use crate::providers::{ProviderError, Request, Response, Usage};
+use crate::providers::{ProviderError, Response, Usage};
 use backon::{ExponentialBuilder, Retryable};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -392,13 +392,7 @@ impl ProviderBatches {
             .map(|k| {
                 let w = &self.work[k];
                 let u = &w.combo.units[w.unit];
-                let req = Request {
-                    messages: &u.messages,
-                    cache_prefix: u.cache_prefix,
-                    questions: &u.questions,
-                    task: w.combo.task.as_ref().map(|t| &t.request),
-                    root_key: w.combo.root_key.as_deref(),
-                };
+                let req = w.combo.request(u);
                 Item {
                     custom_id: ledger::custom_id(k),
                     body: api.body(&req),

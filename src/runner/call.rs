@@ -4,9 +4,8 @@
 
 use super::plan::{Combo, SampleKey, Unit};
 use super::{ProviderRun, Shared, StopReason, retry};
-use crate::grading::{grade, summarize};
-use crate::prompt::{extract_answers, extract_cut_answers};
-use crate::providers::{Finish, ProviderError, Request, Response, Usage};
+use crate::grading::summarize;
+use crate::providers::{Finish, ProviderError, Response, Usage};
 use crate::records::{Line, Output, ProviderConfig, ResultRecord, Sample, Timing};
 use serde_json::json;
 use std::collections::HashSet;
@@ -33,7 +32,7 @@ pub(super) fn key(p: &ProviderRun, c: &Combo, run: u32, u: &Unit) -> SampleKey {
         run,
         question: u.question.clone(),
         primer: c.primer,
-        task: c.task.as_ref().map(|t| t.task.def.id.clone()),
+        task: c.item().map(str::to_string),
     }
 }
 
@@ -131,7 +130,7 @@ pub(super) fn validation(shared: &Shared, p: &ProviderRun, c: &Combo) {
                 && x.variant == r.variant
                 && x.records == c.records
                 && x.primer == c.primer
-                && x.task.as_deref() == c.task.as_ref().map(|t| t.task.def.id.as_str())
+                && x.task.as_deref() == c.item()
                 && x.provider_config.provider == p.provider.name()
                 && x.provider_config.model == p.provider.model()
         })
@@ -143,11 +142,7 @@ pub(super) fn validation(shared: &Shared, p: &ProviderRun, c: &Combo) {
         "primer": c.primer,
         "provider": p.provider.name(), "model": p.provider.model(), "runs": runs,
     });
-    let task = c
-        .task
-        .as_ref()
-        .map(|t| format!("{}_", t.task.def.id))
-        .unwrap_or_default();
+    let task = c.item().map(|t| format!("{t}_")).unwrap_or_default();
     let name = format!(
         "{task}{}_{}_{}_{}{}_validation.json",
         r.format,
@@ -240,13 +235,7 @@ async fn execute(shared: Arc<Shared>, p: Arc<ProviderRun>, c: Arc<Combo>, run: u
     }
     let start_ms = now_ms();
     let started = Instant::now();
-    let req = Request {
-        messages: &u.messages,
-        cache_prefix: u.cache_prefix,
-        questions: &u.questions,
-        task: c.task.as_ref().map(|t| &t.request),
-        root_key: c.root_key.as_deref(),
-    };
+    let req = c.request(u);
     let tokens = u.tokens + p.max_tokens;
     let stopping = || shared.stop.requested();
     let attempted = retry::send(
@@ -352,10 +341,7 @@ pub(super) fn finish(
         shared.observer.notice(&format!("warning: {e:#}"));
     }
     shared.observer.finished(p.idx, &record, cached);
-    let max_tokens = c
-        .task
-        .as_ref()
-        .map_or(p.max_tokens, |t| t.request.max_tokens);
+    let max_tokens = c.scorer.call_settings().max_tokens.unwrap_or(p.max_tokens);
     shared.signals.observe(&record, max_tokens);
     let mut slim = record;
     slim.sample.input.clear();
@@ -393,32 +379,22 @@ pub(super) fn build(
     // A failed call states nothing (and was not cut: its finish is `error`).
     let cut = resp.finish == Some(Finish::Length);
     let reply = error.is_none().then_some(resp.output.as_str());
-    let (metrics, task_scores) = match &c.task {
-        Some(t) => {
-            let (metrics, scores) = crate::tasks::grade::grade(&t.task, reply, cut);
-            (metrics, Some(scores))
-        }
-        None => {
-            // A reply cut at the limit keeps what it answered before the cut.
-            let answers = reply.and_then(if cut {
-                extract_cut_answers
-            } else {
-                extract_answers
-            });
-            (grade(&u.questions, answers.as_ref(), &c.data, cut), None)
-        }
-    };
+    let crate::suites::Scored {
+        metrics,
+        task_scores,
+    } = c.scorer.score(u, reply, cut);
     let summary = summarize(&metrics);
     let run_tag = if run == 0 {
         "warmup".to_string()
     } else {
         format!("run{run}")
     };
-    let q = match (&u.question, &c.task) {
-        (Some(q), _) => format!("_{q}"),
-        (None, Some(t)) => format!("_{}", t.task.def.id),
-        (None, None) => String::new(),
-    };
+    let q = u
+        .question
+        .as_deref()
+        .or(c.item())
+        .map(|q| format!("_{q}"))
+        .unwrap_or_default();
     // What this call spent: nothing for a failure or a cache hit (attempts == 0).
     let cost_usd = if error.is_some() || attempts == 0 {
         Some(0.0)
@@ -468,7 +444,7 @@ pub(super) fn build(
         warmup: run == 0,
         primer: c.primer,
         question: u.question.clone(),
-        task: c.task.as_ref().map(|t| t.task.def.id.clone()),
+        task: c.item().map(str::to_string),
         task_scores,
         usage: resp.usage,
         data_stats: r.stats.clone(),

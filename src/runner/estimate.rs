@@ -7,7 +7,7 @@ use crate::analytics::Table;
 use crate::providers::Usage;
 use crate::tokens::Tokenizer;
 use anyhow::Result;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 /// Assumed time to first token, seconds, for the wall-time estimate.
 const ASSUMED_FIRST_TOKEN_S: f64 = 1.0;
@@ -45,23 +45,7 @@ pub fn estimate(
             Tokenizer::O200kBase.count(&first.messages[0].content[..first.cache_prefix]) as u64;
         for (i, u) in c.units.iter().enumerate() {
             let prompt = u64::from(u.tokens);
-            let answers: Map<String, Value> = u
-                .questions
-                .iter()
-                .map(|q| (q.id.clone(), q.expected.clone()))
-                .collect();
-            // A task's key is its facts, stated one per line as the reference states them.
-            let key = match &c.task {
-                Some(t) => t
-                    .task
-                    .def
-                    .expected_values
-                    .iter()
-                    .zip(&t.task.truths)
-                    .map(|(v, truth)| crate::tasks::state_fact(&v.description, truth))
-                    .collect(),
-                None => Value::Object(answers).to_string(),
-            };
+            let key = c.scorer.answer_key(u);
             let out = Tokenizer::O200kBase.count(&key) as u64;
             calls.push((prompt, data, out, i == 0));
             lo = lo.min(prompt);
@@ -72,10 +56,7 @@ pub fn estimate(
         } else {
             json!(format!("{lo}–{hi}"))
         };
-        let mut row = match &c.task {
-            Some(t) => vec![json!(t.task.def.id)],
-            None => Vec::new(),
-        };
+        let mut row: Vec<Value> = c.item().map(|t| json!(t)).into_iter().collect();
         row.extend([
             json!(c.records),
             json!(c.primer),
@@ -185,7 +166,11 @@ pub fn estimate(
     }
     let cols = |c: &[&str]| c.iter().map(|s| s.to_string()).collect();
     // Only the tasks suite names a task per rendering.
-    let task_col: &[&str] = if plan.tasks.is_some() { &["task"] } else { &[] };
+    let task_col: &[&str] = if matrix.combos.iter().any(|c| c.item().is_some()) {
+        &["task"]
+    } else {
+        &[]
+    };
     Ok(Estimate {
         prompts: Table {
             columns: cols(&[
@@ -262,13 +247,7 @@ pub fn requests(plan: &Plan, models: &[Model]) -> Result<String> {
     else {
         return Ok("no request to show: the plan has no calls\n".into());
     };
-    let req = crate::providers::Request {
-        messages: &u.messages,
-        cache_prefix: u.cache_prefix,
-        questions: &u.questions,
-        task: c.task.as_ref().map(|t| &t.request),
-        root_key: c.root_key.as_deref(),
-    };
+    let req = c.request(u);
     let mut out = String::new();
     for m in models {
         let p = &m.provider;

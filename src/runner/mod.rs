@@ -13,14 +13,15 @@ pub mod plan;
 pub mod progress;
 pub mod resume;
 pub mod retry;
-pub mod tasks;
-pub mod userdata;
 pub mod warnings;
+/// The `--data` suite (its old path).
+pub use crate::suites::data as userdata;
+/// The `tasks` suite (its old path).
+pub use crate::suites::tasks;
 
 use crate::UsageError;
-use crate::layout::{Writer, dataset_hash};
+use crate::layout::Writer;
 use crate::providers::{ModelConfig, Price, Provider};
-use crate::questions::Category;
 use crate::records::{JsonlWriter, Line, Metadata, ProviderConfig, ResultRecord, SummaryRecord};
 use anyhow::Result;
 pub use cache::Cache;
@@ -36,7 +37,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// Name of the default suite.
-pub const SUITE: &str = "formats";
+pub const SUITE: &str = crate::suites::formats::SUITE;
 
 /// A provider with the settings it runs under.
 pub struct Model {
@@ -234,19 +235,6 @@ pub(crate) fn run_identity(now: chrono::DateTime<chrono::Utc>) -> (String, Strin
     (id, now.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
 }
 
-fn weights(plan: &Plan) -> Value {
-    let categories: &[Category] = if plan.tasks.is_some() {
-        &[Category::Fact]
-    } else {
-        &Category::ALL
-    };
-    categories
-        .iter()
-        .map(|c| (c.name().to_string(), json!(c.weight())))
-        .collect::<serde_json::Map<_, _>>()
-        .into()
-}
-
 /// A model's settings as recorded: the base URL without query string or user info, which can
 /// carry keys (so a resumed run needs the key from the environment again).
 fn recorded_settings(c: &ModelConfig) -> Value {
@@ -267,18 +255,11 @@ fn metadata(
     hash: String,
     skipped: &[tasks::Skip],
 ) -> Metadata {
-    Metadata {
+    let mut meta = Metadata {
         benchmark_id: id.to_string(),
         timestamp: timestamp.to_string(),
-        suite_name: plan.suite(),
-        description: if plan.tasks.is_some() {
-            "Which data format does an LLM analyse best: the same tasks over the same data, many formats."
-        } else if plan.data.is_some() {
-            "Which data format does an LLM read best for these records: the user's own data, questions synthesised from it with SQL answers, many formats."
-        } else {
-            "Which data format does an LLM read best: same data, same questions, many formats."
-        }
-        .into(),
+        suite_name: plan.suite.name(),
+        description: plan.suite.description().into(),
         tags: vec![],
         providers: models
             .iter()
@@ -287,7 +268,10 @@ fn metadata(
                 model: m.provider.model().into(),
                 model_params: m.provider.params(),
                 settings: Some(recorded_settings(&m.config)),
-                notes: crate::providers::capabilities::notes(&m.config, plan.tasks.is_some()),
+                notes: crate::providers::capabilities::notes(
+                    &m.config,
+                    plan.suite.own_call_settings(),
+                ),
             })
             .collect(),
         bench_version: env!("CARGO_PKG_VERSION").into(),
@@ -297,7 +281,7 @@ fn metadata(
         structures: plan.structures.clone(),
         variants: plan.variants.clone(),
         runs: plan.runs,
-        weights: weights(plan),
+        weights: crate::suites::formats::weights(plan.suite.categories()),
         tokenizers: plan
             .tokenizers
             .iter()
@@ -307,13 +291,11 @@ fn metadata(
         question_mode: plan.question_mode,
         primers: plan.primers.clone(),
         rescored_from: None,
-        tasks: plan.tasks.as_ref().map(|t| tasks::TaskMeta {
-            file: t.file.clone(),
-            ids: t.tasks.iter().map(|t| t.def.id.clone()).collect(),
-            skipped: skipped.to_vec(),
-        }),
-        data: plan.data.as_ref().map(|d| d.meta(skipped)),
-    }
+        tasks: None,
+        data: None,
+    };
+    plan.suite.record(&mut meta, skipped);
+    meta
 }
 
 /// Executes the plan against every model, or completes `resume`d run log: each step below, once.
@@ -360,7 +342,7 @@ pub async fn run(
     for s in &skipped {
         observer.notice(&s.to_string());
     }
-    let suite = plan.suite();
+    let suite = plan.suite.name();
     let opened = open_log(plan, &models, &matrix, &skipped, resume)?;
     let artifacts = write_artifacts(plan, &matrix, &opened.dir.join(&suite))?;
     let done: HashSet<SampleKey> = opened.kept.iter().map(SampleKey::of).collect();
@@ -409,7 +391,7 @@ pub fn model_notes(models: &[Model], plan: &Plan) -> Vec<String> {
     models
         .iter()
         .flat_map(|m| {
-            crate::providers::capabilities::notes(&m.config, plan.tasks.is_some())
+            crate::providers::capabilities::notes(&m.config, plan.suite.own_call_settings())
                 .into_iter()
                 .map(|n| format!("note: {}: {n}", m.config.spec()))
         })
@@ -449,17 +431,9 @@ fn open_log(
         &now.format("%Y-%m-%d_%H-%M-%S").to_string(),
     )?;
     let (id, ts) = run_identity(now);
-    let hashes: Vec<String> = match (&plan.tasks, &plan.data) {
-        (Some(t), _) => t.tasks.iter().map(tasks::data_hash).collect(),
-        (None, Some(d)) => vec![d.data.sha256.clone()],
-        (None, None) => matrix
-            .sizes
-            .iter()
-            .map(|s| dataset_hash(&s.dataset))
-            .collect(),
-    };
+    let hashes = plan.suite.data_hashes(matrix);
     let meta = metadata(plan, models, &id, &ts, hashes.join(","), skipped);
-    let mut log = JsonlWriter::create(&dir.join(format!("{}.jsonl", plan.suite())))?;
+    let mut log = JsonlWriter::create(&dir.join(format!("{}.jsonl", plan.suite.name())))?;
     log.append(&Line::Metadata(Box::new(meta.clone())))?;
     Ok(Opened {
         dir,
@@ -469,25 +443,10 @@ fn open_log(
     })
 }
 
-/// The artifacts folder with the questions and the data files of the first primer setting.
+/// The artifacts folder with the suite's questions and data files.
 fn write_artifacts(plan: &Plan, matrix: &plan::Matrix, at: &Path) -> Result<Writer> {
     let mut artifacts = Writer::create(at)?;
-    for size in &matrix.sizes {
-        for (&v, qs) in &size.questions {
-            artifacts.questions(v, size.dataset.mandatory.len(), qs)?;
-        }
-    }
-    if let Some(d) = &plan.data {
-        artifacts.questions(d.variant, d.data.records.len(), &d.synthesis.questions)?;
-    }
-    // Task renderings are in their prompts (`bench dump-prompts` writes them as files).
-    for c in matrix
-        .combos
-        .iter()
-        .filter(|c| c.primer == plan.primers[0] && c.task.is_none())
-    {
-        artifacts.data(&c.rendering, c.records)?;
-    }
+    plan.suite.artifacts(plan, matrix, &mut artifacts)?;
     Ok(artifacts)
 }
 
@@ -590,28 +549,25 @@ fn summarize(
     })
 }
 
-/// The artifacts' metadata.json: the largest product dataset, or the user's data.
+/// The artifacts' metadata.json: the suite's data set, the run's settings, every file.
 fn write_metadata_files(
     plan: &Plan,
     sizes: &[plan::Size],
     shared: &Shared,
     suite: &str,
 ) -> Result<()> {
-    let mut artifacts = shared.artifacts.lock().expect("artifacts lock");
-    if let Some(largest) = sizes.iter().max_by_key(|s| s.dataset.mandatory.len()) {
-        artifacts.metadata(
-            &largest.dataset,
+    let Some(data) = plan.suite.data_description(sizes) else {
+        return Ok(());
+    };
+    shared
+        .artifacts
+        .lock()
+        .expect("artifacts lock")
+        .metadata_of(
+            data,
             json!({"seed": plan.seed, "records": plan.records, "runs": plan.runs, "suite": suite,
-                   "question_mode": plan.question_mode.name(), "primers": plan.primers}),
+               "question_mode": plan.question_mode.name(), "primers": plan.primers}),
         )?;
-    }
-    if let Some(d) = &plan.data {
-        artifacts.metadata_of(
-            d.describe(),
-            json!({"seed": plan.seed, "runs": plan.runs, "suite": suite,
-                   "question_mode": plan.question_mode.name(), "primers": plan.primers}),
-        )?;
-    }
     Ok(())
 }
 

@@ -1,15 +1,14 @@
 //! The run matrix: which renderings, which prompts per rendering (one batch prompt, or one per
 //! question), and the key that names one sample so a resumed run can skip it.
 
-use super::tasks::{Skip, TaskCombo, TaskPlan};
-use super::userdata::DataPlan;
-use crate::dataset::{self, Dataset, Structure, Variant};
+use crate::dataset::{Dataset, Structure, Variant};
 use crate::formats::Format;
-use crate::grading::DataIndex;
-use crate::layout::{self, Rendering};
+use crate::layout::Rendering;
 use crate::prompt::{Message, Prompt, Subject};
-use crate::questions::{self, Question};
+use crate::providers::Request;
+use crate::questions::Question;
 use crate::records::{Metadata, ResultRecord};
+use crate::suites::{Scorer, Skip, Suite};
 use crate::tokens::Tokenizer;
 use anyhow::Result;
 use std::collections::BTreeMap;
@@ -41,10 +40,8 @@ pub struct Plan {
     pub question_mode: QuestionMode,
     /// Primer settings to run: `[false]`, `[true]` or both.
     pub primers: Vec<bool>,
-    /// The `tasks` suite's tasks; `None` runs the `formats` suite.
-    pub tasks: Option<Arc<TaskPlan>>,
-    /// The user's own records (`--data FILE`) instead of the product dataset.
-    pub data: Option<Arc<DataPlan>>,
+    /// What the run measures: the product questions, the user's records, analysis tasks.
+    pub suite: Arc<dyn Suite>,
 }
 
 impl Plan {
@@ -63,30 +60,15 @@ impl Plan {
         out
     }
 
-    /// Prompts per provider and run: combinations × sizes × primer settings (tasks × formats
-    /// in the `tasks` suite, before skips).
+    /// Prompts per provider and run, before skips.
     pub fn renderings(&self) -> usize {
-        match (&self.tasks, &self.data) {
-            (Some(t), _) => t.tasks.len() * self.formats.len(),
-            (None, Some(_)) => self.formats.len() * self.primers.len(),
-            (None, None) => self.combinations().len() * self.records.len() * self.primers.len(),
-        }
+        self.suite.renderings(self)
     }
 
     /// Whether a provider gets a warm-up call per rendering: as `forced`, else when it caches
     /// prompts and they share a prefix to prime (task prompts put instructions before the data).
     pub fn warmup(&self, forced: Option<bool>, caches_prompts: bool) -> bool {
-        forced.unwrap_or(caches_prompts && self.tasks.is_none())
-    }
-
-    /// The suite this plan runs, which names its run log: `formats`, `tasks`, or the stem of
-    /// the `--data` file.
-    pub fn suite(&self) -> String {
-        match (&self.tasks, &self.data) {
-            (Some(_), _) => super::tasks::SUITE.into(),
-            (None, Some(d)) => d.suite(),
-            (None, None) => super::SUITE.into(),
-        }
+        forced.unwrap_or(caches_prompts && self.suite.data_first())
     }
 
     /// The plan a run log's metadata describes.
@@ -112,14 +94,7 @@ impl Plan {
             output_root: PathBuf::new(),
             question_mode: m.question_mode,
             primers: m.primers.clone(),
-            tasks: match &m.tasks {
-                Some(t) => Some(Arc::new(t.plan()?)),
-                None => None,
-            },
-            data: match &m.data {
-                Some(d) => Some(Arc::new(d.plan(m.seed)?)),
-                None => None,
-            },
+            suite: crate::suites::from_metadata(m)?,
         })
     }
 }
@@ -148,14 +123,26 @@ pub struct Combo {
     pub rendering: Rendering,
     /// Its prompts: one in batch mode, one per question otherwise.
     pub units: Vec<Unit>,
-    /// The records asked about, for the taxonomy of wrong answers: one index per dataset size
-    /// and variant, shared by every combination of it.
-    pub data: Arc<DataIndex>,
-    /// The analysis task this rendering is for (`tasks` suite).
-    pub task: Option<Arc<TaskCombo>>,
-    /// The key holding the user's records (`--data`): the reference answerer reads its records
-    /// there instead of through the product schema.
-    pub root_key: Option<Arc<str>>,
+    /// How its replies are graded (shared by every combination over the same data).
+    pub scorer: Arc<dyn Scorer>,
+}
+
+impl Combo {
+    /// What a provider is sent for `unit`.
+    pub fn request<'a>(&'a self, unit: &'a Unit) -> Request<'a> {
+        Request {
+            messages: &unit.messages,
+            cache_prefix: unit.cache_prefix,
+            questions: &unit.questions,
+            settings: self.scorer.call_settings(),
+            payload: self.scorer.payload().map(|p| p.as_ref()),
+        }
+    }
+
+    /// The item it asks about beyond its data (a task id).
+    pub fn item(&self) -> Option<&str> {
+        self.scorer.item()
+    }
 }
 
 /// One dataset size with its questions per variant.
@@ -178,11 +165,7 @@ pub struct Matrix {
 /// A plan whose every rendering was skipped is an error: a run of 0 calls would exit 0 and
 /// look like a success.
 pub fn build_all(plan: &Plan) -> Result<(Matrix, Vec<Skip>)> {
-    let (matrix, skipped) = match (&plan.tasks, &plan.data) {
-        (Some(tp), _) => super::tasks::build(plan, tp)?,
-        (None, Some(dp)) => super::userdata::build(plan, dp)?,
-        (None, None) => (build(plan)?, Vec::new()),
-    };
+    let (matrix, skipped) = plan.suite.build(plan)?;
     if matrix.combos.is_empty() {
         let why: Vec<String> = skipped.iter().map(ToString::to_string).collect();
         return Err(crate::UsageError::new(format!(
@@ -194,53 +177,8 @@ pub fn build_all(plan: &Plan) -> Result<(Matrix, Vec<Skip>)> {
     Ok((matrix, skipped))
 }
 
-/// Renders every combination of the `formats` suite and its prompts.
-pub fn build(plan: &Plan) -> Result<Matrix> {
-    let mut sizes = Vec::new();
-    let mut combos = Vec::new();
-    for &n in &plan.records {
-        let dataset = Arc::new(dataset::generate(n, plan.seed));
-        let questions: BTreeMap<Variant, Vec<Question>> = plan
-            .variants
-            .iter()
-            .map(|&v| (v, questions::generate(&dataset.records(v), plan.seed)))
-            .collect();
-        for &v in &plan.variants {
-            let data = Arc::new(DataIndex::of_dataset(dataset.clone(), v));
-            for &s in &plan.structures {
-                let doc = dataset.document(v, s);
-                let formats: Vec<_> = plan
-                    .formats
-                    .iter()
-                    .copied()
-                    .filter(|f| f.supports(s))
-                    .collect();
-                let qs = &questions[&v];
-                layout::render_each(&doc, &formats, s, v, &plan.tokenizers, |rendered| {
-                    for &primer in &plan.primers {
-                        let rendering = rendered.clone();
-                        let units = units(plan, Subject::Products, &rendering, primer, qs);
-                        combos.push(Combo {
-                            records: n as usize,
-                            primer,
-                            rendering,
-                            units,
-                            data: data.clone(),
-                            task: None,
-                            root_key: None,
-                        });
-                    }
-                    Ok(())
-                })?;
-            }
-        }
-        sizes.push(Size { dataset, questions });
-    }
-    Ok(Matrix { sizes, combos })
-}
-
 /// The prompts of one rendering: one with every question in batch mode, else one each.
-pub(super) fn units(
+pub fn units(
     plan: &Plan,
     subject: Subject,
     rendering: &Rendering,
@@ -345,10 +283,9 @@ mod tests {
             output_root: PathBuf::new(),
             question_mode: QuestionMode::PerQuestion,
             primers: vec![false, true],
-            tasks: None,
-            data: None,
+            suite: crate::suites::product(),
         };
-        let m = build(&plan).unwrap();
+        let m = crate::suites::formats::build(&plan).unwrap();
         let mut checked = 0;
         for c in &m.combos {
             for u in &c.units {

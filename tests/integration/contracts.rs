@@ -12,6 +12,7 @@ use bench::prompt::Message;
 use bench::providers::capabilities::{self, Api, Capabilities, Sampling, Thinking};
 use bench::providers::{self, ModelConfig, Request, Wire};
 use bench::records::Line;
+use bench::suites::CallSettings;
 use bench::tasks::TaskRequest;
 use serde_json::{Value, json};
 use wiremock::{Mock, MockServer, ResponseTemplate};
@@ -285,8 +286,11 @@ async fn every_family_gets_a_body_its_api_accepts_as_the_tasks_suite_calls_it() 
         messages: &messages,
         cache_prefix: 5,
         questions: &[],
-        task: Some(&task),
-        root_key: None,
+        settings: CallSettings {
+            max_tokens: Some(task.max_tokens),
+            temperature: task.temperature,
+        },
+        payload: Some(&task),
     };
     let mut checked = 0;
     for caps in capabilities::TABLE {

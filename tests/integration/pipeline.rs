@@ -33,8 +33,8 @@ fn reference_answers_from_the_prompt_text_not_the_original_records() {
         messages: &prompt.messages(),
         cache_prefix: 0,
         questions: &qs,
-        task: None,
-        root_key: None,
+        settings: Default::default(),
+        payload: None,
     }))
     .unwrap();
     let answers: Value = serde_json::from_str(&resp.output).unwrap();
@@ -59,8 +59,8 @@ fn reference_reports_an_undecodable_data_block() {
         messages: &prompt.messages(),
         cache_prefix: 0,
         questions: &qs,
-        task: None,
-        root_key: None,
+        settings: Default::default(),
+        payload: None,
     }))
     .unwrap_err();
     assert!(err.to_string().contains("yaml"), "{err}");
@@ -113,8 +113,7 @@ fn unparseable_output_fails_every_question_and_is_kept() {
         output_root: tmp.path().to_path_buf(),
         question_mode: QuestionMode::Batch,
         primers: vec![false],
-        tasks: None,
-        data: None,
+        suite: bench::suites::product(),
     };
     let providers: Vec<Box<dyn Provider>> = vec![Box::new(Chatty)];
     let outcome = block_on(sequential(&plan, providers)).unwrap();

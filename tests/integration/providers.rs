@@ -210,8 +210,8 @@ async fn call(
         messages: &messages,
         cache_prefix: 11,
         questions: &[],
-        task: None,
-        root_key: None,
+        settings: Default::default(),
+        payload: None,
     };
     let limits = Limits::new(2, None, None, 1).unwrap();
     let t = Instant::now();
@@ -532,8 +532,7 @@ fn a_run_on_cut_replies_records_finish_and_truncated_answers() {
         output_root: tmp.path().to_path_buf(),
         question_mode: QuestionMode::Batch,
         primers: vec![false],
-        tasks: None,
-        data: None,
+        suite: bench::suites::product(),
     };
     let p = providers::build(&config(api, &server, 2.0), &fake_env).unwrap();
     let outcome = rt.block_on(sequential(&plan, vec![p])).unwrap();

@@ -1,6 +1,7 @@
 //! `bench rescore`: re-grading a finished offline run with the unchanged grader reproduces every
-//! score exactly, in a new run folder that names its source; a folder that is not a run is a
-//! one-line error.
+//! score exactly, in a new run folder that names its source, for every suite (the product
+//! questions, a `--data` file, analysis tasks); a reply changed in the log is graded again, not
+//! copied; a folder that is not a run is a one-line error.
 
 use assert_cmd::Command;
 use bench::records::{Line, ResultRecord, SummaryRecord};
@@ -19,12 +20,140 @@ fn runs(root: &Path) -> Vec<PathBuf> {
     dirs
 }
 
+/// The run log of a run folder (its one `.jsonl`).
+fn log(dir: &Path) -> PathBuf {
+    let logs = bench::records::run_logs(dir).unwrap();
+    assert_eq!(logs.len(), 1, "{logs:?}");
+    logs[0].clone()
+}
+
 fn lines(dir: &Path) -> Vec<Line> {
-    std::fs::read_to_string(dir.join("formats.jsonl"))
+    std::fs::read_to_string(log(dir))
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
+}
+
+/// Replaces the reply of the first result line with text that answers nothing.
+fn tamper_first_reply(dir: &Path) -> String {
+    let path = log(dir);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut out = Vec::new();
+    let mut tag = None;
+    for l in text.lines() {
+        let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+        if tag.is_none() && v["type"] == "result" && v["data"]["warmup"] == false {
+            v["data"]["sample"]["output"]["content"] = "I cannot tell.".into();
+            tag = Some(v["data"]["sample"]["tag"].as_str().unwrap().to_string());
+        }
+        out.push(serde_json::to_string(&v).unwrap());
+    }
+    std::fs::write(&path, out.join("\n") + "\n").unwrap();
+    tag.expect("a result line")
+}
+
+/// Runs `args` offline, changes one stored reply, rescores: every other result's grades are
+/// reproduced exactly and the changed one is graded again as answering nothing.
+fn rescore_reproduces(args: &[&str], items: Option<usize>) {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("data");
+    bench(tmp.path())
+        .args(["run", "--runs", "1", "--no-report"])
+        .args(args)
+        .arg("--output-root")
+        .arg(&root)
+        .assert()
+        .success();
+    let source = runs(&root).pop().unwrap();
+    let changed = tamper_first_reply(&source);
+    let out = bench(tmp.path())
+        .args(["rescore", "--no-report"])
+        .arg(&source)
+        .output()
+        .unwrap();
+    crate::success_stdout(&out);
+    let new = runs(&root).into_iter().find(|d| *d != source).unwrap();
+    let (_, old, _) = split(lines(&source));
+    let (_, rescored, _) = split(lines(&new));
+    assert_eq!(old.len(), rescored.len());
+    assert!(old.len() > 1, "{args:?}");
+    for (a, b) in old.iter().zip(&rescored) {
+        assert_eq!(a.sample.tag, b.sample.tag);
+        match items {
+            Some(n) => assert_eq!(a.metrics.len(), n, "{}", a.sample.tag),
+            None => assert!(!a.metrics.is_empty(), "{}", a.sample.tag),
+        }
+        if a.sample.tag == changed {
+            assert_eq!(a.summary.weighted_accuracy, 1.0, "{changed} as run");
+            assert!(
+                b.metrics.iter().all(|m| m.passed == 0),
+                "{changed}: the changed reply is graded again: {:?}",
+                b.metrics
+            );
+            assert_eq!(b.summary.weighted_accuracy, 0.0);
+        } else {
+            assert_eq!(a.metrics, b.metrics, "{}", a.sample.tag);
+            assert_eq!(a.summary, b.summary, "{}", a.sample.tag);
+            assert_eq!(a.task_scores, b.task_scores, "{}", a.sample.tag);
+        }
+    }
+}
+
+#[test]
+fn rescore_regrades_the_product_suite() {
+    rescore_reproduces(
+        &[
+            "--formats",
+            "csv,toon_default",
+            "--structures",
+            "flat",
+            "--variants",
+            "optional",
+        ],
+        Some(124),
+    );
+}
+
+#[test]
+fn rescore_regrades_a_data_file_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("teams.json");
+    let rows: Vec<String> = (0..12)
+        .map(|i| {
+            format!(
+                r#"{{"team": "t{i}", "city": "c{}", "wins": {}}}"#,
+                i % 4,
+                i * 3
+            )
+        })
+        .collect();
+    std::fs::write(&file, format!("[{}]", rows.join(","))).unwrap();
+    rescore_reproduces(
+        &["--formats", "csv,yaml", "--data", file.to_str().unwrap()],
+        None,
+    );
+}
+
+#[test]
+fn rescore_regrades_a_tasks_run() {
+    let tasks = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/benchmarks/tasks/synthetic.json"
+    );
+    rescore_reproduces(
+        &[
+            "--suite",
+            "tasks",
+            "--tasks",
+            tasks,
+            "--task-ids",
+            "FIN-001,HR-002",
+            "--formats",
+            "csv,json_compact",
+        ],
+        None,
+    );
 }
 
 fn split(lines: Vec<Line>) -> (bench::records::Metadata, Vec<ResultRecord>, SummaryRecord) {

@@ -56,8 +56,7 @@ fn plan(root: &Path, runs: u32) -> Plan {
         output_root: root.to_path_buf(),
         question_mode: QuestionMode::Batch,
         primers: vec![false],
-        tasks: None,
-        data: None,
+        suite: bench::suites::product(),
     }
 }
 

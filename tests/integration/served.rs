@@ -37,8 +37,7 @@ fn plan(root: &Path, formats: Vec<Format>) -> Plan {
         output_root: root.to_path_buf(),
         question_mode: QuestionMode::Batch,
         primers: vec![false],
-        tasks: None,
-        data: None,
+        suite: bench::suites::product(),
     }
 }
 

@@ -310,20 +310,20 @@ fn resume_and_dry_run_work_for_tasks() {
         .map(|r| (r.task.clone(), r.format, r.run))
         .collect();
     assert_eq!(keys.len(), 6, "every (task, format, run) once: {keys:?}");
-    // The report and rescore cover the formats suite: a tasks run is a clear refusal.
-    for (cmd, want) in [
-        (
-            "report",
-            "is a tasks run; the report covers the formats suite",
-        ),
-        (
-            "rescore",
-            "is a tasks run; rescore re-grades the formats suite's questions only",
-        ),
-    ] {
-        let out = bench(&cache).arg(cmd).arg(&dir).assert().code(2);
-        let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
-        assert!(stderr.contains(want), "{cmd}: {stderr}");
-        assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    // The report of a tasks run ranks by fact accuracy (sql/task_scores.sql).
+    let out = bench(&cache).arg("report").arg(&dir).output().unwrap();
+    crate::success_stdout(&out);
+    let md = std::fs::read_to_string(dir.join("tasks").join("BENCHMARK_REPORT.md")).unwrap();
+    assert!(md.contains("ranks first: 100.0 % fact accuracy"), "{md}");
+    assert!(md.contains("## Each task (sql/task_formats.sql)"), "{md}");
+    let json: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("tasks").join("analytics_results.json")).unwrap(),
+    )
+    .unwrap();
+    let per_task = json["task_formats"].as_array().unwrap();
+    assert_eq!(per_task.len(), 3, "one row per (task, format): {per_task:?}");
+    for row in per_task {
+        assert_eq!(row["calls"], 2, "{row}");
+        assert_eq!(row["fact_accuracy_pct"], 100.0, "{row}");
     }
 }

@@ -58,8 +58,8 @@ fn request(m: &[Message]) -> Request<'_> {
         messages: m,
         cache_prefix: 11,
         questions: &[],
-        task: None,
-        root_key: None,
+        settings: Default::default(),
+        payload: None,
     }
 }
 

@@ -3,20 +3,84 @@
 //! represent the records is a [`Skip`] with its reason, on screen, in the metadata and in the
 //! report.
 
-use super::plan::{Combo, Matrix, Plan, units};
-use super::tasks::Skip;
+use super::formats::Lookups;
+use super::{Entry, Skip, Suite};
 use crate::UsageError;
 use crate::dataset::user::{self, LoadOptions, Sample, UserData};
 use crate::dataset::{Record, Structure, Variant};
 use crate::formats::{self, Format};
 use crate::grading::DataIndex;
-use crate::layout::{self, Rendering};
+use crate::layout::{self, Rendering, Writer};
 use crate::prompt::Subject;
+use crate::questions::Category;
 use crate::questions::synth::{self, Synthesis};
+use crate::records::Metadata;
+use crate::runner::plan::{Combo, Matrix, Plan, units};
 use crate::tokens::Tokenizer;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+/// The kind of a `--data` run (its run log is named after the file).
+pub const KIND: &str = "data";
+
+/// Claims a metadata line that names a data file; the file is loaded again and must be
+/// unchanged.
+pub const ENTRY: Entry = Entry {
+    kind: KIND,
+    from_metadata: |m| match &m.data {
+        Some(d) => Ok(Some(Arc::new(d.plan(m.seed)?) as Arc<dyn Suite>)),
+        None => Ok(None),
+    },
+};
+
+/// The key holding the user's records in every rendering: the reference answerer reads its
+/// records there instead of through the product schema.
+#[derive(Debug, Clone)]
+pub struct RootKey(pub Arc<str>);
+
+impl Suite for DataPlan {
+    fn name(&self) -> String {
+        user::root_name(&self.data.name)
+    }
+
+    fn description(&self) -> &'static str {
+        "Which data format does an LLM read best for these records: the user's own data, questions synthesised from it with SQL answers, many formats."
+    }
+
+    fn categories(&self) -> &'static [Category] {
+        &Category::ALL
+    }
+
+    fn renderings(&self, plan: &Plan) -> usize {
+        plan.formats.len() * plan.primers.len()
+    }
+
+    fn build(&self, plan: &Plan) -> Result<(Matrix, Vec<Skip>)> {
+        build(plan, self)
+    }
+
+    fn data_hashes(&self, _: &Matrix) -> Vec<String> {
+        vec![self.data.sha256.clone()]
+    }
+
+    fn record(&self, meta: &mut Metadata, skipped: &[Skip]) {
+        meta.data = Some(self.meta(skipped));
+    }
+
+    fn artifacts(&self, plan: &Plan, matrix: &Matrix, w: &mut Writer) -> Result<()> {
+        w.questions(
+            self.variant,
+            self.data.records.len(),
+            &self.synthesis.questions,
+        )?;
+        super::formats::data_files(plan, matrix, w)
+    }
+
+    fn data_description(&self, _: &[crate::runner::plan::Size]) -> Option<serde_json::Value> {
+        Some(self.describe())
+    }
+}
 
 /// What a `--data` run asks: the file, how it was read, and the questions.
 #[derive(Debug, Clone)]
@@ -63,11 +127,6 @@ impl DataPlan {
                 Variant::Mandatory
             },
         })
-    }
-
-    /// The suite name: the file stem as a plain identifier (it names the run log).
-    pub fn suite(&self) -> String {
-        user::root_name(&self.data.name)
     }
 
     /// The columns as DuckDB typed them.
@@ -169,7 +228,7 @@ pub fn render(
     tokenizers: &[Tokenizer],
 ) -> Result<Result<Rendering, Skip>> {
     let rendered = layout::render(&dp.doc, format, dp.structure, dp.variant, tokenizers);
-    super::tasks::or_skip(rendered, &dp.suite(), format)
+    super::tasks::or_skip(rendered, &dp.name(), format)
         .with_context(|| dp.file.display().to_string())
 }
 
@@ -177,7 +236,10 @@ pub fn render(
 pub fn build(plan: &Plan, dp: &DataPlan) -> Result<(Matrix, Vec<Skip>)> {
     let key: Arc<str> = Arc::from(user::root_name(&dp.data.name));
     let records: Vec<Record> = dp.data.records.clone();
-    let index = Arc::new(DataIndex::with_id(records, &dp.synthesis.id.field_list()));
+    let scorer = Arc::new(Lookups::new(
+        DataIndex::with_id(records, &dp.synthesis.id.field_list()),
+        Some(Arc::new(RootKey(key))),
+    ));
     let questions = &dp.synthesis.questions;
     let mut combos = Vec::new();
     let mut skips = Vec::new();
@@ -197,9 +259,7 @@ pub fn build(plan: &Plan, dp: &DataPlan) -> Result<(Matrix, Vec<Skip>)> {
                 primer,
                 rendering,
                 units,
-                data: index.clone(),
-                task: None,
-                root_key: Some(key.clone()),
+                scorer: scorer.clone(),
             });
         }
     }

@@ -2,12 +2,14 @@
 //! cannot represent a task's data is a skip with its reason, kept for the screen, the run's
 //! metadata and the report — never dropped silently.
 
-use super::plan::{Combo, Matrix, Plan, Unit};
+use super::{CallSettings, Entry, Payload, Scored, Scorer, Suite};
 use crate::dataset::{Structure, Variant};
 use crate::formats::{self, Format};
-use crate::grading::DataIndex;
 use crate::layout::{self, Rendering};
 use crate::prompt::Message;
+use crate::questions::Category;
+use crate::records::Metadata;
+use crate::runner::plan::{Combo, Matrix, Plan, Unit};
 use crate::tasks::{Task, TaskRequest, prompt};
 use crate::tokens::Tokenizer;
 use anyhow::{Context, Result};
@@ -26,13 +28,116 @@ pub struct TaskPlan {
     pub tasks: Vec<Task>,
 }
 
-/// A (task, format) cell of the matrix: the task and what the reference provider needs.
+/// Claims a metadata line that names a task file.
+pub const ENTRY: Entry = Entry {
+    kind: SUITE,
+    from_metadata: |m| match &m.tasks {
+        Some(t) => Ok(Some(Arc::new(t.plan()?) as Arc<dyn Suite>)),
+        None => Ok(None),
+    },
+};
+
+impl Suite for TaskPlan {
+    fn name(&self) -> String {
+        SUITE.into()
+    }
+
+    fn description(&self) -> &'static str {
+        "Which data format does an LLM analyse best: the same tasks over the same data, many formats."
+    }
+
+    fn categories(&self) -> &'static [Category] {
+        &[Category::Fact]
+    }
+
+    fn renderings(&self, plan: &Plan) -> usize {
+        self.tasks.len() * plan.formats.len()
+    }
+
+    fn build(&self, plan: &Plan) -> Result<(Matrix, Vec<super::Skip>)> {
+        build(plan, self)
+    }
+
+    fn data_hashes(&self, _: &Matrix) -> Vec<String> {
+        self.tasks.iter().map(data_hash).collect()
+    }
+
+    fn record(&self, meta: &mut Metadata, skipped: &[Skip]) {
+        meta.tasks = Some(TaskMeta {
+            file: self.file.clone(),
+            ids: self.tasks.iter().map(|t| t.def.id.clone()).collect(),
+            skipped: skipped.to_vec(),
+        });
+    }
+
+    // Task renderings are in their prompts (`bench dump-prompts` writes them as files).
+
+    fn data_first(&self) -> bool {
+        false
+    }
+
+    fn own_call_settings(&self) -> bool {
+        true
+    }
+
+    fn ranking_sql(&self) -> Option<&'static str> {
+        Some(crate::analytics::sql::TASK_SCORES)
+    }
+}
+
+/// A (task, format) cell of the matrix: the task, graded by its facts and rubric, and what
+/// the reference provider needs.
 #[derive(Debug)]
 pub struct TaskCombo {
     /// The task.
     pub task: Task,
     /// Format, root key and queries, for the reference answerer.
-    pub request: TaskRequest,
+    pub request: Payload,
+}
+
+impl TaskCombo {
+    fn request(&self) -> &TaskRequest {
+        self.request
+            .downcast_ref()
+            .expect("a task combination's payload is its TaskRequest")
+    }
+}
+
+impl Scorer for TaskCombo {
+    fn item(&self) -> Option<&str> {
+        Some(&self.task.def.id)
+    }
+
+    fn call_settings(&self) -> CallSettings {
+        let r = self.request();
+        CallSettings {
+            max_tokens: Some(r.max_tokens),
+            temperature: r.temperature,
+        }
+    }
+
+    fn payload(&self) -> Option<&Payload> {
+        Some(&self.request)
+    }
+
+    fn score(&self, _: &Unit, reply: Option<&str>, cut: bool) -> Scored {
+        let (metrics, scores) = crate::tasks::grade::grade(&self.task, reply, cut);
+        Scored {
+            metrics,
+            task_scores: Some(scores),
+        }
+    }
+
+    /// Its facts, stated one per line as the reference states them.
+    fn answer_key(&self, _: &Unit) -> String {
+        self.task
+            .def
+            .expected_values
+            .iter()
+            .zip(&self.task.truths)
+            .map(|(v, truth)| crate::tasks::state_fact(&v.description, truth))
+            .collect()
+    }
 }
 
 pub use crate::records::meta::Skip;
@@ -92,7 +197,6 @@ pub fn render(
 pub fn build(plan: &Plan, tp: &TaskPlan) -> Result<(Matrix, Vec<Skip>)> {
     let mut combos = Vec::new();
     let mut skips = Vec::new();
-    let empty = Arc::new(DataIndex::new(Vec::new()));
     for task in &tp.tasks {
         let records = task.records();
         for &format in &plan.formats {
@@ -124,9 +228,8 @@ pub fn build(plan: &Plan, tp: &TaskPlan) -> Result<(Matrix, Vec<Skip>)> {
                 primer: false,
                 rendering: rendered,
                 units: vec![unit],
-                data: empty.clone(),
-                task: Some(Arc::new(TaskCombo {
-                    request: TaskRequest {
+                scorer: Arc::new(TaskCombo {
+                    request: Arc::new(TaskRequest {
                         format,
                         root_key,
                         values: task
@@ -137,10 +240,9 @@ pub fn build(plan: &Plan, tp: &TaskPlan) -> Result<(Matrix, Vec<Skip>)> {
                             .collect(),
                         max_tokens: task.def.max_tokens,
                         temperature: task.def.temperature,
-                    },
+                    }),
                     task: task.clone(),
-                })),
-                root_key: None,
+                }),
             });
         }
     }

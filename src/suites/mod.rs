@@ -1,0 +1,136 @@
+//! Suites: what a run measures. A suite is inspect_ai's Task: a dataset (what it renders in
+//! each format), a solver (the prompts it builds) and a scorer (how a reply is graded). Every
+//! stage — plan, estimate, call, batch, rescore, report — works through the two traits here
+//! without asking which suite it runs; a new suite is one module and one line in [`REGISTRY`].
+
+pub mod data;
+pub mod formats;
+pub mod tasks;
+
+use crate::grading::Metric;
+use crate::layout::Writer;
+use crate::questions::Category;
+use crate::records::Metadata;
+use crate::runner::plan::{Matrix, Plan, Size, Unit};
+use anyhow::Result;
+use std::any::Any;
+use std::sync::Arc;
+
+pub use crate::records::meta::Skip;
+
+/// What a suite asks of the reference answerer, opaque to every other provider.
+pub type Payload = Arc<dyn Any + Send + Sync>;
+
+/// A kind of measurement: the renderings it asks about and how it records itself.
+pub trait Suite: Send + Sync + std::fmt::Debug {
+    /// Names its run log (`<name>.jsonl`): `formats`, `tasks`, or the `--data` file's stem.
+    fn name(&self) -> String;
+    /// One sentence for the metadata line: what the run measures.
+    fn description(&self) -> &'static str;
+    /// The answer categories it grades, with their weights.
+    fn categories(&self) -> &'static [Category];
+    /// Prompts per provider and run, before skips.
+    fn renderings(&self, plan: &Plan) -> usize;
+    /// Renders every combination and its prompts, with the renderings a format cannot
+    /// produce and why.
+    fn build(&self, plan: &Plan) -> Result<(Matrix, Vec<Skip>)>;
+    /// sha256 of each data document asked about, in plan order (pins the data in the log).
+    fn data_hashes(&self, matrix: &Matrix) -> Vec<String>;
+    /// Writes its own part of the metadata line (`tasks`, `data`).
+    fn record(&self, _meta: &mut Metadata, _skipped: &[Skip]) {}
+    /// Writes its questions and data files into the artifacts folder before the calls.
+    fn artifacts(&self, _plan: &Plan, _matrix: &Matrix, _w: &mut Writer) -> Result<()> {
+        Ok(())
+    }
+    /// The `dataset` entry of the artifacts' `metadata.json` (written after the calls, since
+    /// it lists every file), if the suite has one data set to describe.
+    fn data_description(&self, _sizes: &[Size]) -> Option<serde_json::Value> {
+        None
+    }
+    /// Whether its prompts start with the data block, so a caching provider gains from a
+    /// warm-up call (task prompts put instructions first).
+    fn data_first(&self) -> bool {
+        true
+    }
+    /// Whether each rendering sets its own output limit and temperature.
+    fn own_call_settings(&self) -> bool {
+        false
+    }
+    /// The SQL file whose table `bench run` prints as the ranking; `None` prints the lookup
+    /// ranking of the run summary.
+    fn ranking_sql(&self) -> Option<&'static str> {
+        None
+    }
+}
+
+/// A call's own output limit and temperature, set by the suite over the model's settings.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct CallSettings {
+    /// Output tokens to allow instead of the model's.
+    pub max_tokens: Option<u32>,
+    /// Temperature to send instead of the model's.
+    pub temperature: Option<f64>,
+}
+
+/// A reply's grades: one metric per item asked, and the task's scores when a task was asked.
+#[derive(Debug, Clone, Default)]
+pub struct Scored {
+    /// One metric per question or expected value.
+    pub metrics: Vec<Metric>,
+    /// The task's rubric scores (`tasks` suite).
+    pub task_scores: Option<crate::tasks::grade::TaskScores>,
+}
+
+/// How the replies about one rendering are graded; every combination carries one.
+pub trait Scorer: Send + Sync {
+    /// The item this rendering asks about beyond its data (a task id); part of the sample key.
+    fn item(&self) -> Option<&str> {
+        None
+    }
+    /// The call's own output limit and temperature.
+    fn call_settings(&self) -> CallSettings {
+        CallSettings::default()
+    }
+    /// What the reference answerer needs to answer `unit` (opaque to real providers).
+    fn payload(&self) -> Option<&Payload> {
+        None
+    }
+    /// Grades `reply` to `unit`: `None` when the call failed, `cut` when it stopped at the
+    /// output limit (what it answered before the cut still counts).
+    fn score(&self, unit: &Unit, reply: Option<&str>, cut: bool) -> Scored;
+    /// The text of a perfect reply to `unit` (the estimate counts its tokens).
+    fn answer_key(&self, unit: &Unit) -> String;
+}
+
+/// The suite a metadata line describes, or `None` when the line is another suite's.
+pub type FromMetadata = fn(&Metadata) -> Result<Option<Arc<dyn Suite>>>;
+
+/// How a suite is found again from a run log's metadata line.
+pub struct Entry {
+    /// The suite's kind, as `--suite` names it (`data` for a `--data` run).
+    pub kind: &'static str,
+    /// The suite a metadata line describes, or `None` when the line is another suite's.
+    pub from_metadata: FromMetadata,
+}
+
+/// Every suite. The first whose `from_metadata` claims a metadata line is its suite; the
+/// product questions claim every line, so they come last.
+pub const REGISTRY: &[Entry] = &[tasks::ENTRY, data::ENTRY, formats::ENTRY];
+
+/// The suite a run log's metadata line describes.
+pub fn from_metadata(m: &Metadata) -> Result<Arc<dyn Suite>> {
+    for e in REGISTRY {
+        if let Some(s) = (e.from_metadata)(m)? {
+            return Ok(s);
+        }
+    }
+    anyhow::bail!(
+        "no suite claims the run log's metadata (suite_name '{}')",
+        m.suite_name
+    )
+}
+
+/// The product questions over the generated data set: the default suite.
+pub fn product() -> Arc<dyn Suite> {
+    Arc::new(formats::Formats)
+}
