@@ -80,7 +80,11 @@ fn baseline_for(info: &data::RunInfo, asked: Option<Format>) -> Result<String> {
 /// Writes the report of `run_dir` and prints where it went.
 pub fn write_for_run(run_dir: &Path, baseline: Option<Format>) -> Result<()> {
     let info = data::run_info(run_dir)?;
-    let baseline = baseline_for(&info, baseline)?;
+    let baseline = if report::has_baseline(&info) {
+        baseline_for(&info, baseline)?
+    } else {
+        String::new()
+    };
     let written = report::write_run_report(info, &baseline)?;
     let (charts, files): (Vec<&String>, Vec<&String>) = written
         .files
@@ -88,11 +92,14 @@ pub fn write_for_run(run_dir: &Path, baseline: Option<Format>) -> Result<()> {
         .filter(|f| f.as_str() != "BENCHMARK_REPORT.md" && !f.ends_with(".svg"))
         .partition(|f| f.ends_with(".png"));
     let files: Vec<&str> = files.iter().map(|f| f.as_str()).collect();
+    let charts = match charts.len() {
+        0 => String::new(),
+        n => format!(", {n} charts"),
+    };
     println!(
-        "report:    {} ({}, {} charts)",
+        "report:    {} ({}{charts})",
         written.dir.join("BENCHMARK_REPORT.md").display(),
         files.join(", "),
-        charts.len()
     );
     Ok(())
 }
