@@ -15,13 +15,16 @@ pub mod perf;
 pub mod prompt;
 pub mod providers;
 pub mod questions;
-pub mod records;
 pub mod report;
+pub mod runlog;
 pub mod runner;
 pub mod stats;
 pub mod suites;
 pub mod tasks;
 pub mod tokens;
+
+/// The run log's former module name, kept so existing `bench::records::…` paths still build.
+pub use runlog as records;
 
 pub use error::UsageError;
 

@@ -47,7 +47,12 @@ pub fn latest_run(root: &Path) -> Result<PathBuf> {
 /// json_compact, else the run's first format that renders every structure of the run (with a
 /// notice), so no data shape is left without comparisons.
 fn baseline_for(info: &data::RunInfo, asked: Option<Format>) -> Result<String> {
-    let formats = info.names("formats");
+    let formats: Vec<String> = info
+        .metadata
+        .formats
+        .iter()
+        .map(|f| f.name().to_string())
+        .collect();
     let has = |f: &str| formats.iter().any(|x| x == f);
     match asked {
         Some(f) if has(f.name()) => Ok(f.name().to_string()),
@@ -60,11 +65,7 @@ fn baseline_for(info: &data::RunInfo, asked: Option<Format>) -> Result<String> {
             Ok(Format::JsonCompact.name().to_string())
         }
         None => {
-            let structures: Vec<Structure> = info
-                .names("structures")
-                .iter()
-                .filter_map(|n| Structure::ALL.into_iter().find(|s| s.name() == n))
-                .collect();
+            let structures: &[Structure] = &info.metadata.structures;
             let everywhere = |f: &&String| {
                 Format::from_name(f).is_some_and(|f| structures.iter().all(|&s| f.supports(s)))
             };

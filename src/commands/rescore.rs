@@ -8,7 +8,7 @@ use crate::dataset::{Structure, Variant};
 use crate::formats::Format;
 use crate::grading::summarize;
 use crate::providers::Finish;
-use crate::records::{JsonlWriter, Line, Metadata, RescoredFrom, ResultRecord, SummaryRecord};
+use crate::runlog::{JsonlWriter, Line, Metadata, RescoredFrom, ResultRecord, SummaryRecord};
 use crate::runner::plan::{Matrix, build_all};
 use crate::runner::{Plan, create_run_dir, run_identity};
 use anyhow::{Context, Result};
@@ -43,7 +43,7 @@ fn not_a_run(dir: &Path, why: &str) -> anyhow::Error {
 
 /// Reads the one `<suite>.jsonl` of a run folder: metadata first, results, summary.
 fn read_run(dir: &Path) -> Result<Source> {
-    let logs = crate::records::run_logs(dir).map_err(|e| not_a_run(dir, &e.to_string()))?;
+    let logs = crate::runlog::run_logs(dir).map_err(|e| not_a_run(dir, &e.to_string()))?;
     let jsonl = match logs.as_slice() {
         [one] => one.clone(),
         [] => return Err(not_a_run(dir, "no .jsonl run log in it")),
@@ -258,7 +258,7 @@ pub fn rescore(dir: &Path) -> Result<PathBuf> {
         kept.push(r);
     }
     let interrupted = src.summary.as_ref().is_none_or(|s| s.interrupted);
-    let mut summary = crate::records::build_summary(&id, &ts, &meta.suite_name, &kept, interrupted);
+    let mut summary = crate::runlog::build_summary(&id, &ts, &meta.suite_name, &kept, interrupted);
     summary.stop_reason = match &src.summary {
         Some(s) => s.stop_reason.clone(),
         None => Some("the source run has no summary line (interrupted mid-run)".into()),

@@ -2,6 +2,7 @@
 //! plus the cluster-bootstrap intervals of `stats` (the only statistic SQL cannot compute).
 
 use crate::analytics::{Analytics, Table, sql};
+use crate::runlog::{Line, Metadata};
 use crate::stats::{self, Cluster, PairedCluster, RESAMPLES};
 use anyhow::{Context, Result};
 use serde::de::DeserializeOwned;
@@ -201,39 +202,25 @@ pub struct TokenRow {
     pub tokens_per_object: f64,
 }
 
-/// The run's metadata line, as far as reports use it.
-#[derive(Debug, Clone, Default)]
+/// A run as its report reads it: the typed metadata line and the summary line.
+#[derive(Debug, Clone)]
 pub struct RunInfo {
     /// The run folder.
     pub dir: PathBuf,
     /// Suite name (the JSONL file stem).
     pub suite: String,
-    /// The metadata line's `data` object.
-    pub metadata: Map<String, Value>,
+    /// The metadata line.
+    pub metadata: Metadata,
     /// The summary line's `data` object; None while a run is going or after a crash.
     pub summary: Option<Map<String, Value>>,
 }
 
 impl RunInfo {
-    /// A metadata field as text (arrays joined with ", ").
-    pub fn text(&self, key: &str) -> String {
-        match self.metadata.get(key) {
-            Some(Value::String(s)) => s.clone(),
-            Some(Value::Array(items)) => items
-                .iter()
-                .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
-                .collect::<Vec<_>>()
-                .join(", "),
-            Some(Value::Null) | None => String::new(),
-            Some(other) => other.to_string(),
-        }
-    }
-
     /// Category weights from the metadata, by category name.
     pub fn weights(&self) -> BTreeMap<String, f64> {
         self.metadata
-            .get("weights")
-            .and_then(Value::as_object)
+            .weights
+            .as_object()
             .map(|o| {
                 o.iter()
                     .filter_map(|(k, v)| v.as_f64().map(|w| (k.clone(), w)))
@@ -241,6 +228,7 @@ impl RunInfo {
             })
             .unwrap_or_default()
     }
+
     /// Why the numbers cover only part of the plan, if they do: a run stopped early (Ctrl-C,
     /// budget) or with no summary line (still going, or killed).
     pub fn incomplete(&self) -> Option<String> {
@@ -258,19 +246,6 @@ impl RunInfo {
             }
             Some(_) => None,
         }
-    }
-
-    /// A metadata field that lists names (formats, structures, …), as strings.
-    pub fn names(&self, key: &str) -> Vec<String> {
-        self.metadata
-            .get(key)
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(|v| v.as_str().map(str::to_string))
-                    .collect()
-            })
-            .unwrap_or_default()
     }
 }
 
@@ -319,7 +294,7 @@ fn run_sql(a: &Analytics, sql: &str, what: &str) -> Result<Table> {
 
 /// The JSONL run log of a run folder (the one `.jsonl` file in it).
 pub fn run_log(dir: &Path) -> Result<PathBuf> {
-    let mut logs = crate::records::run_logs(dir)
+    let mut logs = crate::runlog::run_logs(dir)
         .with_context(|| format!("cannot read run folder '{}'", dir.display()))?;
     match logs.len() {
         0 => Err(crate::UsageError::new(format!(
@@ -352,11 +327,19 @@ pub fn run_info(dir: &Path) -> Result<RunInfo> {
         .unwrap_or_default();
     let line: Value = serde_json::from_str(&first)
         .with_context(|| format!("{}:1: not a JSON line", log.display()))?;
-    let metadata = match (line.get("type").and_then(Value::as_str), line.get("data")) {
-        (Some("metadata"), Some(Value::Object(o))) => o.clone(),
-        _ => {
+    if line.get("type").and_then(Value::as_str) != Some("metadata") {
+        return Err(crate::UsageError::new(format!(
+            "{}:1: the first line is not a metadata line",
+            log.display()
+        ))
+        .into());
+    }
+    let metadata = match serde_json::from_value::<Line>(line) {
+        Ok(Line::Metadata(m)) => *m,
+        Ok(_) => unreachable!("a line of type metadata reads as one"),
+        Err(e) => {
             return Err(crate::UsageError::new(format!(
-                "{}:1: the first line is not a metadata line",
+                "{}:1: the metadata line does not read: {e}",
                 log.display()
             ))
             .into());

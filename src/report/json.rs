@@ -85,7 +85,7 @@ pub fn metrics(d: &ReportData) -> Value {
         })
         .collect();
     json!({
-        "benchmark_id": d.run.metadata.get("benchmark_id"),
+        "benchmark_id": d.run.metadata.benchmark_id,
         "suite": d.run.suite,
         "renderings": renderings,
     })
@@ -155,7 +155,7 @@ pub fn analytics_results(d: &ReportData, verdicts: &[VerdictRow], findings: &[St
         })
         .collect();
     json!({
-        "benchmark_id": d.run.metadata.get("benchmark_id"),
+        "benchmark_id": d.run.metadata.benchmark_id,
         "suite": d.run.suite,
         "baseline": d.baseline,
         "accuracy": accuracy,

@@ -5,6 +5,7 @@ use super::data::{Family, ReportData};
 use super::doc::{Block, Cell};
 use super::verdict::{REFERENCE_NOTE, has_reference, int, interval, p, pct, pp, varies};
 use crate::analytics::Table;
+use crate::runlog::meta::DataMeta;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -12,96 +13,76 @@ fn cols(names: &[&str]) -> Vec<String> {
     names.iter().map(|s| s.to_string()).collect()
 }
 
+/// Items joined with ", " as their `Display` shows them.
+fn list<T: std::fmt::Display>(items: &[T]) -> String {
+    items
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Setup: what was run.
 pub fn setup(d: &ReportData) -> Vec<Block> {
     let r = &d.run;
-    let providers = r
-        .metadata
-        .get("providers")
-        .and_then(Value::as_array)
-        .map(|ps| {
-            ps.iter()
-                .map(|p| {
-                    format!(
-                        "`{}/{}`",
-                        p["provider"].as_str().unwrap_or("?"),
-                        p["model"].as_str().unwrap_or("?")
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join(", ")
-        })
-        .unwrap_or_default();
+    let m = &r.metadata;
+    let providers = m
+        .providers
+        .iter()
+        .map(|p| format!("`{}/{}`", p.provider, p.model))
+        .collect::<Vec<_>>()
+        .join(", ");
     let mut items = vec![
         format!("Models: {providers}"),
-        format!("Formats: {}", r.text("formats")),
+        format!("Formats: {}", list(&m.formats)),
         format!(
             "Data: {} records per dataset; structures {}; variants {}; seed {}; dataset sha256 `{}`",
-            r.text("records"),
-            r.text("structures"),
-            r.text("variants"),
-            r.text("seed"),
-            r.text("dataset_hash").chars().take(16).collect::<String>()
+            list(&m.records),
+            list(&m.structures),
+            list(&m.variants),
+            m.seed,
+            m.dataset_hash.chars().take(16).collect::<String>()
         ),
         format!(
             "Runs: {} per rendering; question mode {}; format primer {}",
-            r.text("runs"),
-            match r.text("question_mode").as_str() {
-                "" => "batch".to_string(),
-                m => m.to_string(),
-            },
-            match r.text("primers").as_str() {
-                "true" => "on",
-                "false, true" | "true, false" => "off and on (ablation)",
+            m.runs,
+            m.question_mode.name(),
+            match m.primers.as_slice() {
+                [true] => "on",
+                [_, _] => "off and on (ablation)",
                 _ => "off",
             }
         ),
         format!(
             "Tokenizers: {} (data tokens in rankings: o200k_base)",
-            r.text("tokenizers")
+            list(&m.tokenizers)
         ),
         format!(
             "Run: `{}` ({}), bench {}, run log `{}/{}.jsonl`",
-            r.text("benchmark_id"),
-            r.text("timestamp"),
-            r.text("bench_version"),
+            m.benchmark_id,
+            m.timestamp,
+            m.bench_version,
             r.dir.display(),
             r.suite
         ),
         format!("Baseline of the paired comparisons: `{}`", d.baseline),
     ];
-    if let Some(from) = r.metadata.get("rescored_from") {
-        let field = |k: &str| {
-            from.get(k)
-                .and_then(Value::as_str)
-                .unwrap_or("?")
-                .to_string()
-        };
+    if let Some(from) = &m.rescored_from {
         items.push(format!(
             "Rescored from run `{}` (`{}`): the same responses, graded again with this bench's grader",
-            field("run"),
-            field("benchmark_id")
+            from.run, from.benchmark_id
         ));
     }
     let mut out = vec![Block::Heading(2, "Setup".into())];
-    if let Some(data) = r.metadata.get("data") {
+    if let Some(data) = &m.data {
         items.splice(2..3, user_data(data));
     }
     out.push(Block::Bullets(items));
-    let skipped: Vec<String> = r
-        .metadata
-        .get("data")
-        .and_then(|d| d.get("skipped"))
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .map(|s| {
-            format!(
-                "`{}`: {}",
-                s["format"].as_str().unwrap_or("?"),
-                s["reason"].as_str().unwrap_or("?")
-            )
-        })
+    let skipped: Vec<String> = m
+        .data
+        .iter()
+        .flat_map(|d| &d.skipped)
+        .map(|s| format!("`{}`: {}", s.format, s.reason))
         .collect();
     if !skipped.is_empty() {
         out.push(Block::Para(
@@ -115,26 +96,22 @@ pub fn setup(d: &ReportData) -> Vec<Block> {
 }
 
 /// The setup lines of a run over the user's own file (`bench run --data`).
-fn user_data(data: &Value) -> Vec<String> {
-    let text = |k: &str| match &data[k] {
-        Value::String(s) => s.clone(),
-        Value::Null => String::new(),
-        v => v.to_string(),
-    };
+fn user_data(data: &DataMeta) -> Vec<String> {
     let mut lines = vec![
         format!(
             "Data: your file `{}` (sha256 `{}`), {} of its {} records{}; records identified by {}",
-            text("file"),
-            text("sha256").chars().take(16).collect::<String>(),
-            text("records"),
-            text("total_records"),
-            match data["root_key"].as_str() {
+            data.file.display(),
+            data.sha256.chars().take(16).collect::<String>(),
+            data.records,
+            data.total_records,
+            match &data.root_key {
                 Some(k) => format!(" under `{k}`"),
                 None => String::new(),
             },
-            match data["id_by"].as_str() {
-                Some("position") => "their position (no unique key)".to_string(),
-                _ => text("id_field")
+            match data.id_by.as_str() {
+                "position" => "their position (no unique key)".to_string(),
+                _ => data
+                    .id_field
                     .split(',')
                     .map(|f| format!("`{f}`"))
                     .collect::<Vec<_>>()
@@ -143,11 +120,11 @@ fn user_data(data: &Value) -> Vec<String> {
         ),
         format!(
             "Questions: {} synthesised from the records, expected answers computed by SQL in DuckDB",
-            text("questions")
+            data.questions
         ),
     ];
-    for n in data["notices"].as_array().into_iter().flatten() {
-        lines.push(format!("Questions note: {}", n.as_str().unwrap_or("?")));
+    for n in &data.notices {
+        lines.push(format!("Questions note: {n}"));
     }
     lines
 }

@@ -4,7 +4,7 @@ use crate::analytics::Table as AnalyticsTable;
 use crate::dataset::{Structure, Variant};
 use crate::formats::Format;
 use crate::questions::Category;
-use crate::records::RankingRow;
+use crate::runlog::RankingRow;
 use crate::tokens::{DataStats, Tokenizer};
 use anyhow::Result;
 use clap::ValueEnum;

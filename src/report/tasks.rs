@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 /// Whether the run's results are scored per analysis task (its metadata names a task file).
 pub fn is_tasks_run(run: &RunInfo) -> bool {
-    run.metadata.get("tasks").is_some_and(|t| !t.is_null())
+    run.metadata.tasks.is_some()
 }
 
 /// A query result as a document table: numbers right-aligned, nulls as "–".
@@ -74,18 +74,11 @@ fn leaders(scores: &Table) -> Vec<String> {
 /// The renderings skipped, from the metadata line, one bullet each with its reason.
 fn skipped(run: &RunInfo) -> Vec<String> {
     run.metadata
-        .get("tasks")
-        .and_then(|t| t.get("skipped"))
-        .and_then(Value::as_array)
-        .map(|s| {
-            s.iter()
-                .map(|k| {
-                    let f = |key: &str| k.get(key).and_then(Value::as_str).unwrap_or_default();
-                    format!("{} in {}: {}", f("task"), f("format"), f("reason"))
-                })
-                .collect()
-        })
-        .unwrap_or_default()
+        .tasks
+        .iter()
+        .flat_map(|t| &t.skipped)
+        .map(|k| format!("{} in {}: {}", k.task, k.format, k.reason))
+        .collect()
 }
 
 /// The document.
@@ -96,8 +89,7 @@ fn document(run: &RunInfo, scores: &Table, per_task: &Table) -> Vec<Block> {
             "Which format lets a model analyse data best? Run `{}` of {}: each analysis task's \
              prompt carries its data in one format; an answer is scored by the share of the \
              task's expected values, computed from the data, that it states correctly.",
-            run.text("benchmark_id"),
-            run.text("timestamp")
+            run.metadata.benchmark_id, run.metadata.timestamp
         )),
         Block::Heading(2, "Verdict".into()),
     ];
@@ -127,10 +119,9 @@ fn document(run: &RunInfo, scores: &Table, per_task: &Table) -> Vec<Block> {
         format!(
             "Task file: {}.",
             run.metadata
-                .get("tasks")
-                .and_then(|t| t.get("file"))
-                .and_then(Value::as_str)
-                .unwrap_or("?")
+                .tasks
+                .as_ref()
+                .map_or("?".into(), |t| t.file.display().to_string())
         ),
         "fact accuracy: each expected value's query is evaluated on the task's data; the reply \
          must state that value (numbers within the task's tolerance). This is the ranking key."
@@ -138,7 +129,7 @@ fn document(run: &RunInfo, scores: &Table, per_task: &Table) -> Vec<Block> {
         "composite and its parts: TeaLeaf's heuristic rubric (length, keywords, structure), kept \
          for comparison with TeaLeaf's published tables; it does not check correctness."
             .into(),
-        format!("Runs per rendering: {}.", run.text("runs")),
+        format!("Runs per rendering: {}.", run.metadata.runs),
     ]));
     out
 }
@@ -157,12 +148,11 @@ pub fn write(run: RunInfo) -> Result<Written> {
     let blocks = document(&run, &scores, &per_task);
     let title = format!(
         "bench report — {} — {}",
-        run.suite,
-        run.text("benchmark_id")
+        run.suite, run.metadata.benchmark_id
     );
     let objects = |t: &Table| t.objects().map(Value::Object).collect::<Vec<_>>();
     let results = json!({
-        "benchmark_id": run.text("benchmark_id"),
+        "benchmark_id": run.metadata.benchmark_id,
         "suite": run.suite,
         "task_scores": objects(&scores),
         "task_formats": objects(&per_task),

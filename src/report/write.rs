@@ -44,8 +44,7 @@ fn document(
         Block::Heading(1, format!("bench report — `{}` suite", d.run.suite)),
         Block::Para(format!(
             "Which format gives the most correct answers per token? Run `{}` of {}.",
-            d.run.text("benchmark_id"),
-            d.run.text("timestamp")
+            d.run.metadata.benchmark_id, d.run.metadata.timestamp
         )),
     ];
     out.extend(verdict::verdict(d, verdicts, findings));
@@ -105,8 +104,7 @@ pub fn write_run_report(run: RunInfo, baseline: &str) -> Result<Written> {
     let blocks = document(&d, &verdicts, &findings, &rendered);
     let title = format!(
         "bench report — {} — {}",
-        d.run.suite,
-        d.run.text("benchmark_id")
+        d.run.suite, d.run.metadata.benchmark_id
     );
     for (name, text) in [
         ("BENCHMARK_REPORT.md", doc::markdown(&blocks)),

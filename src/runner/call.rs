@@ -6,7 +6,7 @@ use super::plan::{Combo, SampleKey, Unit};
 use super::{ProviderRun, Shared, StopReason, retry};
 use crate::grading::summarize;
 use crate::providers::{Finish, ProviderError, Response, Usage};
-use crate::records::{Line, Output, ProviderConfig, ResultRecord, Sample, Timing};
+use crate::runlog::{Line, Output, ProviderConfig, ResultRecord, Sample, Timing};
 use serde_json::json;
 use std::collections::HashSet;
 use std::path::PathBuf;

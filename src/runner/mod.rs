@@ -22,7 +22,7 @@ pub use crate::suites::tasks;
 use crate::UsageError;
 use crate::layout::Writer;
 use crate::providers::{ModelConfig, Price, Provider};
-use crate::records::{JsonlWriter, Line, Metadata, ProviderConfig, ResultRecord, SummaryRecord};
+use crate::runlog::{JsonlWriter, Line, Metadata, ProviderConfig, ResultRecord, SummaryRecord};
 use anyhow::Result;
 pub use cache::Cache;
 use limits::Limits;
@@ -520,7 +520,7 @@ fn summarize(
     let missing = planned.iter().filter(|k| !have.contains(k)).count();
     let stopped = shared.stop.reason();
     let fatal: Vec<String> = runs.iter().filter_map(|r| r.fatal.get().cloned()).collect();
-    let mut summary = crate::records::build_summary(
+    let mut summary = crate::runlog::build_summary(
         &meta.benchmark_id,
         &meta.timestamp,
         suite,

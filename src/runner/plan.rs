@@ -7,7 +7,7 @@ use crate::layout::Rendering;
 use crate::prompt::{Message, Prompt, Subject};
 use crate::providers::Request;
 use crate::questions::Question;
-use crate::records::{Metadata, ResultRecord};
+use crate::runlog::{Metadata, ResultRecord};
 use crate::suites::{Scorer, Skip, Suite};
 use crate::tokens::Tokenizer;
 use anyhow::Result;
@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-pub use crate::records::meta::QuestionMode;
+pub use crate::runlog::meta::QuestionMode;
 
 /// What to run.
 #[derive(Debug, Clone)]

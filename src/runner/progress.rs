@@ -1,7 +1,7 @@
 //! Progress of a run: an indicatif bar per provider (done/total, ETA, tokens in/out, $ so far)
 //! on a terminal, plain log lines otherwise.
 
-use crate::records::ResultRecord;
+use crate::runlog::ResultRecord;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::Mutex;

@@ -3,7 +3,7 @@
 //! resumed log never holds a sample twice.
 
 use crate::UsageError;
-use crate::records::{Line, Metadata, ResultRecord};
+use crate::runlog::{Line, Metadata, ResultRecord};
 use anyhow::{Context, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -25,7 +25,7 @@ fn find_log(dir: &Path) -> Result<PathBuf, UsageError> {
     if dir.is_file() {
         return Ok(dir.to_path_buf());
     }
-    let logs = crate::records::run_logs(dir)
+    let logs = crate::runlog::run_logs(dir)
         .map_err(|e| UsageError::new(format!("cannot resume '{}': {e}", dir.display())))?;
     match logs.as_slice() {
         [one] => Ok(one.clone()),

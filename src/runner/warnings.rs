@@ -4,7 +4,7 @@
 //! applying the wrong chat template, which otherwise shows only as 0 %).
 
 use crate::providers::Finish;
-use crate::records::ResultRecord;
+use crate::runlog::ResultRecord;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 

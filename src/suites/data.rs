@@ -14,7 +14,7 @@ use crate::layout::{self, Rendering, Writer};
 use crate::prompt::Subject;
 use crate::questions::Category;
 use crate::questions::synth::{self, Synthesis};
-use crate::records::Metadata;
+use crate::runlog::Metadata;
 use crate::runner::plan::{Combo, Matrix, Plan, units};
 use crate::tokens::Tokenizer;
 use anyhow::{Context, Result};
@@ -186,7 +186,7 @@ impl DataPlan {
     }
 }
 
-pub use crate::records::meta::{Column, DataMeta};
+pub use crate::runlog::meta::{Column, DataMeta};
 
 impl DataMeta {
     /// Loads the file again with the recorded options and checks it is the same file.

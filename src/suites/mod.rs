@@ -10,13 +10,13 @@ pub mod tasks;
 use crate::grading::Metric;
 use crate::layout::Writer;
 use crate::questions::Category;
-use crate::records::Metadata;
+use crate::runlog::Metadata;
 use crate::runner::plan::{Matrix, Plan, Size, Unit};
 use anyhow::Result;
 use std::any::Any;
 use std::sync::Arc;
 
-pub use crate::records::meta::Skip;
+pub use crate::runlog::meta::Skip;
 
 /// What a suite asks of the reference answerer, opaque to every other provider.
 pub type Payload = Arc<dyn Any + Send + Sync>;

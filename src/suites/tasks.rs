@@ -8,7 +8,7 @@ use crate::formats::{self, Format};
 use crate::layout::{self, Rendering};
 use crate::prompt::Message;
 use crate::questions::Category;
-use crate::records::Metadata;
+use crate::runlog::Metadata;
 use crate::runner::plan::{Combo, Matrix, Plan, Unit};
 use crate::tasks::{Task, TaskRequest, prompt};
 use crate::tokens::Tokenizer;
@@ -140,7 +140,7 @@ impl Scorer for TaskCombo {
     }
 }
 
-pub use crate::records::meta::Skip;
+pub use crate::runlog::meta::Skip;
 
 /// The structure a task's data has: flat when it is, or holds under one key, flat records.
 pub fn structure_of(task: &Task) -> Structure {
@@ -255,7 +255,7 @@ pub fn build(plan: &Plan, tp: &TaskPlan) -> Result<(Matrix, Vec<Skip>)> {
     ))
 }
 
-pub use crate::records::meta::TaskMeta;
+pub use crate::runlog::meta::TaskMeta;
 
 impl TaskMeta {
     /// Loads the task file again and selects the recorded ids.

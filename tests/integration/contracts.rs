@@ -11,7 +11,7 @@ use bench::formats::Format;
 use bench::prompt::Message;
 use bench::providers::capabilities::{self, Api, Capabilities, Sampling, Thinking};
 use bench::providers::{self, ModelConfig, Request, Wire};
-use bench::records::Line;
+use bench::runlog::Line;
 use bench::suites::CallSettings;
 use bench::tasks::TaskRequest;
 use serde_json::{Value, json};

@@ -4,7 +4,7 @@
 
 use super::batch_run::batch_run_args;
 use super::run_cli::{bench, parse, results, run_dir};
-use bench::records::ResultRecord;
+use bench::runlog::ResultRecord;
 use bench::runner::ledger::custom_id;
 use bench::runner::plan::SampleKey;
 use serde_json::{Value, json};

@@ -4,7 +4,7 @@
 //! copied; a folder that is not a run is a one-line error.
 
 use assert_cmd::Command;
-use bench::records::{Line, ResultRecord, SummaryRecord};
+use bench::runlog::{Line, ResultRecord, SummaryRecord};
 use std::path::{Path, PathBuf};
 
 fn bench(root: &Path) -> Command {
@@ -22,7 +22,7 @@ fn runs(root: &Path) -> Vec<PathBuf> {
 
 /// The run log of a run folder (its one `.jsonl`).
 fn log(dir: &Path) -> PathBuf {
-    let logs = bench::records::run_logs(dir).unwrap();
+    let logs = bench::runlog::run_logs(dir).unwrap();
     assert_eq!(logs.len(), 1, "{logs:?}");
     logs[0].clone()
 }
@@ -156,7 +156,7 @@ fn rescore_regrades_a_tasks_run() {
     );
 }
 
-fn split(lines: Vec<Line>) -> (bench::records::Metadata, Vec<ResultRecord>, SummaryRecord) {
+fn split(lines: Vec<Line>) -> (bench::runlog::Metadata, Vec<ResultRecord>, SummaryRecord) {
     let mut it = lines.into_iter();
     let Some(Line::Metadata(m)) = it.next() else {
         panic!("metadata first")

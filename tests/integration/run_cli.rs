@@ -2,7 +2,7 @@
 //! missing keys.
 
 use assert_cmd::Command;
-use bench::records::{Line, ResultRecord};
+use bench::runlog::{Line, ResultRecord};
 use bench::runner::SampleKey;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};

@@ -6,7 +6,7 @@ use super::providers::{FAKE_KEY, apis, config, fake_env};
 use bench::dataset::{Structure, Variant};
 use bench::formats::Format;
 use bench::providers::{self, Price};
-use bench::records::Line;
+use bench::runlog::Line;
 use bench::runner::progress::Silent;
 use bench::runner::{
     self, Cache, Model, Options, Outcome, Plan, QuestionMode, RetryPolicy, SampleKey, Stop,

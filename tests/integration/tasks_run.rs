@@ -4,7 +4,7 @@
 //! sql/task_scores.sql`, `list-tasks` and `dump-prompts`.
 
 use super::run_cli::{bench, parse, results, run_dir};
-use bench::records::Line;
+use bench::runlog::Line;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -321,7 +321,11 @@ fn resume_and_dry_run_work_for_tasks() {
     )
     .unwrap();
     let per_task = json["task_formats"].as_array().unwrap();
-    assert_eq!(per_task.len(), 3, "one row per (task, format): {per_task:?}");
+    assert_eq!(
+        per_task.len(),
+        3,
+        "one row per (task, format): {per_task:?}"
+    );
     for row in per_task {
         assert_eq!(row["calls"], 2, "{row}");
         assert_eq!(row["fact_accuracy_pct"], 100.0, "{row}");

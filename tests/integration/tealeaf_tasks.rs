@@ -5,7 +5,7 @@
 
 use super::run_cli::{bench, parse, results, run_dir};
 use bench::formats::{self, Format, same_value};
-use bench::records::Line;
+use bench::runlog::Line;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 

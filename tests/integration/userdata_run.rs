@@ -5,7 +5,7 @@
 
 use super::run_cli::{bench, parse, results, run_dir};
 use bench::formats::Format;
-use bench::records::Line;
+use bench::runlog::Line;
 use bench::runner::userdata::DataMeta;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};

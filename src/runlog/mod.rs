@@ -1,4 +1,4 @@
-//! The JSONL run log: typed records (metadata first, one `result` per call, `summary` last) and
+//! The JSONL run log: typed lines (metadata first, one `result` per call, `summary` last) and
 //! the append-only writer that flushes each line as soon as it is complete.
 
 pub mod meta;
