@@ -2,7 +2,9 @@
 -- answers of successful calls with its Wilson 95 % interval and n, and weighted accuracy over
 -- runs (mean, min, max, sample stdev). Warm-ups are excluded; failed calls are counted in
 -- failed_calls and left out of the averages. (The bootstrap interval of weighted accuracy is
--- computed by `bench report`, which needs resampling SQL cannot express.)
+-- computed by `bench report`, which needs resampling SQL cannot express.) Ranks (1 = best, ties
+-- share a rank, null when the value is) are within each comparison family: provider/model,
+-- structure, variant, record count and primer setting.
 WITH plain AS (
     SELECT provider, model, format, structure, variant, records, primer,
            count(*) AS n_answers,
@@ -23,7 +25,8 @@ per_run AS (
            avg(data_tokens_o200k) AS data_tokens
     FROM runs
     GROUP BY ALL
-)
+),
+scored AS (
 SELECT
     r.provider, r.model, r.format, r.structure, r.variant, r.records, r.primer,
     coalesce(p.n_answers, 0) AS n_answers,
@@ -42,5 +45,17 @@ SELECT
     100 * r.weighted_accuracy / (r.data_tokens / 1000) AS efficiency
 FROM per_run AS r
 LEFT JOIN plain AS p USING (provider, model, format, structure, variant, records, primer)
-ORDER BY r.provider, r.model, r.records, r.primer, r.structure, r.variant,
-         r.weighted_accuracy DESC NULLS LAST, r.data_tokens, r.format;
+)
+SELECT *,
+    CASE WHEN weighted_accuracy IS NOT NULL THEN rank() OVER (
+        PARTITION BY provider, model, structure, variant, records, primer
+        ORDER BY weighted_accuracy DESC NULLS LAST) END AS rank_weighted,
+    CASE WHEN accuracy IS NOT NULL THEN rank() OVER (
+        PARTITION BY provider, model, structure, variant, records, primer
+        ORDER BY accuracy DESC NULLS LAST) END AS rank_accuracy,
+    CASE WHEN efficiency IS NOT NULL THEN rank() OVER (
+        PARTITION BY provider, model, structure, variant, records, primer
+        ORDER BY efficiency DESC NULLS LAST) END AS rank_efficiency
+FROM scored
+ORDER BY provider, model, records, primer, structure, variant,
+         weighted_accuracy DESC NULLS LAST, data_tokens, format;

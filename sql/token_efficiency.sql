@@ -1,12 +1,24 @@
 -- Token efficiency of every rendering per tokenizer counted: data tokens, characters per token,
--- tokens per non-null value and tokens per object (record or nested object).
-SELECT
-    format, structure, variant, records, e.key AS tokenizer,
-    round(avg(e.value))::BIGINT AS tokens,
-    avg(data_chars / e.value) AS chars_per_token,
-    avg(e.value / data_values) AS tokens_per_value,
-    avg(e.value / data_objects) AS tokens_per_object
-FROM results, unnest(map_entries(data_tokens)) AS t(e)
-WHERE NOT warmup
-GROUP BY ALL
+-- tokens per non-null value and tokens per object (record or nested object), each ranked among
+-- the formats of one data shape and tokenizer (1 = best: most characters per token, fewest
+-- tokens per value or object; ties share a rank).
+WITH per_rendering AS (
+    SELECT
+        format, structure, variant, records, e.key AS tokenizer,
+        round(avg(e.value))::BIGINT AS tokens,
+        avg(data_chars / e.value) AS chars_per_token,
+        avg(e.value / data_values) AS tokens_per_value,
+        avg(e.value / data_objects) AS tokens_per_object
+    FROM results, unnest(map_entries(data_tokens)) AS t(e)
+    WHERE NOT warmup
+    GROUP BY ALL
+)
+SELECT *,
+    rank() OVER (PARTITION BY structure, variant, records, tokenizer
+                 ORDER BY chars_per_token DESC) AS rank_chars_per_token,
+    rank() OVER (PARTITION BY structure, variant, records, tokenizer
+                 ORDER BY tokens_per_value) AS rank_tokens_per_value,
+    rank() OVER (PARTITION BY structure, variant, records, tokenizer
+                 ORDER BY tokens_per_object) AS rank_tokens_per_object
+FROM per_rendering
 ORDER BY records, structure, variant, tokenizer, tokens, format;

@@ -94,6 +94,15 @@ pub struct AccuracyRow {
     pub data_tokens: Option<i64>,
     /// Weighted accuracy % per 1,000 data tokens.
     pub efficiency: Option<f64>,
+    /// Rank by weighted accuracy within the family (sql/accuracy.sql; ties share a rank).
+    #[serde(default)]
+    pub rank_weighted: Option<i64>,
+    /// Rank by plain accuracy within the family.
+    #[serde(default)]
+    pub rank_accuracy: Option<i64>,
+    /// Rank by efficiency within the family.
+    #[serde(default)]
+    pub rank_efficiency: Option<i64>,
 }
 
 /// One format against the baseline: `sql/paired_comparison.sql` plus the bootstrap interval of
@@ -200,6 +209,13 @@ pub struct TokenRow {
     pub tokens_per_value: f64,
     /// Tokens per object.
     pub tokens_per_object: f64,
+    /// Rank by characters per token within the data shape and tokenizer
+    /// (sql/token_efficiency.sql; ties share a rank).
+    pub rank_chars_per_token: i64,
+    /// Rank by tokens per value (fewest first).
+    pub rank_tokens_per_value: i64,
+    /// Rank by tokens per object (fewest first).
+    pub rank_tokens_per_object: i64,
 }
 
 /// A run as its report reads it: the typed metadata line and the summary line.

@@ -2,7 +2,7 @@
 //! flat objects; fractions in 0..1, deltas in percentage points. The keys are documented in the
 //! README ("Report files").
 
-use super::data::{AccuracyRow, Family, ReportData, TokenRow, family_of};
+use super::data::{Family, ReportData, TokenRow, family_of};
 use super::verdict::VerdictRow;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
@@ -41,6 +41,8 @@ pub fn metrics(d: &ReportData) -> Value {
         .iter()
         .map(|r| {
             let mut o = to_object(r);
+            // Ranks belong to analytics_results.json, where the compared rows are.
+            o.retain(|k, _| !k.starts_with("rank_"));
             let ts = tokens
                 .get(&(
                     r.format.clone(),
@@ -91,68 +93,20 @@ pub fn metrics(d: &ReportData) -> Value {
     })
 }
 
-/// Ranks of `rows` by `value` within groups given by `group` (1 = best; ties share a rank).
-fn ranks<T>(
-    rows: &[T],
-    group: impl Fn(&T) -> String,
-    value: impl Fn(&T) -> Option<f64>,
-    higher_is_better: bool,
-) -> Vec<Option<usize>> {
-    rows.iter()
-        .map(|r| {
-            let v = value(r)?;
-            let g = group(r);
-            let better = rows
-                .iter()
-                .filter(|o| group(o) == g)
-                .filter_map(&value)
-                .filter(|&o| if higher_is_better { o > v } else { o < v })
-                .count();
-            Some(better + 1)
-        })
-        .collect()
-}
-
 /// analytics_results.json: accuracy (with rankings and efficiency), comparisons against the
 /// baseline and against the most accurate format, token-efficiency rankings, the Pareto
 /// frontier, the verdict, failure modes and the key findings.
 pub fn analytics_results(d: &ReportData, verdicts: &[VerdictRow], findings: &[String]) -> Value {
-    let fam = |r: &AccuracyRow| format!("{:?}", r.family);
-    let by_weighted = ranks(&d.accuracy, fam, |r| r.weighted_accuracy, true);
-    let by_plain = ranks(&d.accuracy, fam, |r| r.accuracy, true);
-    let by_eff = ranks(&d.accuracy, fam, |r| r.efficiency, true);
+    // Ranks come with the rows from sql/accuracy.sql and sql/token_efficiency.sql.
     let accuracy: Vec<Value> = d
         .accuracy
         .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let mut o = to_object(r);
-            o.insert("rank_weighted".into(), json!(by_weighted[i]));
-            o.insert("rank_accuracy".into(), json!(by_plain[i]));
-            o.insert("rank_efficiency".into(), json!(by_eff[i]));
-            Value::Object(o)
-        })
+        .map(|r| Value::Object(to_object(r)))
         .collect();
-    let shape = |t: &TokenRow| {
-        format!(
-            "{}|{}|{}|{}",
-            t.structure, t.variant, t.records, t.tokenizer
-        )
-    };
-    let by_cpt = ranks(&d.tokens, shape, |t| Some(t.chars_per_token), true);
-    let by_tpv = ranks(&d.tokens, shape, |t| Some(t.tokens_per_value), false);
-    let by_tpo = ranks(&d.tokens, shape, |t| Some(t.tokens_per_object), false);
     let token_efficiency: Vec<Value> = d
         .tokens
         .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            let mut o = to_object(t);
-            o.insert("rank_chars_per_token".into(), json!(by_cpt[i]));
-            o.insert("rank_tokens_per_value".into(), json!(by_tpv[i]));
-            o.insert("rank_tokens_per_object".into(), json!(by_tpo[i]));
-            Value::Object(o)
-        })
+        .map(|t| Value::Object(to_object(t)))
         .collect();
     json!({
         "benchmark_id": d.run.metadata.benchmark_id,

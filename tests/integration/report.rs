@@ -295,6 +295,52 @@ async fn the_report_renders_for_a_multi_provider_size_sweep() {
             "comparisons lack {key}"
         );
     }
+    // Ranks (from SQL) are 1 + the rows of the same family strictly better, ties sharing one.
+    let rows = results["accuracy"].as_array().unwrap();
+    let family = |r: &Value| {
+        [
+            "provider",
+            "model",
+            "structure",
+            "variant",
+            "records",
+            "primer",
+        ]
+        .map(|k| r[k].to_string())
+    };
+    let mut ties = 0;
+    for (key, rank) in [
+        ("weighted_accuracy", "rank_weighted"),
+        ("accuracy", "rank_accuracy"),
+        ("efficiency", "rank_efficiency"),
+    ] {
+        for r in rows {
+            let v = r[key].as_f64().unwrap();
+            let peers = rows.iter().filter(|o| family(o) == family(r));
+            let better = peers
+                .clone()
+                .filter(|o| o[key].as_f64().unwrap() > v)
+                .count();
+            ties += peers.filter(|o| o[key].as_f64().unwrap() == v).count() - 1;
+            assert_eq!(r[rank], better as u64 + 1, "{rank} of {r}");
+        }
+    }
+    assert!(
+        ties > 0,
+        "the reference's 100 % rows tie: the check covers shared ranks"
+    );
+    for t in results["token_efficiency"].as_array().unwrap() {
+        let shape =
+            |o: &Value| ["structure", "variant", "records", "tokenizer"].map(|k| o[k].to_string());
+        let fewer = results["token_efficiency"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|o| shape(o) == shape(t))
+            .filter(|o| o["tokens_per_value"].as_f64() < t["tokens_per_value"].as_f64())
+            .count();
+        assert_eq!(t["rank_tokens_per_value"], fewer as u64 + 1, "{t}");
+    }
     // Fractions in 0..1.
     for r in results["accuracy"].as_array().unwrap() {
         let a = r["weighted_accuracy"].as_f64().unwrap();
