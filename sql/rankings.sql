@@ -3,6 +3,8 @@
 -- and primer setting, since a size sweep would otherwise rank the smallest data first.
 -- efficiency = weighted accuracy % per 1,000 data tokens (o200k_base). Runs of the `tasks` suite
 -- are left out: they are scored per task, and sql/task_scores.sql ranks them.
+-- category_accuracy_pct = each category's accuracy averaged over the same runs. `bench run`
+-- prints this table and its summary line stores these rows (`rankings`).
 WITH per_combo AS (
     SELECT
         provider || '/' || model AS provider,
@@ -19,6 +21,22 @@ WITH per_combo AS (
         avg(data_chars / data_tokens_o200k) AS chars_per_token
     FROM runs
     WHERE suite <> 'tasks'
+    GROUP BY ALL
+),
+category_means AS (
+    SELECT c.provider || '/' || c.model AS provider, c.format, c.structure, c.variant,
+           c.records, c.primer, c.category, avg(c.accuracy) AS accuracy
+    FROM run_categories AS c
+    JOIN runs AS r
+        USING (benchmark_id, provider, model, format, structure, variant, records, primer, run)
+    WHERE NOT r.failed AND r.suite <> 'tasks'
+    GROUP BY ALL
+),
+categories AS (
+    SELECT provider, format, structure, variant, records, primer,
+           map(list(category ORDER BY category),
+               list(round(100 * accuracy, 2) ORDER BY category)) AS category_accuracy_pct
+    FROM category_means
     GROUP BY ALL
 )
 SELECT
@@ -37,6 +55,8 @@ SELECT
     round(chars_per_token, 2) AS chars_per_token,
     round(100 * weighted_accuracy / (data_tokens / 1000), 2) AS efficiency,
     runs,
-    errors
+    errors,
+    category_accuracy_pct
 FROM per_combo
+LEFT JOIN categories USING (provider, format, structure, variant, records, primer)
 ORDER BY records, primer, rank, format, structure, variant, provider;

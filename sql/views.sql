@@ -177,6 +177,16 @@ FROM result_lines, unnest(r.metrics) AS t(m);
 
 -- Derived views: built only on the three views above, so they also run on a Parquet export.
 
+-- Accuracy per question category in each run of a rendering, over its successful calls (the
+-- per-question calls of one run pooled). `runs` weights these into weighted accuracy; the
+-- ranking (rankings.sql) averages them over runs.
+CREATE OR REPLACE VIEW run_categories AS
+SELECT benchmark_id, provider, model, format, structure, variant, records, primer, run,
+       c.key AS category, sum(c.value.passed) / sum(c.value.total) AS accuracy
+FROM results, unnest(map_entries(by_category)) AS t(c)
+WHERE NOT warmup AND error IS NULL
+GROUP BY ALL;
+
 -- One row per run of a rendering: the call itself in batch mode, its per-question calls merged
 -- in per-question mode. Weighted accuracy is recomputed from the per-category counts of the
 -- run's successful calls, with the category weights of the run's own metadata line (so it
@@ -188,17 +198,10 @@ WITH weights AS (
     FROM benchmarks, unnest(json_keys(data -> 'weights')) AS t(k)
     WHERE type = 'metadata'
 ),
-per_category AS (
-    SELECT benchmark_id, provider, model, format, structure, variant, records, primer, run,
-           c.key AS category, sum(c.value.passed) / sum(c.value.total) AS accuracy
-    FROM results, unnest(map_entries(by_category)) AS t(c)
-    WHERE NOT warmup AND error IS NULL
-    GROUP BY ALL
-),
 accuracy AS (
     SELECT benchmark_id, provider, model, format, structure, variant, records, primer, run,
            sum(accuracy * weight) / sum(weight) AS weighted_accuracy
-    FROM per_category
+    FROM run_categories
     JOIN weights USING (benchmark_id, category)
     GROUP BY ALL
 ),

@@ -19,6 +19,8 @@ pub const SCALING: &str = include_str!("../../sql/scaling.sql");
 pub const POSITION_EFFECT: &str = include_str!("../../sql/position_effect.sql");
 /// Wrong answers by failure kind and the right-value-other-form rate.
 pub const FAILURE_MODES: &str = include_str!("../../sql/failure_modes.sql");
+/// The ranking `bench run` prints and its summary line stores.
+pub const RANKINGS: &str = include_str!("../../sql/rankings.sql");
 /// Analysis tasks: formats ranked per provider by fact accuracy, composite and input tokens.
 pub const TASK_SCORES: &str = include_str!("../../sql/task_scores.sql");
 /// `sql/task_formats.sql`: each analysis task × format.

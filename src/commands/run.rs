@@ -340,13 +340,13 @@ fn print_outcome(args: &RunArgs, plan: &Plan, outcome: &runner::Outcome) -> Resu
     for w in &outcome.warnings {
         eprintln!("{w}");
     }
-    let errors: usize = outcome.summary.rankings.iter().map(|r| r.errors).sum();
+    let errors = outcome.failed_calls;
     if errors > 0 {
         eprintln!("{errors} calls failed; see the `error` field of their result lines");
     }
     println!("run log:   {}", outcome.jsonl.display());
     println!("artifacts: {}", outcome.artifacts.display());
-    Ok(if args.no_report || outcome.summary.rankings.is_empty() {
+    Ok(if args.no_report || outcome.summary.total_samples == 0 {
         Ok(())
     } else {
         super::report::write_for_run(run_dir, args.baseline).map_err(|e| {

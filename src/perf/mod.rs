@@ -121,7 +121,7 @@ pub async fn run(h: &Harness) -> Result<Report> {
     }
     Ok(Report {
         results: outcome.summary.total_samples,
-        errors: outcome.summary.rankings.iter().map(|r| r.errors).sum(),
+        errors: outcome.failed_calls,
         wall: last - first,
         ideal: Duration::from_secs_f64(ideal),
         requests: stats.requests,

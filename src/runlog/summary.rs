@@ -4,16 +4,15 @@
 use super::ResultRecord;
 use crate::dataset::{Structure, Variant};
 use crate::formats::Format;
-use crate::questions::Category;
-use crate::tokens::Tokenizer;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 
-/// One row of the ranking: a (format, structure, variant, provider/model) averaged over runs.
+/// One row of the ranking (a row of `sql/rankings.sql`): a (format, structure, variant,
+/// provider/model) averaged over runs.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RankingRow {
-    /// 1-based rank by weighted accuracy, then fewer data tokens.
+    /// 1-based rank by weighted accuracy, then fewer data tokens; ties share a rank.
     pub rank: usize,
     /// Format.
     pub format: Format,
@@ -80,12 +79,14 @@ fn mean(xs: impl Iterator<Item = f64>) -> f64 {
     if n == 0 { 0.0 } else { s / n as f64 }
 }
 
-/// Builds the summary from every result of the run.
+/// Builds the summary from every result of the run and its ranking (`sql/rankings.sql`, read
+/// by `analytics::rankings::of_run`: the ranking is defined once, in SQL).
 pub fn build_summary(
     id: &str,
     timestamp: &str,
     suite: &str,
     results: &[ResultRecord],
+    rankings: Vec<RankingRow>,
     interrupted: bool,
 ) -> SummaryRecord {
     let merged = merge_questions(results);
@@ -178,7 +179,7 @@ pub fn build_summary(
         provider_summaries,
         metric_comparisons,
         overall,
-        rankings: rankings(&scored),
+        rankings,
         interrupted,
         stop_reason: None,
     }
@@ -231,74 +232,4 @@ fn merge_questions(results: &[ResultRecord]) -> Vec<ResultRecord> {
         out.push(m);
     }
     out
-}
-
-/// format, structure, variant, records, primer, provider/model.
-type RankKey = (Format, Structure, Variant, usize, bool, String);
-
-fn rankings(scored: &[&ResultRecord]) -> Vec<RankingRow> {
-    let mut groups: BTreeMap<RankKey, Vec<&ResultRecord>> = BTreeMap::new();
-    for r in scored {
-        groups
-            .entry((
-                r.format,
-                r.structure,
-                r.variant,
-                r.records,
-                r.primer,
-                key(r),
-            ))
-            .or_default()
-            .push(r);
-    }
-    let mut rows: Vec<RankingRow> = groups
-        .into_iter()
-        .map(
-            |((format, structure, variant, records, primer, provider), rs)| {
-                let ok: Vec<&&ResultRecord> = rs.iter().filter(|r| r.error.is_none()).collect();
-                let accuracy_by_category = Category::ALL
-                    .iter()
-                    .map(|c| {
-                        let acc = mean(
-                            ok.iter()
-                                .filter_map(|r| r.summary.by_category.get(c.name()))
-                                .map(|s| s.accuracy),
-                        );
-                        (c.name().to_string(), acc)
-                    })
-                    .collect();
-                let stats = &rs[0].data_stats;
-                RankingRow {
-                    rank: 0,
-                    format,
-                    structure,
-                    variant,
-                    records,
-                    primer,
-                    provider,
-                    runs: ok.len(),
-                    errors: rs.len() - ok.len(),
-                    weighted_accuracy: mean(ok.iter().map(|r| r.summary.weighted_accuracy)),
-                    accuracy_by_category,
-                    data_tokens: stats.tokens_of(Tokenizer::O200kBase),
-                    tokens_per_value: stats.tokens_per_value(Tokenizer::O200kBase),
-                }
-            },
-        )
-        .collect();
-    // Ranked within each record count and primer setting.
-    rows.sort_by(|a, b| {
-        (a.records, a.primer)
-            .cmp(&(b.records, b.primer))
-            .then(b.weighted_accuracy.total_cmp(&a.weighted_accuracy))
-            .then(a.data_tokens.cmp(&b.data_tokens))
-    });
-    let mut rank = 0;
-    for i in 0..rows.len() {
-        let new_group = i == 0
-            || (rows[i].records, rows[i].primer) != (rows[i - 1].records, rows[i - 1].primer);
-        rank = if new_group { 1 } else { rank + 1 };
-        rows[i].rank = rank;
-    }
-    rows
 }

@@ -132,6 +132,8 @@ pub struct Outcome {
     pub fatal: Vec<String>,
     /// Planned samples with no result line.
     pub missing: usize,
+    /// Measured calls that failed (warm-ups not counted).
+    pub failed_calls: usize,
     /// Problems the replies show (cut at the output limit, a wrong chat template), one line
     /// each.
     pub warnings: Vec<String>,
@@ -520,11 +522,20 @@ fn summarize(
     let missing = planned.iter().filter(|k| !have.contains(k)).count();
     let stopped = shared.stop.reason();
     let fatal: Vec<String> = runs.iter().filter_map(|r| r.fatal.get().cloned()).collect();
+    let failed_calls = results
+        .iter()
+        .filter(|r| !r.warmup && r.error.is_some())
+        .count();
+    // The ranking is sql/rankings.sql over the result lines written (each line is on disk
+    // once appended); the summary line follows them.
+    shared.log.lock().expect("log lock").sync()?;
+    let rankings = crate::analytics::rankings::of_run(dir)?;
     let mut summary = crate::runlog::build_summary(
         &meta.benchmark_id,
         &meta.timestamp,
         suite,
         &results,
+        rankings,
         missing > 0,
     );
     summary.stop_reason = stopped
@@ -545,6 +556,7 @@ fn summarize(
         stopped,
         fatal,
         missing,
+        failed_calls,
         warnings: shared.signals.warnings(),
     })
 }

@@ -343,7 +343,7 @@ fn per_question_mode_asks_one_question_per_call_and_ranks_by_run() {
         String::from_utf8_lossy(&out.stderr)
     );
     let row = csv.lines().nth(1).unwrap();
-    assert!(row.contains(",100.0,") && row.ends_with(",2,0"), "{row}");
+    assert!(row.contains(",100.0,") && row.contains(",2,0,"), "{row}");
 }
 
 /// A chat server answering `{}` after `delay`, with realistic usage.
@@ -579,4 +579,75 @@ fn size_sweep_and_primer_ablation_give_the_scaling_table() {
             .iter()
             .all(|r| r["start_pct"] == 100.0 && r["end_pct"] == 100.0)
     );
+}
+
+/// The ranking `bench run` prints, the summary line's `rankings` and `bench query
+/// sql/rankings.sql` are the same rows in the same order with the same ranks, ties included
+/// (toon_default and toon_keyfold render flat data with the same tokens, and the reference
+/// answers everything: they share a rank).
+#[test]
+fn the_printed_ranking_is_rankings_sql_ties_included() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("data");
+    let out = bench(tmp.path())
+        .args([
+            "run",
+            "--formats",
+            "csv,toon_default,toon_keyfold,json_compact",
+        ])
+        .args(["--structures", "flat", "--runs", "1", "--no-report"])
+        .arg("--output-root")
+        .arg(&root)
+        .output()
+        .unwrap();
+    let stdout = crate::success_stdout(&out);
+    let printed: Vec<Vec<String>> = stdout
+        .lines()
+        .filter(|l| l.starts_with('│') && !l.contains(" # "))
+        .map(|l| {
+            l.split(['│', '┆'])
+                .map(|c| c.trim().to_string())
+                .filter(|c| !c.is_empty())
+                .take(4)
+                .collect()
+        })
+        .collect();
+    let Some(Line::Summary(s)) = parse(&run_dir(&root).join("formats.jsonl")).pop() else {
+        panic!("a summary line last")
+    };
+    let stored: Vec<Vec<String>> = s
+        .rankings
+        .iter()
+        .map(|r| {
+            vec![
+                r.rank.to_string(),
+                r.format.to_string(),
+                r.structure.to_string(),
+                r.variant.to_string(),
+            ]
+        })
+        .collect();
+    let q = bench(tmp.path())
+        .args(["query", "sql/rankings.sql", "--format", "json", "--root"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    let rows: Vec<serde_json::Value> = serde_json::from_str(&crate::success_stdout(&q)).unwrap();
+    let queried: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            ["rank", "format", "structure", "variant"]
+                .iter()
+                .map(|k| {
+                    r[k].as_str()
+                        .map_or_else(|| r[k].to_string(), str::to_string)
+                })
+                .collect()
+        })
+        .collect();
+    assert_eq!(printed.len(), 2 * 4, "{stdout}");
+    assert_eq!(printed, queried, "printed vs rankings.sql");
+    assert_eq!(stored, queried, "summary line vs rankings.sql");
+    let shared = queried.windows(2).filter(|w| w[0][0] == w[1][0]).count();
+    assert!(shared > 0, "a tie is in the table: {queried:?}");
 }
