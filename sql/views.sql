@@ -229,6 +229,20 @@ FROM calls AS c
 LEFT JOIN accuracy AS a
     USING (benchmark_id, provider, model, format, structure, variant, records, primer, run);
 
+-- The answers of complete runs (no failed call, as in `runs`), warm-ups left out: exactly the
+-- runs weighted accuracy averages. The pairing below and the bootstrap's clusters
+-- (bootstrap_clusters.sql, bootstrap_pairs.sql) read it, so the rule exists once.
+CREATE OR REPLACE VIEW complete_answers AS
+SELECT x.*
+FROM answers AS x
+SEMI JOIN runs AS r
+    ON (r.benchmark_id, r.provider, r.model, r.format, r.structure, r.variant, r.records,
+        r.primer, r.run)
+     = (x.benchmark_id, x.provider, x.model, x.format, x.structure, x.variant, x.records,
+        x.primer, x.run)
+    AND NOT r.failed
+WHERE NOT x.warmup;
+
 -- Every answer paired with the baseline format's answer to the same question in the same run of
 -- the same run log, provider/model, structure, variant, record count and primer setting. The
 -- baseline is json_compact, or the variable bench_baseline. Only complete runs (no failed call,
@@ -237,16 +251,9 @@ LEFT JOIN accuracy AS a
 -- this view, so the pairing rule exists once.
 CREATE OR REPLACE VIEW paired_answers AS
 WITH a AS (
-    SELECT x.benchmark_id, x.provider, x.model, x.format, x.structure, x.variant, x.records,
-           x.primer, x.run, x.question_id, x.category, x.passed
-    FROM answers AS x
-    SEMI JOIN runs AS r
-        ON (r.benchmark_id, r.provider, r.model, r.format, r.structure, r.variant, r.records,
-            r.primer, r.run)
-         = (x.benchmark_id, x.provider, x.model, x.format, x.structure, x.variant, x.records,
-            x.primer, x.run)
-        AND NOT r.failed
-    WHERE NOT x.warmup
+    SELECT benchmark_id, provider, model, format, structure, variant, records, primer, run,
+           question_id, category, passed
+    FROM complete_answers
 )
 SELECT f.benchmark_id, f.provider, f.model, f.structure, f.variant, f.records, f.primer,
        f.format, b.format AS baseline, f.run, f.question_id, f.category,

@@ -19,6 +19,10 @@ pub const SCALING: &str = include_str!("../../sql/scaling.sql");
 pub const POSITION_EFFECT: &str = include_str!("../../sql/position_effect.sql");
 /// Wrong answers by failure kind and the right-value-other-form rate.
 pub const FAILURE_MODES: &str = include_str!("../../sql/failure_modes.sql");
+/// The bootstrap's question clusters of weighted accuracy.
+pub const BOOTSTRAP_CLUSTERS: &str = include_str!("../../sql/bootstrap_clusters.sql");
+/// The bootstrap's paired question clusters of Δ weighted accuracy.
+pub const BOOTSTRAP_PAIRS: &str = include_str!("../../sql/bootstrap_pairs.sql");
 /// The ranking `bench run` prints and its summary line stores.
 pub const RANKINGS: &str = include_str!("../../sql/rankings.sql");
 /// Analysis tasks: formats ranked per provider by fact accuracy, composite and input tokens.

@@ -400,28 +400,41 @@ pub(super) fn family_of(cols: &[String], row: &[Value]) -> Option<(Family, Strin
     ))
 }
 
-/// The question clusters of a bootstrap query, per rendering: its columns are the family keys,
-/// `format`, `category` (column 7), then the counts `make` turns into one cluster.
+/// The question clusters of a bootstrap query (sql/bootstrap_*.sql), per rendering: read by
+/// column name — the family keys, `format`, `category`, then the `counts` columns `make`
+/// turns into one cluster.
 fn clusters_of<T>(
     t: &Table,
     names: &[String],
+    counts: &[&str],
     make: impl Fn(usize, &[u32]) -> T,
-) -> HashMap<(Family, String), Vec<T>> {
+) -> Result<HashMap<(Family, String), Vec<T>>> {
+    let col = |name: &str| {
+        t.columns
+            .iter()
+            .position(|c| c == name)
+            .with_context(|| format!("the bootstrap query has no column '{name}'"))
+    };
+    let category = col("category")?;
+    let counts: Vec<usize> = counts.iter().map(|c| col(c)).collect::<Result<_>>()?;
     let mut out: HashMap<(Family, String), Vec<T>> = HashMap::new();
     for r in &t.rows {
         let Some(key) = family_of(&t.columns, r) else {
             continue;
         };
-        let Some(category) = names.iter().position(|n| Some(n.as_str()) == r[7].as_str()) else {
+        let Some(c) = names
+            .iter()
+            .position(|n| Some(n.as_str()) == r[category].as_str())
+        else {
             continue;
         };
-        let counts: Vec<u32> = r[8..]
+        let n: Vec<u32> = counts
             .iter()
-            .map(|v| v.as_u64().unwrap_or(0) as u32)
+            .map(|&i| r[i].as_u64().unwrap_or(0) as u32)
             .collect();
-        out.entry(key).or_default().push(make(category, &counts));
+        out.entry(key).or_default().push(make(c, &n));
     }
-    out
+    Ok(out)
 }
 
 /// Category names in weight order, and their weights.
@@ -432,30 +445,12 @@ fn weight_table(run: &RunInfo) -> (Vec<String>, Vec<f64>) {
 /// Adds the bootstrap interval of weighted accuracy to every accuracy row.
 fn bootstrap_accuracy(a: &Analytics, run: &RunInfo, rows: &mut [AccuracyRow]) -> Result<()> {
     let (names, weights) = weight_table(run);
-    let t = run_sql(
-        a,
-        // The runs weighted accuracy averages: complete ones (no failed call), so the interval
-        // is around the reported mean.
-        "SELECT a.provider, a.model, a.structure, a.variant, a.records, a.primer, a.format,
-                a.category, sum(a.passed)::BIGINT AS passed, count(*) AS total
-         FROM answers AS a
-         SEMI JOIN runs AS r
-             ON (r.benchmark_id, r.provider, r.model, r.format, r.structure, r.variant,
-                 r.records, r.primer, r.run)
-              = (a.benchmark_id, a.provider, a.model, a.format, a.structure, a.variant,
-                 a.records, a.primer, a.run)
-             AND NOT r.failed
-         WHERE NOT a.warmup
-         GROUP BY a.provider, a.model, a.structure, a.variant, a.records, a.primer, a.format,
-                  a.category, a.question_id
-         ORDER BY ALL",
-        "the bootstrap's answers",
-    )?;
-    let clusters = clusters_of(&t, &names, |category, n| Cluster {
+    let t = run_sql(a, sql::BOOTSTRAP_CLUSTERS, "sql/bootstrap_clusters.sql")?;
+    let clusters = clusters_of(&t, &names, &["passed", "total"], |category, n| Cluster {
         category,
         passed: n[0],
         total: n[1],
-    });
+    })?;
     for row in rows {
         let key = (row.family.clone(), row.format.clone());
         if let Some(cs) = clusters.get(&key)
@@ -488,21 +483,18 @@ fn comparisons(
         return Ok(rows);
     }
     let (names, weights) = weight_table(run);
-    let pairs = run_sql(
-        a,
-        "SELECT provider, model, structure, variant, records, primer, format, category,
-                sum(passed)::BIGINT, sum(baseline_passed)::BIGINT, count(*)
-         FROM paired_answers
-         GROUP BY provider, model, structure, variant, records, primer, format, category, question_id
-         ORDER BY ALL",
-        "the bootstrap's paired answers",
+    let pairs = run_sql(a, sql::BOOTSTRAP_PAIRS, "sql/bootstrap_pairs.sql")?;
+    let clusters = clusters_of(
+        &pairs,
+        &names,
+        &["passed", "baseline_passed", "total"],
+        |category, n| PairedCluster {
+            category,
+            passed: n[0],
+            baseline_passed: n[1],
+            total: n[2],
+        },
     )?;
-    let clusters = clusters_of(&pairs, &names, |category, n| PairedCluster {
-        category,
-        passed: n[0],
-        baseline_passed: n[1],
-        total: n[2],
-    });
     for row in &mut rows {
         let key = (row.family.clone(), row.format.clone());
         let seed = stats::seed_for(&format!("{key:?} vs {baseline}"));

@@ -294,6 +294,27 @@ fn every_report_returns_the_expected_rows() {
                     }
                 }
             }
+            "bootstrap_clusters.sql" | "bootstrap_pairs.sql" => {
+                // One cluster per rendering and question, over complete runs only (of 2).
+                assert!(
+                    !t.rows.is_empty() && t.rows.len().is_multiple_of(124),
+                    "{name}: {}",
+                    t.rows.len()
+                );
+                let paired = name == "bootstrap_pairs.sql";
+                for row in &t.rows {
+                    let n = |c: &str| row[col(&t, c)].as_i64().unwrap();
+                    assert!((1..=2).contains(&n("total")), "{row:?}");
+                    assert!(n("passed") <= n("total"), "{row:?}");
+                    if paired {
+                        assert!(n("baseline_passed") <= n("total"), "{row:?}");
+                        assert_ne!(row[col(&t, "format")], "json_compact", "{row:?}");
+                    }
+                    if row[col(&t, "provider")] == "reference" {
+                        assert_eq!(n("passed"), n("total"), "{row:?}");
+                    }
+                }
+            }
             "accuracy.sql" => {
                 assert_eq!(t.rows.len(), 12, "{name}");
                 let mut failed_calls = 0;
