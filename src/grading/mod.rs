@@ -131,9 +131,12 @@ pub struct Summary {
     pub by_category: BTreeMap<String, CategoryScore>,
 }
 
-/// Weighted accuracy: Σ weight(c) · passed(c)/total(c) over the categories present, divided by
-/// the sum of their weights (1.0 when all four are present). In the `tasks` suite the only
-/// category is `fact`, so it is the share of facts stated correctly.
+/// Weighted accuracy of one call: Σ weight(c) · passed(c)/total(c) over the categories present,
+/// divided by the sum of their weights (1.0 when all four are present). In the `tasks` suite
+/// the only category is `fact`, so it is the share of facts stated correctly. This is for the
+/// progress line and the result line's `summary` (a look at one call); every weighted accuracy
+/// a ranking, report or test reports is computed in SQL (views.sql `runs`, from the per-category
+/// counts and the run's own weights).
 pub fn weighted_accuracy(by_category: &BTreeMap<String, CategoryScore>) -> f64 {
     let mut sum = 0.0;
     let mut weights = 0.0;
