@@ -1,8 +1,8 @@
--- Why answers fail: every failed answer of a successful, non-warm-up call by its kind (README,
+-- Why answers fail: every failed answer of a successful, non-warm-up call by its kind (docs/formats-suite.md,
 -- "Wrong-answer taxonomy"), per provider/model and rendering (format, structure, variant,
 -- records, primer), as a count and as a share of the rendering's answers and of its failures.
 -- Beside it, per rendering, the "right value, wrong form" rate: the share of passed answers
--- that needed a normalisation (README, "Normalisation policy"), and which ones were needed.
+-- that needed a normalisation (docs/formats-suite.md, "Normalisation policy"), and which ones were needed.
 -- A rendering with no failed answer has one row with failure null. Logs from before the
 -- taxonomy show their failures as `unclassified` and no wrong-form rate.
 WITH a AS (

@@ -128,7 +128,7 @@ SELECT
     -- position in the batch (the other answers confirming the order); null otherwise.
     r.batch_matched_by,
     -- The `tasks` suite: task id, the share of its expected values stated correctly, and
-    -- TeaLeaf's rubric (README, "Analysis tasks"); null in the `formats` suite.
+    -- TeaLeaf's rubric (docs/tasks.md); null in the `formats` suite.
     r.task,
     r.task_scores.fact_accuracy,
     r.task_scores.composite AS rubric_composite,
@@ -166,7 +166,7 @@ SELECT
     m.expected,
     m.actual,
     m.reason,
-    -- Wrong-answer kind (README, "Wrong-answer taxonomy"; null when passed), the answer minus
+    -- Wrong-answer kind (docs/formats-suite.md, "Wrong-answer taxonomy"; null when passed), the answer minus
     -- the expected value for off_by_n, and the normalisations a passed answer needed (null in
     -- logs from before they were recorded, so "none needed" is the empty list).
     m.failure,

@@ -1,6 +1,6 @@
 //! metrics.json and analytics_results.json: the report's numbers for other tools. Arrays of
 //! flat objects; fractions in 0..1, deltas in percentage points. The keys are documented in the
-//! README ("Report files").
+//! docs/report.md.
 
 use super::data::{Family, ReportData, TokenRow, family_of};
 use super::verdict::VerdictRow;

@@ -494,7 +494,7 @@ pub fn tables(d: &ReportData) -> Vec<Block> {
     let mut out = vec![
         Block::Heading(2, "Failure modes".into()),
         Block::Para(
-            "Every wrong answer classified (`sql/failure_modes.sql`; the kinds are defined in the README's \
+            "Every wrong answer classified (`sql/failure_modes.sql`; the kinds are defined in docs/formats-suite.md, \
              wrong-answer taxonomy), and the share of right answers that needed a normalisation (right value, \
              other form)."
                 .into(),
@@ -571,7 +571,7 @@ pub fn methodology(d: &ReportData) -> Vec<Block> {
             .into(),
         "Warm-up calls (cache priming) are excluded everywhere. Failed calls are counted; plain accuracy uses \
          every answered question, while weighted accuracy, the paired comparisons and the bootstrap use complete \
-         runs only (in per-question mode one failed call leaves its run out). Answers are graded by the validators and normalisation policy described in the README; \
+         runs only (in per-question mode one failed call leaves its run out). Answers are graded by the validators and normalisation policy of docs/formats-suite.md; \
          every wrong answer gets a failure kind."
             .into(),
         "Every number here comes from the SQL files in `sql/` over the run log (run them with `bench query`), except \
