@@ -187,7 +187,7 @@ FROM results, unnest(map_entries(by_category)) AS t(c)
 WHERE NOT warmup AND error IS NULL
 GROUP BY ALL;
 
--- One row per run of a rendering: the call itself in batch mode, its per-question calls merged
+-- One row per run of a rendering: the call itself in one-prompt mode, its per-question calls merged
 -- in per-question mode. Weighted accuracy is recomputed from the per-category counts of the
 -- run's successful calls, with the category weights of the run's own metadata line (so it
 -- needs no scan of the answers; weighted_accuracy.sql checks it against them); a run with any

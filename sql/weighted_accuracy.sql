@@ -1,7 +1,7 @@
 -- Weighted accuracy of every run, recomputed from its individual answers (not copied from the
 -- result summaries): Σ weight · passed/total per category over the categories present, divided
 -- by their weights. Weights come from each run's metadata line. `reported` is what bench wrote
--- on the result line (batch mode; in per-question mode a result holds one question, so null).
+-- on the result line (one-prompt mode; in per-question mode a result holds one question, so null).
 WITH weights AS (
     SELECT benchmark_id, k AS category, (data -> 'weights' ->> k)::DOUBLE AS weight
     FROM benchmarks, unnest(json_keys(data -> 'weights')) AS t(k)
@@ -21,7 +21,7 @@ recomputed AS (
     JOIN weights USING (benchmark_id, category)
     GROUP BY ALL
 ),
-batch AS (
+one_prompt AS (
     SELECT * FROM results WHERE NOT warmup AND question IS NULL
 )
 SELECT
@@ -30,7 +30,7 @@ SELECT
     r.weighted_accuracy AS reported,
     abs(c.weighted_accuracy - r.weighted_accuracy) < 1e-9 AS matches
 FROM recomputed AS c
-LEFT JOIN batch AS r
+LEFT JOIN one_prompt AS r
     USING (benchmark_id, provider, model, format, structure, variant, records, primer, run)
 ORDER BY c.benchmark_id, c.provider, c.model, c.format, c.structure, c.variant, c.records,
          c.primer, c.run;

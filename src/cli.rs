@@ -360,8 +360,9 @@ pub struct RunArgs {
     /// ablation: every rendering with and without).
     #[arg(long, value_enum, default_value_t = Primer::Off)]
     pub primer: Primer,
-    /// All questions in one prompt (batch) or one prompt per question.
-    #[arg(long, value_enum, default_value_t = QuestionMode::Batch)]
+    /// All questions in one prompt (`one-prompt`; `batch` is its old name) or one prompt per
+    /// question.
+    #[arg(long, value_enum, default_value_t = QuestionMode::OnePrompt)]
     pub question_mode: QuestionMode,
     /// Warm-up call per rendering to prime the provider's prompt cache: auto (on for
     /// providers that cache prompts), on, off.

@@ -183,7 +183,7 @@ fn new_plan(args: &RunArgs) -> Result<Plan> {
     };
     let suite: Arc<dyn crate::suites::Suite> = match (args.suite, &data) {
         (Suite::Tasks, _) => {
-            if args.question_mode != QuestionMode::Batch || args.primer != Primer::Off {
+            if args.question_mode != QuestionMode::OnePrompt || args.primer != Primer::Off {
                 return Err(UsageError::new(
                     "--suite tasks asks one prompt per task and format: --question-mode \
                      per-question and --primer do not apply (format hints come from the \

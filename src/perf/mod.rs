@@ -75,7 +75,7 @@ pub async fn run(h: &Harness) -> Result<Report> {
         runs: h.calls,
         tokenizers: vec![Tokenizer::O200kBase],
         output_root: out.clone(),
-        question_mode: QuestionMode::Batch,
+        question_mode: QuestionMode::OnePrompt,
         primers: vec![false],
         suite: crate::suites::product(),
     };

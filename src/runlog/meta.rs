@@ -6,25 +6,29 @@ use crate::formats::Format;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
-/// How questions are put to the model.
+/// How questions are put to the model. `one-prompt` was called `batch` before the providers'
+/// batch APIs (`--batch`) arrived; the old name is still read from the command line and from
+/// old run logs.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum QuestionMode {
     /// All questions in one prompt with an answer template.
     #[default]
-    Batch,
+    #[serde(alias = "batch")]
+    #[value(alias = "batch")]
+    OnePrompt,
     /// One prompt per question.
     PerQuestion,
 }
 
 impl QuestionMode {
     /// Both modes.
-    pub const ALL: [QuestionMode; 2] = [QuestionMode::Batch, QuestionMode::PerQuestion];
+    pub const ALL: [QuestionMode; 2] = [QuestionMode::OnePrompt, QuestionMode::PerQuestion];
 
     /// Name used on the command line and in the run log.
     pub fn name(self) -> &'static str {
         match self {
-            QuestionMode::Batch => "batch",
+            QuestionMode::OnePrompt => "one-prompt",
             QuestionMode::PerQuestion => "per-question",
         }
     }
@@ -114,4 +118,25 @@ pub struct DataMeta {
 /// `id_by` of a run log written before composite keys: always one field.
 fn field_by() -> String {
     "field".into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::QuestionMode;
+    use clap::ValueEnum;
+
+    #[test]
+    fn one_prompt_reads_its_old_name_batch() {
+        let old: QuestionMode = serde_json::from_str("\"batch\"").unwrap();
+        assert_eq!(old, QuestionMode::OnePrompt);
+        assert_eq!(
+            serde_json::to_string(&QuestionMode::OnePrompt).unwrap(),
+            "\"one-prompt\""
+        );
+        assert_eq!(
+            QuestionMode::from_str("batch", false).unwrap(),
+            QuestionMode::OnePrompt
+        );
+        assert_eq!(QuestionMode::OnePrompt.name(), "one-prompt");
+    }
 }

@@ -1,4 +1,4 @@
-//! The run matrix: which renderings, which prompts per rendering (one batch prompt, or one per
+//! The run matrix: which renderings, which prompts per rendering (one prompt with every question, or one per
 //! question), and the key that names one sample so a resumed run can skip it.
 
 use crate::dataset::{Dataset, Structure, Variant};
@@ -121,7 +121,7 @@ pub struct Combo {
     pub primer: bool,
     /// The rendered data.
     pub rendering: Rendering,
-    /// Its prompts: one in batch mode, one per question otherwise.
+    /// Its prompts: one in one-prompt mode, one per question otherwise.
     pub units: Vec<Unit>,
     /// How its replies are graded (shared by every combination over the same data).
     pub scorer: Arc<dyn Scorer>,
@@ -177,7 +177,7 @@ pub fn build_all(plan: &Plan) -> Result<(Matrix, Vec<Skip>)> {
     Ok((matrix, skipped))
 }
 
-/// The prompts of one rendering: one with every question in batch mode, else one each.
+/// The prompts of one rendering: one with every question (`one-prompt`), else one each.
 pub fn units(
     plan: &Plan,
     subject: Subject,
@@ -188,7 +188,7 @@ pub fn units(
     let mut data_tokens = None;
     let mut one = |qs, q| unit(subject, rendering, primer, qs, q, &mut data_tokens);
     match plan.question_mode {
-        QuestionMode::Batch => vec![one(questions.to_vec(), None)],
+        QuestionMode::OnePrompt => vec![one(questions.to_vec(), None)],
         QuestionMode::PerQuestion => questions
             .iter()
             .map(|q| one(vec![q.clone()], Some(q.id.clone())))

@@ -63,7 +63,7 @@ fn fixture(root: &Path) -> PathBuf {
         runs: 2,
         tokenizers: Tokenizer::ALL.to_vec(),
         output_root: root.to_path_buf(),
-        question_mode: QuestionMode::Batch,
+        question_mode: QuestionMode::OnePrompt,
         primers: vec![false],
         suite: bench::suites::product(),
     };

@@ -60,7 +60,7 @@ fn bad_flag_values_name_the_value_and_the_allowed_ones() {
     );
     usage_error(
         &["run", "--question-mode", "each"],
-        &["each", "batch", "per-question"],
+        &["each", "one-prompt", "per-question"],
     );
     usage_error(
         &["run", "--formats", "csv", "--structures", "nested"],

@@ -111,7 +111,7 @@ fn unparseable_output_fails_every_question_and_is_kept() {
         runs: 2,
         tokenizers: vec![Tokenizer::O200kBase],
         output_root: tmp.path().to_path_buf(),
-        question_mode: QuestionMode::Batch,
+        question_mode: QuestionMode::OnePrompt,
         primers: vec![false],
         suite: bench::suites::product(),
     };

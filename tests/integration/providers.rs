@@ -530,7 +530,7 @@ fn a_run_on_cut_replies_records_finish_and_truncated_answers() {
         runs: 1,
         tokenizers: vec![Tokenizer::O200kBase],
         output_root: tmp.path().to_path_buf(),
-        question_mode: QuestionMode::Batch,
+        question_mode: QuestionMode::OnePrompt,
         primers: vec![false],
         suite: bench::suites::product(),
     };

@@ -93,7 +93,7 @@ fn plan(root: &Path, records: Vec<u32>, runs: u32) -> Plan {
         runs,
         tokenizers: vec![Tokenizer::O200kBase],
         output_root: root.to_path_buf(),
-        question_mode: QuestionMode::Batch,
+        question_mode: QuestionMode::OnePrompt,
         primers: vec![false],
         suite: bench::suites::product(),
     }

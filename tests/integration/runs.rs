@@ -54,7 +54,7 @@ fn plan(root: &Path, runs: u32) -> Plan {
         runs,
         tokenizers: vec![Tokenizer::O200kBase],
         output_root: root.to_path_buf(),
-        question_mode: QuestionMode::Batch,
+        question_mode: QuestionMode::OnePrompt,
         primers: vec![false],
         suite: bench::suites::product(),
     }

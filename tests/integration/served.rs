@@ -35,7 +35,7 @@ fn plan(root: &Path, formats: Vec<Format>) -> Plan {
         runs: 2,
         tokenizers: vec![Tokenizer::O200kBase],
         output_root: root.to_path_buf(),
-        question_mode: QuestionMode::Batch,
+        question_mode: QuestionMode::OnePrompt,
         primers: vec![false],
         suite: bench::suites::product(),
     }
