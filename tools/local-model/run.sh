@@ -12,7 +12,7 @@
 # Environment: BENCH_LOCAL_CACHE (default ~/.cache/bench) holds the server's virtualenv and the
 # model; PORT (default 8088); BENCH (a bench binary; default: cargo build into CARGO_TARGET_DIR,
 # default ~/.cache/bench/target, as .ci/run does); OUT (default: a fresh temporary folder);
-# MODES (default "batch per-question": the question modes to run).
+# MODES (default "one-prompt per-question": the question modes to run).
 set -euo pipefail
 
 CACHE="${BENCH_LOCAL_CACHE:-$HOME/.cache/bench}"
@@ -141,9 +141,9 @@ slice() { # mode formats max_tokens [extra bench run arguments]
             round(avg(CAST(server->>'predicted_per_second' AS DOUBLE)), 1) AS gen_tok_s \
      FROM results GROUP BY ALL ORDER BY format, finish")
 }
-MODES="${MODES:-batch per-question}"
+MODES="${MODES:-one-prompt per-question}"
 # All 124 product questions in one prompt per format.
-[[ " $MODES " == *" batch "* ]] && slice batch csv,json_compact 512 --structures flat --variants mandatory
+[[ " $MODES " == *" one-prompt "* ]] && slice one-prompt csv,json_compact 512 --structures flat --variants mandatory
 # One prompt per question: 124 per format would take half an hour on a CPU, so 8 questions
 # synthesised from a bundled data file.
 [[ " $MODES " == *" per-question "* ]] && slice per-question json_compact 64 --data "$ROOT/benchmarks/examples/earthquakes.json" --questions 8
