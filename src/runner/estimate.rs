@@ -24,6 +24,16 @@ pub struct Estimate {
     pub notes: Vec<String>,
 }
 
+/// One planned call as the estimate counts it: prompt tokens, data-block tokens, the answer
+/// key's tokens, and whether it is the first prompt of its rendering (a warm-up primes it).
+#[derive(Clone, Copy)]
+struct Call {
+    prompt: u64,
+    data: u64,
+    out: u64,
+    first: bool,
+}
+
 /// Estimates `plan` for `models`; `warmup` as in `Options::warmup`; `batch` adds what the
 /// same calls cost through the batch APIs.
 pub fn estimate(
@@ -33,9 +43,31 @@ pub fn estimate(
     batch: bool,
 ) -> Result<Estimate> {
     let (matrix, skipped) = plan::build_all(plan)?;
+    let (prompt_rows, calls) = prompts(plan, &matrix);
+    let mut provider_rows = Vec::new();
+    let (mut live_total, mut batch_total) = (0.0, 0.0);
+    for m in models {
+        let (row, live, batched) = provider(plan, m, &calls, warmup, batch);
+        if let Some(b) = batched {
+            live_total += live;
+            batch_total += b;
+        }
+        provider_rows.push(row);
+    }
+    // Only the tasks suite names a task per rendering.
+    let tasks = matrix.combos.iter().any(|c| c.item().is_some());
+    let (prompts, providers) = tables(tasks, batch, prompt_rows, provider_rows);
+    Ok(Estimate {
+        prompts,
+        providers,
+        notes: notes(models, batch, live_total, batch_total, &skipped),
+    })
+}
+
+/// One row per rendering (prompt tokens per call) and every planned call.
+fn prompts(plan: &Plan, matrix: &plan::Matrix) -> (Vec<Vec<Value>>, Vec<Call>) {
     let mut prompt_rows = Vec::new();
-    // Per call: (prompt tokens, data-block tokens, expected-answer tokens).
-    let mut calls: Vec<(u64, u64, u64, bool)> = Vec::new();
+    let mut calls = Vec::new();
     for c in &matrix.combos {
         let r = &c.rendering;
         let (mut lo, mut hi) = (u64::MAX, 0);
@@ -47,7 +79,12 @@ pub fn estimate(
             let prompt = u64::from(u.tokens);
             let key = c.scorer.answer_key(u);
             let out = Tokenizer::O200kBase.count(&key) as u64;
-            calls.push((prompt, data, out, i == 0));
+            calls.push(Call {
+                prompt,
+                data,
+                out,
+                first: i == 0,
+            });
             lo = lo.min(prompt);
             hi = hi.max(prompt);
         }
@@ -69,130 +106,153 @@ pub fn estimate(
         ]);
         prompt_rows.push(row);
     }
-    let mut provider_rows = Vec::new();
-    let (mut live_total, mut batch_total) = (0.0, 0.0);
-    for m in models {
-        let p = &m.provider;
-        let warm = plan.warmup(warmup, p.caches_prompts());
-        let price = m.config.price();
-        let max_out = u64::from(m.config.max_tokens());
-        let (mut n, mut input, mut output, mut cost, mut cost_max) = (0u64, 0u64, 0u64, 0.0, 0.0);
-        for &(prompt, data, out, first) in &calls {
-            // A warm-up per rendering writes the data block to the cache; runs read it.
-            let warm_calls = u64::from(warm && first);
-            let runs = u64::from(plan.runs);
-            n += runs + warm_calls;
-            input += prompt * (runs + warm_calls);
-            output += out * (runs + warm_calls);
-            if let Some(price) = price {
-                let (read, write) = if warm { (data, data) } else { (0, 0) };
-                let run_usage = |o| Usage {
-                    input: prompt,
-                    output: o,
-                    cache_read: read,
-                    ..Usage::default()
-                };
-                let warm_usage = |o| Usage {
-                    input: prompt,
-                    output: o,
-                    cache_write: write,
-                    ..Usage::default()
-                };
-                cost += runs as f64 * price.cost(&run_usage(out))
-                    + warm_calls as f64 * price.cost(&warm_usage(out));
-                cost_max += runs as f64 * price.cost(&run_usage(max_out))
-                    + warm_calls as f64 * price.cost(&warm_usage(max_out));
-            }
+    (prompt_rows, calls)
+}
+
+/// One provider's row: calls, tokens, live cost (expected and at max_tokens), batch cost,
+/// limits and wall time; with the live and batch totals for the notes.
+fn provider(
+    plan: &Plan,
+    m: &Model,
+    calls: &[Call],
+    warmup: Option<bool>,
+    batch: bool,
+) -> (Vec<Value>, f64, Option<f64>) {
+    let p = &m.provider;
+    let warm = plan.warmup(warmup, p.caches_prompts());
+    let price = m.config.price();
+    let max_out = u64::from(m.config.max_tokens());
+    let (mut n, mut input, mut output, mut cost, mut cost_max) = (0u64, 0u64, 0u64, 0.0, 0.0);
+    for &Call {
+        prompt,
+        data,
+        out,
+        first,
+    } in calls
+    {
+        // A warm-up per rendering writes the data block to the cache; runs read it.
+        let warm_calls = u64::from(warm && first);
+        let runs = u64::from(plan.runs);
+        n += runs + warm_calls;
+        input += prompt * (runs + warm_calls);
+        output += out * (runs + warm_calls);
+        if let Some(price) = price {
+            let (read, write) = if warm { (data, data) } else { (0, 0) };
+            let run_usage = |o| Usage {
+                input: prompt,
+                output: o,
+                cache_read: read,
+                ..Usage::default()
+            };
+            let warm_usage = |o| Usage {
+                input: prompt,
+                output: o,
+                cache_write: write,
+                ..Usage::default()
+            };
+            cost += runs as f64 * price.cost(&run_usage(out))
+                + warm_calls as f64 * price.cost(&warm_usage(out));
+            cost_max += runs as f64 * price.cost(&run_usage(max_out))
+                + warm_calls as f64 * price.cost(&warm_usage(max_out));
         }
-        // A batch has no warm-ups and, to be safe, no cache hits: every prompt token is
-        // priced as uncached, at the batch discount.
-        let batch_calls = calls.len() as u64 * u64::from(plan.runs);
-        let batch_cost: Option<f64> = price.map(|price| {
-            calls
-                .iter()
-                .map(|&(prompt, _, out, _)| {
-                    f64::from(plan.runs)
-                        * price.batch_cost(&Usage {
-                            input: prompt,
-                            output: out,
-                            ..Usage::default()
-                        })
-                })
-                .sum()
-        });
-        if let Some(b) = batch_cost {
-            live_total += cost;
-            batch_total += b;
-        }
-        let avg_in = input as f64 / n.max(1) as f64;
-        let avg_out = output as f64 / n.max(1) as f64;
-        let latency = ASSUMED_FIRST_TOKEN_S + avg_out / ASSUMED_TOKENS_PER_S;
-        let mut per_s = m.config.concurrency() as f64 / latency;
-        if let Some(rpm) = m.config.rpm {
-            per_s = per_s.min(f64::from(rpm) / 60.0);
-        }
-        if let Some(tpm) = m.config.tpm {
-            per_s = per_s.min(f64::from(tpm) / 60.0 / (avg_in + max_out as f64));
-        }
-        let limits = format!(
-            "c={} rpm={} tpm={}",
-            m.config.concurrency(),
-            m.config.rpm.map_or("-".into(), |x| x.to_string()),
-            m.config.tpm.map_or("-".into(), |x| x.to_string())
-        );
-        let mut row = vec![
-            json!(format!("{}:{}", p.name(), p.model())),
-            json!(n),
-            json!(input),
-            json!(output),
-            price.map_or(Value::Null, |_| json!(format!("{cost:.4}"))),
-            price.map_or(Value::Null, |_| json!(format!("{cost_max:.4}"))),
-        ];
-        if batch {
-            let has = p.batch().is_some();
-            row.push(if has { json!(batch_calls) } else { Value::Null });
-            row.push(match batch_cost.filter(|_| has) {
-                Some(b) => json!(format!("{b:.4}")),
-                None => Value::Null,
-            });
-            row.push(match batch_cost.filter(|_| has && cost > 0.0) {
-                Some(b) => json!(format!("{:.1}%", 100.0 * (1.0 - b / cost))),
-                None => Value::Null,
-            });
-        }
-        row.push(json!(limits));
-        row.push(json!(human_duration(n as f64 / per_s)));
-        provider_rows.push(row);
     }
+    // A batch has no warm-ups and, to be safe, no cache hits: every prompt token is
+    // priced as uncached, at the batch discount.
+    let batch_calls = calls.len() as u64 * u64::from(plan.runs);
+    let batch_cost: Option<f64> = price.map(|price| {
+        calls
+            .iter()
+            .map(|&Call { prompt, out, .. }| {
+                f64::from(plan.runs)
+                    * price.batch_cost(&Usage {
+                        input: prompt,
+                        output: out,
+                        ..Usage::default()
+                    })
+            })
+            .sum()
+    });
+    let avg_in = input as f64 / n.max(1) as f64;
+    let avg_out = output as f64 / n.max(1) as f64;
+    let latency = ASSUMED_FIRST_TOKEN_S + avg_out / ASSUMED_TOKENS_PER_S;
+    let mut per_s = m.config.concurrency() as f64 / latency;
+    if let Some(rpm) = m.config.rpm {
+        per_s = per_s.min(f64::from(rpm) / 60.0);
+    }
+    if let Some(tpm) = m.config.tpm {
+        per_s = per_s.min(f64::from(tpm) / 60.0 / (avg_in + max_out as f64));
+    }
+    let limits = format!(
+        "c={} rpm={} tpm={}",
+        m.config.concurrency(),
+        m.config.rpm.map_or("-".into(), |x| x.to_string()),
+        m.config.tpm.map_or("-".into(), |x| x.to_string())
+    );
+    let mut row = vec![
+        json!(format!("{}:{}", p.name(), p.model())),
+        json!(n),
+        json!(input),
+        json!(output),
+        price.map_or(Value::Null, |_| json!(format!("{cost:.4}"))),
+        price.map_or(Value::Null, |_| json!(format!("{cost_max:.4}"))),
+    ];
+    if batch {
+        let has = p.batch().is_some();
+        row.push(if has { json!(batch_calls) } else { Value::Null });
+        row.push(match batch_cost.filter(|_| has) {
+            Some(b) => json!(format!("{b:.4}")),
+            None => Value::Null,
+        });
+        row.push(match batch_cost.filter(|_| has && cost > 0.0) {
+            Some(b) => json!(format!("{:.1}%", 100.0 * (1.0 - b / cost))),
+            None => Value::Null,
+        });
+    }
+    row.push(json!(limits));
+    row.push(json!(human_duration(n as f64 / per_s)));
+    (row, cost, batch_cost)
+}
+
+/// The two tables with their columns.
+fn tables(
+    tasks: bool,
+    batch: bool,
+    prompt_rows: Vec<Vec<Value>>,
+    provider_rows: Vec<Vec<Value>>,
+) -> (Table, Table) {
     let cols = |c: &[&str]| c.iter().map(|s| s.to_string()).collect();
-    // Only the tasks suite names a task per rendering.
-    let task_col: &[&str] = if matrix.combos.iter().any(|c| c.item().is_some()) {
-        &["task"]
-    } else {
-        &[]
-    };
-    Ok(Estimate {
-        prompts: Table {
-            columns: cols(&[
-                task_col,
-                &[
-                "records",
-                "primer",
-                "format",
-                "structure",
-                "variant",
-                "calls_per_provider",
-                "prompt_tokens_per_call",
-                "data_tokens",
-                ],
-            ]
-            .concat()),
-            rows: prompt_rows,
-        },
-        providers: Table {
+    let task_col: &[&str] = if tasks { &["task"] } else { &[] };
+    (
+        Table {
             columns: cols(
                 &[
-                    &["provider", "calls", "input_tokens", "est_output_tokens", "est_usd", "max_usd"][..],
+                    task_col,
+                    &[
+                        "records",
+                        "primer",
+                        "format",
+                        "structure",
+                        "variant",
+                        "calls_per_provider",
+                        "prompt_tokens_per_call",
+                        "data_tokens",
+                    ],
+                ]
+                .concat(),
+            ),
+            rows: prompt_rows,
+        },
+        Table {
+            columns: cols(
+                &[
+                    &[
+                        "provider",
+                        "calls",
+                        "input_tokens",
+                        "est_output_tokens",
+                        "est_usd",
+                        "max_usd",
+                    ][..],
                     if batch {
                         &["batch_calls", "batch_usd", "batch_saving"][..]
                     } else {
@@ -204,7 +264,18 @@ pub fn estimate(
             ),
             rows: provider_rows,
         },
-        notes: vec![
+    )
+}
+
+/// How the estimates were made, and the renderings skipped.
+fn notes(
+    models: &[Model],
+    batch: bool,
+    live_total: f64,
+    batch_total: f64,
+    skipped: &[crate::suites::Skip],
+) -> Vec<String> {
+    vec![
             "prompt tokens: exact local o200k_base counts (Claude and Gemini tokenize differently; their bills use their own counts)".into(),
             "est output: the answer key's size in tokens (for tasks, their facts; analysis answers run longer); max_usd assumes every call uses max_tokens".into(),
             format!(
@@ -230,8 +301,7 @@ pub fn estimate(
             )
         }))
         .chain(skipped.iter().map(ToString::to_string))
-        .collect(),
-    })
+        .collect()
 }
 
 use crate::numfmt::duration as human_duration;
