@@ -200,22 +200,7 @@ impl ProviderBatches {
 
     async fn run(mut self, opts: &BatchOptions) {
         let mut todo = self.cache_hits();
-        let mut flight: Vec<String> = Vec::new();
-        {
-            let l = self.ledger.lock().expect("ledger lock");
-            for b in l
-                .batches
-                .iter()
-                .filter(|b| b.of(self.p.provider.name(), self.p.provider.model()))
-            {
-                for k in b.requests.values() {
-                    *self.attempts.entry(k.clone()).or_default() += 1;
-                }
-                if !b.collected {
-                    flight.push(b.id.clone());
-                }
-            }
-        }
+        let mut flight = self.earlier_batches();
         let in_flight: HashSet<SampleKey> = self.flight_keys(&flight);
         todo.retain(|k| !in_flight.contains(k));
         if !flight.is_empty() {
@@ -234,20 +219,7 @@ impl ProviderBatches {
             }
         }
         if opts.cancel {
-            for id in &flight {
-                match self.api().cancel(id).await {
-                    Ok(()) => self.notice(&format!("batch {id}: cancel requested")),
-                    Err(e) => self.notice(&format!("batch {id}: cannot cancel: {e}")),
-                }
-            }
-            if !todo.is_empty() {
-                self.notice(&format!(
-                    "batch: {}: --cancel-batches: {} requests not submitted",
-                    self.spec,
-                    todo.len()
-                ));
-                todo.clear();
-            }
+            self.cancel(&flight, &mut todo).await;
         }
         let started = Instant::now();
         let mut wait = opts.poll;
@@ -261,37 +233,92 @@ impl ProviderBatches {
             }
             self.sleep(wait).await;
             wait = wait.mul_f64(1.5).min(opts.poll * 30);
-            let mut still = Vec::new();
-            for id in flight {
-                let status = match self.api().poll(&id).await {
-                    Ok(s) => s,
-                    Err(e) => {
-                        if e.fatal() {
-                            self.fatal(&e);
-                        } else {
-                            self.notice(&format!("batch {id}: poll failed ({e}); polling again"));
-                        }
-                        still.push(id);
-                        continue;
-                    }
-                };
-                self.progress(&id, &status, &mut seen, started);
-                let collected = match &status.phase {
-                    Phase::Running => false,
-                    Phase::Failed(why) => {
-                        self.not_run(&id, &format!("batch {id} failed: {why}"));
-                        true
-                    }
-                    Phase::Ended => self.collect(&id, &status, &mut todo).await,
-                };
-                if collected {
-                    self.set_collected(&id, &status.state);
-                } else {
-                    still.push(id);
-                }
-            }
-            flight = still;
+            flight = self.poll(flight, &mut seen, started, &mut todo).await;
         }
+        self.left_over(&todo, &flight);
+    }
+
+    /// The ledger's batches of this provider: counts their requests as attempts; returns the
+    /// ones not collected yet (still in flight at the provider).
+    fn earlier_batches(&mut self) -> Vec<String> {
+        let mut flight = Vec::new();
+        let l = self.ledger.lock().expect("ledger lock");
+        for b in l
+            .batches
+            .iter()
+            .filter(|b| b.of(self.p.provider.name(), self.p.provider.model()))
+        {
+            for k in b.requests.values() {
+                *self.attempts.entry(k.clone()).or_default() += 1;
+            }
+            if !b.collected {
+                flight.push(b.id.clone());
+            }
+        }
+        flight
+    }
+
+    /// `--cancel-batches`: asks the provider to cancel every batch in flight and submits nothing.
+    async fn cancel(&self, flight: &[String], todo: &mut Vec<SampleKey>) {
+        for id in flight {
+            match self.api().cancel(id).await {
+                Ok(()) => self.notice(&format!("batch {id}: cancel requested")),
+                Err(e) => self.notice(&format!("batch {id}: cannot cancel: {e}")),
+            }
+        }
+        if !todo.is_empty() {
+            self.notice(&format!(
+                "batch: {}: --cancel-batches: {} requests not submitted",
+                self.spec,
+                todo.len()
+            ));
+            todo.clear();
+        }
+    }
+
+    /// Polls every batch in flight once, collecting the ended ones (retryable failures go
+    /// back into `todo`); returns the batches still running.
+    async fn poll(
+        &mut self,
+        flight: Vec<String>,
+        seen: &mut HashMap<String, (String, u64, Instant)>,
+        started: Instant,
+        todo: &mut Vec<SampleKey>,
+    ) -> Vec<String> {
+        let mut still = Vec::new();
+        for id in flight {
+            let status = match self.api().poll(&id).await {
+                Ok(s) => s,
+                Err(e) => {
+                    if e.fatal() {
+                        self.fatal(&e);
+                    } else {
+                        self.notice(&format!("batch {id}: poll failed ({e}); polling again"));
+                    }
+                    still.push(id);
+                    continue;
+                }
+            };
+            self.progress(&id, &status, seen, started);
+            let collected = match &status.phase {
+                Phase::Running => false,
+                Phase::Failed(why) => {
+                    self.not_run(&id, &format!("batch {id} failed: {why}"));
+                    true
+                }
+                Phase::Ended => self.collect(&id, &status, todo).await,
+            };
+            if collected {
+                self.set_collected(&id, &status.state);
+            } else {
+                still.push(id);
+            }
+        }
+        still
+    }
+
+    /// Says what the run leaves for `--resume`: requests not submitted, batches still running.
+    fn left_over(&self, todo: &[SampleKey], flight: &[String]) {
         if !todo.is_empty() && !self.cancelling {
             self.notice(&format!(
                 "batch: {}: {} requests not submitted; `bench run --resume {}` submits them",
@@ -368,23 +395,7 @@ impl ProviderBatches {
     /// Submits `todo` in batches within the caps; returns the ids submitted. Each batch is
     /// in the ledger on disk before this returns.
     async fn submit(&mut self, mut todo: Vec<SampleKey>) -> Vec<String> {
-        // Book the budget in plan order; what does not fit is not submitted.
-        let mut fit = 0;
-        for k in &todo {
-            if !self.shared.budget.reserve(self.work[k].estimate) {
-                let limit = self.shared.budget.limit.unwrap_or(0.0);
-                self.notice(&format!(
-                    "budget: {}: {} requests not submitted — they would pass ${limit:.2}; \
-                     batches already submitted are still collected",
-                    self.spec,
-                    todo.len() - fit
-                ));
-                self.shared.stop.note(StopReason::Budget(limit));
-                self.no_more = true;
-                break;
-            }
-            fit += 1;
-        }
+        let fit = self.book(&todo);
         todo.truncate(fit);
         let api = self.api();
         let items: Vec<Item> = todo
@@ -411,71 +422,101 @@ impl ProviderBatches {
                 self.unbook(&chunk, &by_id);
                 continue;
             }
-            let id = match self.create(&chunk).await {
-                Ok(id) => id,
-                Err(e) => {
-                    if e.fatal() {
-                        self.fatal(&e);
-                    } else {
-                        let maybe = if e.status().is_none() {
-                            " (no answer came back, so the batch may exist: check the provider's \
-                             batch list before resuming, or it may be paid twice)"
-                        } else {
-                            ""
-                        };
-                        self.notice(&format!(
-                            "batch: {}: submitting {} requests failed: {e}{maybe}; they are left \
-                             for `bench run --resume {}`",
-                            self.spec,
-                            chunk.len(),
-                            self.dir.display()
-                        ));
-                    }
-                    self.unbook(&chunk, &by_id);
-                    continue;
+            match self.create(&chunk).await {
+                Ok(id) => {
+                    self.ledger_entry(&id, &chunk, &by_id);
+                    ids.push(id);
                 }
-            };
-            let requests = chunk
-                .iter()
-                .map(|i| (i.custom_id.clone(), by_id[&i.custom_id].clone()))
-                .collect();
-            let saved = {
-                let mut l = self.ledger.lock().expect("ledger lock");
-                l.batches.push(Entry {
-                    provider: self.p.provider.name().into(),
-                    model: self.p.provider.model().into(),
-                    id: id.clone(),
-                    submitted_at: chrono::Utc::now()
-                        .to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
-                    submitted_ms: now_ms(),
-                    requests,
-                    order: chunk.iter().map(|i| i.custom_id.clone()).collect(),
-                    collected: false,
-                    state: "submitted".into(),
-                });
-                l.save(&self.dir)
-            };
-            for i in &chunk {
-                *self
-                    .attempts
-                    .entry(by_id[&i.custom_id].clone())
-                    .or_default() += 1;
+                Err(e) => {
+                    self.not_submitted(&e, chunk.len());
+                    self.unbook(&chunk, &by_id);
+                }
             }
-            if let Err(e) = saved {
-                self.notice(&format!(
-                    "error: batch {id} is running at the provider but cannot be recorded: {e:#}; \
-                     note its id before resuming"
-                ));
-                self.shared.stop.request(StopReason::Interrupted);
-            }
-            self.notice(&format!(
-                "batch {id}: submitted {} requests for {}",
-                chunk.len(),
-                self.spec
-            ));
-            ids.push(id);
         }
         ids
+    }
+
+    /// Books the budget for `todo` in plan order; returns how many fit. What does not fit is
+    /// not submitted, and nothing more will be.
+    fn book(&mut self, todo: &[SampleKey]) -> usize {
+        for (fit, k) in todo.iter().enumerate() {
+            if !self.shared.budget.reserve(self.work[k].estimate) {
+                let limit = self.shared.budget.limit.unwrap_or(0.0);
+                self.notice(&format!(
+                    "budget: {}: {} requests not submitted — they would pass ${limit:.2}; \
+                     batches already submitted are still collected",
+                    self.spec,
+                    todo.len() - fit
+                ));
+                self.shared.stop.note(StopReason::Budget(limit));
+                self.no_more = true;
+                return fit;
+            }
+        }
+        todo.len()
+    }
+
+    /// Says why a chunk was not submitted (a fatal error stops the provider).
+    fn not_submitted(&self, e: &ProviderError, n: usize) {
+        if e.fatal() {
+            self.fatal(e);
+            return;
+        }
+        let maybe = if e.status().is_none() {
+            " (no answer came back, so the batch may exist: check the provider's \
+             batch list before resuming, or it may be paid twice)"
+        } else {
+            ""
+        };
+        self.notice(&format!(
+            "batch: {}: submitting {n} requests failed: {e}{maybe}; they are left \
+             for `bench run --resume {}`",
+            self.spec,
+            self.dir.display()
+        ));
+    }
+
+    /// Records a submitted batch in the ledger (saved at once) and counts its attempts; a
+    /// ledger that cannot be saved stops the run, since the batch runs at the provider anyway.
+    fn ledger_entry(&mut self, id: &str, chunk: &[Item], by_id: &HashMap<String, SampleKey>) {
+        let requests = chunk
+            .iter()
+            .map(|i| (i.custom_id.clone(), by_id[&i.custom_id].clone()))
+            .collect();
+        let saved = {
+            let mut l = self.ledger.lock().expect("ledger lock");
+            l.batches.push(Entry {
+                provider: self.p.provider.name().into(),
+                model: self.p.provider.model().into(),
+                id: id.to_string(),
+                submitted_at: chrono::Utc::now()
+                    .to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+                submitted_ms: now_ms(),
+                requests,
+                order: chunk.iter().map(|i| i.custom_id.clone()).collect(),
+                collected: false,
+                state: "submitted".into(),
+            });
+            l.save(&self.dir)
+        };
+        for i in chunk {
+            *self
+                .attempts
+                .entry(by_id[&i.custom_id].clone())
+                .or_default() += 1;
+        }
+        if let Err(e) = saved {
+            self.notice(&format!(
+                "error: batch {id} is running at the provider but cannot be recorded: {e:#}; \
+                 note its id before resuming"
+            ));
+            self.shared.stop.request(StopReason::Interrupted);
+        }
+        self.notice(&format!(
+            "batch {id}: submitted {} requests for {}",
+            chunk.len(),
+            self.spec
+        ));
     }
 
     /// Creates one batch, retrying only answers that say it was not accepted (429, 503, 529):

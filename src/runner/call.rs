@@ -223,14 +223,7 @@ async fn execute(shared: Arc<Shared>, p: Arc<ProviderRun>, c: Arc<Combo>, run: u
     if skip(&shared) {
         return;
     }
-    if !shared.budget.reserve(estimate) {
-        let limit = shared.budget.limit.unwrap_or(0.0);
-        if !shared.stop.requested() {
-            shared.observer.notice(&format!(
-                "budget: stopping — spent plus in-flight would pass ${limit:.2}; finishing calls in flight"
-            ));
-        }
-        shared.stop.request(StopReason::Budget(limit));
+    if !reserve(&shared, estimate) {
         return;
     }
     let start_ms = now_ms();
@@ -254,25 +247,11 @@ async fn execute(shared: Arc<Shared>, p: Arc<ProviderRun>, c: Arc<Combo>, run: u
         return;
     }
     let latency = started.elapsed().as_millis() as u64;
-    if let Err(e) = &attempted.result
-        && e.fatal()
-        && p.fatal
-            .set(format!(
-                "{}:{}: {e} — stopped calling it",
-                p.provider.name(),
-                p.provider.model()
-            ))
-            .is_ok()
-    {
-        shared.observer.notice(p.fatal.get().expect("just set"));
+    if let Err(e) = &attempted.result {
+        note_fatal(&shared, &p, e);
     }
-    if let (Some(cache), Some(k), Ok(resp)) = (&shared.cache, &cache_key, &attempted.result)
-        && let Err(e) = cache.put(k, resp)
-    {
-        shared.observer.notice(&format!(
-            "warning: cannot write response cache '{}': {e}",
-            cache.dir().display()
-        ));
+    if let (Some(k), Ok(resp)) = (&cache_key, &attempted.result) {
+        store(&shared, k, resp);
     }
     let record = build(
         &shared,
@@ -288,6 +267,49 @@ async fn execute(shared: Arc<Shared>, p: Arc<ProviderRun>, c: Arc<Combo>, run: u
         .budget
         .settle(estimate, record.cost_usd.unwrap_or(0.0));
     finish(&shared, &p, &c, record, false);
+}
+
+/// Books `estimate` against the budget; false (and the run stops scheduling) when it would
+/// pass the limit.
+fn reserve(shared: &Shared, estimate: f64) -> bool {
+    if shared.budget.reserve(estimate) {
+        return true;
+    }
+    let limit = shared.budget.limit.unwrap_or(0.0);
+    if !shared.stop.requested() {
+        shared.observer.notice(&format!(
+            "budget: stopping — spent plus in-flight would pass ${limit:.2}; finishing calls in flight"
+        ));
+    }
+    shared.stop.request(StopReason::Budget(limit));
+    false
+}
+
+/// A fatal error (bad key, unknown model) stops calling that provider, said once.
+fn note_fatal(shared: &Shared, p: &ProviderRun, e: &ProviderError) {
+    if e.fatal()
+        && p.fatal
+            .set(format!(
+                "{}:{}: {e} — stopped calling it",
+                p.provider.name(),
+                p.provider.model()
+            ))
+            .is_ok()
+    {
+        shared.observer.notice(p.fatal.get().expect("just set"));
+    }
+}
+
+/// Keeps a reply in the response cache; a cache that cannot be written is a warning.
+fn store(shared: &Shared, key: &str, resp: &Response) {
+    if let Some(cache) = &shared.cache
+        && let Err(e) = cache.put(key, resp)
+    {
+        shared.observer.notice(&format!(
+            "warning: cannot write response cache '{}': {e}",
+            cache.dir().display()
+        ));
+    }
 }
 
 /// Writes the result line and its response artifact, keeps a slim copy for the summary;
