@@ -4,7 +4,7 @@
 use super::Model;
 use super::plan::{self, Plan};
 use crate::analytics::Table;
-use crate::providers::Usage;
+use crate::providers::{Price, Usage};
 use crate::tokens::Tokenizer;
 use anyhow::Result;
 use serde_json::{Value, json};
@@ -122,40 +122,13 @@ fn provider(
     let warm = plan.warmup(warmup, p.caches_prompts());
     let price = m.config.price();
     let max_out = u64::from(m.config.max_tokens());
-    let (mut n, mut input, mut output, mut cost, mut cost_max) = (0u64, 0u64, 0u64, 0.0, 0.0);
-    for &Call {
-        prompt,
-        data,
-        out,
-        first,
-    } in calls
-    {
-        // A warm-up per rendering writes the data block to the cache; runs read it.
-        let warm_calls = u64::from(warm && first);
-        let runs = u64::from(plan.runs);
-        n += runs + warm_calls;
-        input += prompt * (runs + warm_calls);
-        output += out * (runs + warm_calls);
-        if let Some(price) = price {
-            let (read, write) = if warm { (data, data) } else { (0, 0) };
-            let run_usage = |o| Usage {
-                input: prompt,
-                output: o,
-                cache_read: read,
-                ..Usage::default()
-            };
-            let warm_usage = |o| Usage {
-                input: prompt,
-                output: o,
-                cache_write: write,
-                ..Usage::default()
-            };
-            cost += runs as f64 * price.cost(&run_usage(out))
-                + warm_calls as f64 * price.cost(&warm_usage(out));
-            cost_max += runs as f64 * price.cost(&run_usage(max_out))
-                + warm_calls as f64 * price.cost(&warm_usage(max_out));
-        }
-    }
+    let Live {
+        n,
+        input,
+        output,
+        cost,
+        cost_max,
+    } = live(plan, calls, warm, price, max_out);
     // A batch has no warm-ups and, to be safe, no cache hits: every prompt token is
     // priced as uncached, at the batch discount.
     let batch_calls = calls.len() as u64 * u64::from(plan.runs);
@@ -211,6 +184,60 @@ fn provider(
     row.push(json!(limits));
     row.push(json!(human_duration(n as f64 / per_s)));
     (row, cost, batch_cost)
+}
+
+/// The live run of one provider: calls (warm-ups included), tokens, and cost as expected and
+/// with every reply at max_tokens.
+struct Live {
+    n: u64,
+    input: u64,
+    output: u64,
+    cost: f64,
+    cost_max: f64,
+}
+
+fn live(plan: &Plan, calls: &[Call], warm: bool, price: Option<Price>, max_out: u64) -> Live {
+    let (mut n, mut input, mut output, mut cost, mut cost_max) = (0u64, 0u64, 0u64, 0.0, 0.0);
+    for &Call {
+        prompt,
+        data,
+        out,
+        first,
+    } in calls
+    {
+        // A warm-up per rendering writes the data block to the cache; runs read it.
+        let warm_calls = u64::from(warm && first);
+        let runs = u64::from(plan.runs);
+        n += runs + warm_calls;
+        input += prompt * (runs + warm_calls);
+        output += out * (runs + warm_calls);
+        if let Some(price) = price {
+            let (read, write) = if warm { (data, data) } else { (0, 0) };
+            let run_usage = |o| Usage {
+                input: prompt,
+                output: o,
+                cache_read: read,
+                ..Usage::default()
+            };
+            let warm_usage = |o| Usage {
+                input: prompt,
+                output: o,
+                cache_write: write,
+                ..Usage::default()
+            };
+            cost += runs as f64 * price.cost(&run_usage(out))
+                + warm_calls as f64 * price.cost(&warm_usage(out));
+            cost_max += runs as f64 * price.cost(&run_usage(max_out))
+                + warm_calls as f64 * price.cost(&warm_usage(max_out));
+        }
+    }
+    Live {
+        n,
+        input,
+        output,
+        cost,
+        cost_max,
+    }
 }
 
 /// The two tables with their columns.
