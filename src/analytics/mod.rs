@@ -2,7 +2,6 @@
 //! exports Parquet. Extension auto-install and auto-load are off: JSON and Parquet are built in,
 //! and nothing is ever downloaded.
 
-pub mod rankings;
 mod scan;
 pub mod sql;
 #[cfg(test)]

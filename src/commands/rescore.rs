@@ -259,7 +259,7 @@ pub fn rescore(dir: &Path) -> Result<PathBuf> {
     }
     let interrupted = src.summary.as_ref().is_none_or(|s| s.interrupted);
     // The ranking is sql/rankings.sql over the lines just written.
-    let rankings = crate::analytics::rankings::of_run(&out)?;
+    let rankings = crate::runlog::rankings::of_run(&out)?;
     let mut summary =
         crate::runlog::build_summary(&id, &ts, &meta.suite_name, &kept, rankings, interrupted);
     summary.stop_reason = match &src.summary {

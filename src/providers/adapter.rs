@@ -88,7 +88,7 @@ impl<W: WireApi> Http<W> {
     /// wire body's decision (`capabilities::temperature_allowed`).
     fn call_config(&self, req: &Request) -> std::borrow::Cow<'_, ModelConfig> {
         let own = req.settings;
-        if own == crate::suites::CallSettings::default() {
+        if own == super::CallSettings::default() {
             return std::borrow::Cow::Borrowed(&self.cfg);
         }
         std::borrow::Cow::Owned(ModelConfig {

@@ -12,7 +12,7 @@ pub mod http;
 mod openai;
 mod openai_responses;
 pub mod prices;
-mod reference;
+pub mod reference;
 
 use crate::UsageError;
 use crate::prompt::Message;
@@ -23,6 +23,15 @@ pub use reference::Reference;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::time::Duration;
+
+/// A call's own output limit and temperature, set by the suite over the model's settings.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct CallSettings {
+    /// Output tokens to allow instead of the model's.
+    pub max_tokens: Option<u32>,
+    /// Temperature to send instead of the model's.
+    pub temperature: Option<f64>,
+}
 
 /// What a provider is asked: the rendered messages and the call's own settings; `questions` and
 /// `payload` are for the reference answerer only (real models see just the messages).
@@ -35,7 +44,7 @@ pub struct Request<'a> {
     /// The questions asked, in prompt order.
     pub questions: &'a [Question],
     /// The suite's own output limit and temperature for this call, over the model's.
-    pub settings: crate::suites::CallSettings,
+    pub settings: CallSettings,
     /// What the suite asked, opaque to every provider but the reference answerer.
     pub payload: Option<&'a (dyn std::any::Any + Send + Sync)>,
 }
@@ -47,7 +56,7 @@ impl<'a> Request<'a> {
             messages,
             cache_prefix: 0,
             questions,
-            settings: crate::suites::CallSettings::default(),
+            settings: CallSettings::default(),
             payload: None,
         }
     }

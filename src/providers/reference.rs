@@ -7,13 +7,17 @@ use super::{Finish, Provider, ProviderError, Request, Response, Usage};
 use crate::dataset::records_from_document;
 use crate::formats::Format;
 use crate::prompt::parse_data_block;
-use crate::suites::data::RootKey;
 use crate::tasks::TaskRequest;
 use crate::tokens::Tokenizer;
 use serde_json::{Map, Value, json};
 
 /// The offline reference answerer.
 pub struct Reference;
+
+/// The key holding the user's records in every rendering (`--data` runs' payload): the
+/// reference answerer reads its records there instead of through the product schema.
+#[derive(Debug, Clone)]
+pub struct RootKey(pub std::sync::Arc<str>);
 
 #[async_trait::async_trait]
 impl Provider for Reference {

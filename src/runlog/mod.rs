@@ -2,6 +2,7 @@
 //! the append-only writer that flushes each line as soon as it is complete.
 
 pub mod meta;
+pub mod rankings;
 mod summary;
 
 use crate::dataset::{Structure, Variant};

@@ -9,7 +9,8 @@ mod call;
 pub mod estimate;
 pub mod ledger;
 pub mod limits;
-pub mod plan;
+/// The plan and its matrix (they live with the suites that build them).
+pub use crate::suites::plan;
 pub mod progress;
 pub mod resume;
 pub mod retry;
@@ -529,7 +530,7 @@ fn summarize(
     // The ranking is sql/rankings.sql over the result lines written (each line is on disk
     // once appended); the summary line follows them.
     shared.log.lock().expect("log lock").sync()?;
-    let rankings = crate::analytics::rankings::of_run(dir)?;
+    let rankings = crate::runlog::rankings::of_run(dir)?;
     let mut summary = crate::runlog::build_summary(
         &meta.benchmark_id,
         &meta.timestamp,

@@ -4,6 +4,7 @@
 //! report.
 
 use super::formats::Lookups;
+use super::plan::{Combo, Matrix, Plan, units};
 use super::{Entry, Skip, Suite};
 use crate::UsageError;
 use crate::dataset::user::{self, LoadOptions, Sample, UserData};
@@ -15,7 +16,6 @@ use crate::prompt::Subject;
 use crate::questions::Category;
 use crate::questions::synth::{self, Synthesis};
 use crate::runlog::Metadata;
-use crate::runner::plan::{Combo, Matrix, Plan, units};
 use crate::tokens::Tokenizer;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
@@ -34,10 +34,7 @@ pub const ENTRY: Entry = Entry {
     },
 };
 
-/// The key holding the user's records in every rendering: the reference answerer reads its
-/// records there instead of through the product schema.
-#[derive(Debug, Clone)]
-pub struct RootKey(pub Arc<str>);
+pub use crate::providers::reference::RootKey;
 
 impl Suite for DataPlan {
     fn name(&self) -> String {
@@ -77,7 +74,7 @@ impl Suite for DataPlan {
         super::formats::data_files(plan, matrix, w)
     }
 
-    fn data_description(&self, _: &[crate::runner::plan::Size]) -> Option<serde_json::Value> {
+    fn data_description(&self, _: &[super::plan::Size]) -> Option<serde_json::Value> {
         Some(self.describe())
     }
 }

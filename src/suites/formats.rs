@@ -2,13 +2,13 @@
 //! and size, and the 124 field-lookup questions about it. Its scorer, [`Lookups`], also grades
 //! the `--data` suite's synthesised questions.
 
+use super::plan::{Combo, Matrix, Plan, Size, Unit, units};
 use super::{Entry, Payload, Scored, Scorer, Skip, Suite};
 use crate::dataset::{self, Variant};
 use crate::grading::{DataIndex, grade};
 use crate::layout::{self, Writer, dataset_hash};
 use crate::prompt::{Subject, extract_answers, extract_cut_answers};
 use crate::questions::{self, Category, Question};
-use crate::runner::plan::{Combo, Matrix, Plan, Size, Unit, units};
 use anyhow::Result;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;

@@ -5,14 +5,15 @@
 
 pub mod data;
 pub mod formats;
+pub mod plan;
 pub mod tasks;
 
 use crate::grading::Metric;
 use crate::layout::Writer;
 use crate::questions::Category;
 use crate::runlog::Metadata;
-use crate::runner::plan::{Matrix, Plan, Size, Unit};
 use anyhow::Result;
+use plan::{Matrix, Plan, Size, Unit};
 use std::any::Any;
 use std::sync::Arc;
 
@@ -63,14 +64,7 @@ pub trait Suite: Send + Sync + std::fmt::Debug {
     }
 }
 
-/// A call's own output limit and temperature, set by the suite over the model's settings.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct CallSettings {
-    /// Output tokens to allow instead of the model's.
-    pub max_tokens: Option<u32>,
-    /// Temperature to send instead of the model's.
-    pub temperature: Option<f64>,
-}
+pub use crate::providers::CallSettings;
 
 /// A reply's grades: one metric per item asked, and the task's scores when a task was asked.
 #[derive(Debug, Clone, Default)]

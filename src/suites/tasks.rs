@@ -2,6 +2,7 @@
 //! cannot represent a task's data is a skip with its reason, kept for the screen, the run's
 //! metadata and the report — never dropped silently.
 
+use super::plan::{Combo, Matrix, Plan, Unit};
 use super::{CallSettings, Entry, Payload, Scored, Scorer, Suite};
 use crate::dataset::{Structure, Variant};
 use crate::formats::{self, Format};
@@ -9,7 +10,6 @@ use crate::layout::{self, Rendering};
 use crate::prompt::Message;
 use crate::questions::Category;
 use crate::runlog::Metadata;
-use crate::runner::plan::{Combo, Matrix, Plan, Unit};
 use crate::tasks::{Task, TaskRequest, prompt};
 use crate::tokens::Tokenizer;
 use anyhow::{Context, Result};

@@ -10,6 +10,7 @@ mod doc_links;
 mod documents;
 mod gemini_batch_run;
 mod grading;
+mod module_graph;
 mod pipeline;
 mod providers;
 mod report;

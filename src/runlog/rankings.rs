@@ -1,8 +1,8 @@
 //! The run's ranking as `sql/rankings.sql` computes it, typed for the summary line and the
 //! table `bench run` prints: the one definition of the ranking (ties share a rank).
 
-use super::{Analytics, sql};
-use crate::runlog::RankingRow;
+use super::RankingRow;
+use crate::analytics::{Analytics, sql};
 use anyhow::{Context, Result};
 use serde::Deserialize;
 use std::collections::BTreeMap;
