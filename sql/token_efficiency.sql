@@ -5,10 +5,12 @@
 WITH per_rendering AS (
     SELECT
         format, structure, variant, records, e.key AS tokenizer,
-        round(avg(e.value))::BIGINT AS tokens,
+        -- A tasks run's rendering is its whole task set: one call per task, so the sum.
+        round(avg(e.value) * count(DISTINCT coalesce(task, '')))::BIGINT AS tokens,
         avg(data_chars / e.value) AS chars_per_token,
         avg(e.value / data_values) AS tokens_per_value,
-        avg(e.value / data_objects) AS tokens_per_object
+        -- Null when the data has no records (objects) to count, as some task data has not.
+        avg(e.value / nullif(data_objects, 0)) AS tokens_per_object
     FROM results, unnest(map_entries(data_tokens)) AS t(e)
     WHERE NOT warmup
     GROUP BY ALL
@@ -18,7 +20,8 @@ SELECT *,
                  ORDER BY chars_per_token DESC) AS rank_chars_per_token,
     rank() OVER (PARTITION BY structure, variant, records, tokenizer
                  ORDER BY tokens_per_value) AS rank_tokens_per_value,
-    rank() OVER (PARTITION BY structure, variant, records, tokenizer
-                 ORDER BY tokens_per_object) AS rank_tokens_per_object
+    CASE WHEN tokens_per_object IS NOT NULL THEN rank() OVER (
+        PARTITION BY structure, variant, records, tokenizer
+        ORDER BY tokens_per_object) END AS rank_tokens_per_object
 FROM per_rendering
 ORDER BY records, structure, variant, tokenizer, tokens, format;

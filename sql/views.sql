@@ -71,6 +71,25 @@ FROM read_json(
 )
 WHERE type = 'result';
 
+-- The comparison keys of every result line. A `formats` or `--data` call keeps its rendering's
+-- structure, variant and record count. A `tasks` call is one prompt over one task's data: the
+-- report compares formats over the whole task set, so its keys are structure 'tasks', variant
+-- 'mixed' and records = the number of tasks the format was asked in that run of the log. Formats
+-- that rendered the same tasks share keys (and are compared, question by question, on the
+-- same facts); a format that could not render some tasks has fewer and stands apart.
+CREATE OR REPLACE VIEW result_keys AS
+SELECT
+    ts,
+    suite,
+    r,
+    CASE WHEN r.task IS NULL THEN r.structure ELSE 'tasks' END AS structure,
+    CASE WHEN r.task IS NULL THEN r.variant ELSE 'mixed' END AS variant,
+    CASE WHEN r.task IS NULL THEN r.records
+         ELSE count(DISTINCT r.task) OVER (PARTITION BY r.benchmark_id,
+              r.provider_config.provider, r.provider_config.model, r.format, r.primer)::INTEGER
+    END AS records
+FROM result_lines;
+
 -- One typed row per provider call.
 CREATE OR REPLACE VIEW results AS
 SELECT
@@ -80,9 +99,9 @@ SELECT
     r.provider_config.provider AS provider,
     r.provider_config.model AS model,
     r.format,
-    r.structure,
-    r.variant,
-    r.records,
+    structure,
+    variant,
+    records,
     r.run,
     r.warmup,
     coalesce(r.primer, false) AS primer,
@@ -130,6 +149,10 @@ SELECT
     -- The `tasks` suite: task id, the share of its expected values stated correctly, and
     -- TeaLeaf's rubric (docs/tasks.md); null in the `formats` suite.
     r.task,
+    -- The task's own data shape (`structure`, `variant` and `records` above describe the
+    -- format's whole task set; see result_keys).
+    r.structure AS task_structure,
+    r.records AS task_records,
     r.task_scores.fact_accuracy,
     r.task_scores.composite AS rubric_composite,
     r.task_scores.completeness AS rubric_completeness,
@@ -138,7 +161,7 @@ SELECT
     r.task_scores.factual AS rubric_factual,
     r.task_scores.actionability AS rubric_actionability,
     r.task_scores.score AS task_score
-FROM result_lines;
+FROM result_keys;
 
 -- One row per question per provider call.
 CREATE OR REPLACE VIEW answers AS
@@ -149,14 +172,15 @@ SELECT
     r.provider_config.provider AS provider,
     r.provider_config.model AS model,
     r.format,
-    r.structure,
-    r.variant,
-    r.records,
+    structure,
+    variant,
+    records,
     r.run,
     r.warmup,
     coalesce(r.primer, false) AS primer,
     r.error,
-    m.metric AS question_id,
+    -- A task's facts are numbered per task: the task id makes them one question each.
+    CASE WHEN r.task IS NULL THEN m.metric ELSE r.task || '/' || m.metric END AS question_id,
     m.category,
     m.validation,
     m.position.label AS position,
@@ -173,7 +197,7 @@ SELECT
     m.off_by,
     m.normalization,
     r.task
-FROM result_lines, unnest(r.metrics) AS t(m);
+FROM result_keys, unnest(r.metrics) AS t(m);
 
 -- Derived views: built only on the three views above, so they also run on a Parquet export.
 
@@ -210,9 +234,11 @@ calls AS (
            run, count(*) AS calls,
            count(*) FILTER (WHERE error IS NOT NULL) AS errors,
            avg(pass_rate) FILTER (WHERE error IS NULL) AS pass_rate,
-           any_value(data_tokens_o200k) AS data_tokens_o200k,
-           any_value(data_chars) AS data_chars,
-           any_value(data_values) AS data_values,
+           -- The data of one run: every call of a rendering carries the same data, except
+           -- in a tasks run, where each task's call carries its own (so the run's is the sum).
+           avg(data_tokens_o200k) * count(DISTINCT coalesce(task, '')) AS data_tokens_o200k,
+           avg(data_chars) * count(DISTINCT coalesce(task, '')) AS data_chars,
+           avg(data_values) * count(DISTINCT coalesce(task, '')) AS data_values,
            sum(latency_ms) AS latency_ms,
            sum(input_tokens) AS input_tokens,
            sum(output_tokens) AS output_tokens,

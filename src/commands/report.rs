@@ -81,11 +81,7 @@ fn baseline_for(info: &data::RunInfo, asked: Option<Format>) -> Result<String> {
 /// Writes the report of `run_dir` and prints where it went.
 pub fn write_for_run(run_dir: &Path, baseline: Option<Format>) -> Result<()> {
     let info = data::run_info(run_dir)?;
-    let baseline = if report::has_baseline(&info) {
-        baseline_for(&info, baseline)?
-    } else {
-        String::new()
-    };
+    let baseline = baseline_for(&info, baseline)?;
     let written = report::write_run_report(info, &baseline)?;
     let (charts, files): (Vec<&String>, Vec<&String>) = written
         .files

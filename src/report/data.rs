@@ -36,10 +36,7 @@ impl Family {
 
     /// A short label of the data: `flat · mandatory` (plus records and primer when given).
     pub fn data_label(&self, with_records: bool, with_primer: bool) -> String {
-        let mut s = format!("{} · {}", self.structure, self.variant);
-        if with_records {
-            s.push_str(&format!(" · {} records", self.records));
-        }
+        let mut s = shape_label(&self.structure, &self.variant, self.records, with_records);
         if with_primer {
             s.push_str(if self.primer {
                 " · primer"
@@ -48,6 +45,18 @@ impl Family {
             });
         }
         s
+    }
+}
+
+/// A data shape in words: `flat · optional` (with ` · 31 records` when sizes vary), or `12 tasks`
+/// for a tasks run, whose formats are compared over a task set (views.sql `result_keys`).
+pub fn shape_label(structure: &str, variant: &str, records: i64, with_records: bool) -> String {
+    if structure == "tasks" {
+        format!("{records} task{}", if records == 1 { "" } else { "s" })
+    } else if with_records {
+        format!("{structure} · {variant} · {records} records")
+    } else {
+        format!("{structure} · {variant}")
     }
 }
 
@@ -208,14 +217,14 @@ pub struct TokenRow {
     /// Tokens per non-null value.
     pub tokens_per_value: f64,
     /// Tokens per object.
-    pub tokens_per_object: f64,
+    pub tokens_per_object: Option<f64>,
     /// Rank by characters per token within the data shape and tokenizer
     /// (sql/token_efficiency.sql; ties share a rank).
     pub rank_chars_per_token: i64,
     /// Rank by tokens per value (fewest first).
     pub rank_tokens_per_value: i64,
     /// Rank by tokens per object (fewest first).
-    pub rank_tokens_per_object: i64,
+    pub rank_tokens_per_object: Option<i64>,
 }
 
 /// A run as its report reads it: the typed metadata line and the summary line.
@@ -292,6 +301,8 @@ pub struct ReportData {
     pub scaling: Option<Table>,
     /// Retrieval accuracy by position.
     pub position: Option<Table>,
+    /// A tasks run: each task × format (`sql/task_formats.sql`).
+    pub tasks: Option<Table>,
 }
 
 /// Rows of a table as typed structs (columns by name).
@@ -581,12 +592,17 @@ pub fn gather_run(run: RunInfo, baseline: &str) -> Result<ReportData> {
         .iter()
         .map(|r| r.family.records)
         .collect::<std::collections::BTreeSet<_>>();
-    let scaling = if sizes.len() > 1 {
+    // A tasks run's record counts are task counts, not a size sweep.
+    let scaling = if sizes.len() > 1 && run.metadata.tasks.is_none() {
         Some(run_sql(&a, sql::SCALING, "sql/scaling.sql")?)
     } else {
         None
     };
     let position = run_sql(&a, sql::POSITION_EFFECT, "sql/position_effect.sql")?;
+    let tasks = match run.metadata.tasks {
+        Some(_) => Some(run_sql(&a, sql::TASK_FORMATS, "sql/task_formats.sql")?),
+        None => None,
+    };
     Ok(ReportData {
         run,
         baseline: baseline.to_string(),
@@ -600,5 +616,6 @@ pub fn gather_run(run: RunInfo, baseline: &str) -> Result<ReportData> {
         failure_modes,
         scaling,
         position: (!position.rows.is_empty()).then_some(position),
+        tasks,
     })
 }

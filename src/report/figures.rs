@@ -96,7 +96,10 @@ pub fn figures(d: &ReportData) -> Vec<Figure> {
             for s in series.values_mut() {
                 s.frontier.sort_by(|a, b| a.0.total_cmp(&b.0));
             }
-            let (stem, of) = if sizes {
+            let tasks = d.run.metadata.tasks.is_some();
+            let (stem, of) = if sizes && tasks {
+                (format!("_{size}_tasks"), format!(", {size} tasks"))
+            } else if sizes {
                 (format!("_{size}_records"), format!(", {size} records"))
             } else {
                 (String::new(), String::new())
@@ -234,10 +237,17 @@ pub fn figures(d: &ReportData) -> Vec<Figure> {
         }
         out.push(Figure {
             name: "tokens_per_format".into(),
-            title: format!(
-                "Data tokens per format and tokenizer ({} variant, {} records)",
-                first.variant, first.records
-            ),
+            title: if first.structure == "tasks" {
+                format!(
+                    "Data tokens per format and tokenizer ({} tasks)",
+                    first.records
+                )
+            } else {
+                format!(
+                    "Data tokens per format and tokenizer ({} variant, {} records)",
+                    first.variant, first.records
+                )
+            },
             chart: Chart::GroupedBars(GroupedBars {
                 title: "Data tokens per format and tokenizer".into(),
                 y_label: "tokens".into(),

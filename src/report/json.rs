@@ -119,6 +119,7 @@ pub fn analytics_results(d: &ReportData, verdicts: &[VerdictRow], findings: &[St
         "pareto": d.pareto,
         "verdict": verdicts,
         "failure_modes": d.failure_modes.objects().collect::<Vec<_>>(),
+        "task_formats": d.tasks.as_ref().map(|t| t.objects().collect::<Vec<_>>()),
         "insights": findings,
     })
 }

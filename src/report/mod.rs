@@ -8,15 +8,8 @@ mod figures;
 mod json;
 mod sections;
 pub mod tables;
-mod tasks;
 mod verdict;
 mod write;
 
 pub use tables::{TokenRow, ranking_table, render, tokens_table};
 pub use write::{Written, write_report, write_run_report};
-
-/// Whether the run's report compares formats against a baseline (the lookup report); a run
-/// scored per analysis task ranks by its task scores instead.
-pub fn has_baseline(run: &data::RunInfo) -> bool {
-    !tasks::is_tasks_run(run)
-}

@@ -77,22 +77,60 @@ pub fn setup(d: &ReportData) -> Vec<Block> {
     if let Some(data) = &m.data {
         items.splice(2..3, user_data(data));
     }
+    if let Some(t) = &m.tasks {
+        items[2] = format!(
+            "Tasks: {} from `{}` ({}), one prompt per task and format; formats that rendered the \
+             same tasks are compared on the same facts (data `N tasks`)",
+            t.ids.len(),
+            t.file.display(),
+            t.ids.join(", ")
+        );
+    }
     out.push(Block::Bullets(items));
     let skipped: Vec<String> = m
         .data
         .iter()
         .flat_map(|d| &d.skipped)
         .map(|s| format!("`{}`: {}", s.format, s.reason))
+        .chain(
+            m.tasks
+                .iter()
+                .flat_map(|t| &t.skipped)
+                .map(|s| format!("{} in `{}`: {}", s.task, s.format, s.reason)),
+        )
         .collect();
     if !skipped.is_empty() {
         out.push(Block::Para(
-            "Formats not run, because they cannot represent these records (they are absent \
-             from every table below):"
-                .into(),
+            if m.tasks.is_some() {
+                "Renderings not made, because the format cannot represent the task's data (such a \
+                 format is compared only with formats that rendered the same tasks):"
+            } else {
+                "Formats not run, because they cannot represent these records (they are absent \
+                 from every table below):"
+            }
+            .into(),
         ));
         out.push(Block::Bullets(skipped));
     }
     out
+}
+
+/// A tasks run: each task × format, so a format's pooled score can be traced to its tasks.
+pub fn tasks(d: &ReportData) -> Vec<Block> {
+    let Some(t) = &d.tasks else {
+        return Vec::new();
+    };
+    vec![
+        Block::Heading(2, "Each task (sql/task_formats.sql)".into()),
+        Block::Para(
+            "Fact accuracy is the share of a task's expected values the answer states \
+             correctly, computed from the data; the composite is TeaLeaf's heuristic rubric \
+             (length, keywords, structure), kept for comparison with TeaLeaf's tables and not a \
+             check of correctness."
+                .into(),
+        ),
+        generic_table(t),
+    ]
 }
 
 /// The setup lines of a run over the user's own file (`bench run --data`).
@@ -357,11 +395,7 @@ pub fn tokens(d: &ReportData) -> Vec<Block> {
         .tokens
         .iter()
         .map(|t| {
-            let data = if sizes {
-                format!("{} · {} · {} records", t.structure, t.variant, t.records)
-            } else {
-                format!("{} · {}", t.structure, t.variant)
-            };
+            let data = super::data::shape_label(&t.structure, &t.variant, t.records, sizes);
             vec![
                 Cell::text(format!("`{}`", t.format)),
                 Cell::text(data),
@@ -373,8 +407,9 @@ pub fn tokens(d: &ReportData) -> Vec<Block> {
                     Some(t.tokens_per_value),
                 ),
                 Cell::num(
-                    format!("{:.1}", t.tokens_per_object),
-                    Some(t.tokens_per_object),
+                    t.tokens_per_object
+                        .map_or("–".into(), |x| format!("{x:.1}")),
+                    t.tokens_per_object,
                 ),
             ]
         })

@@ -309,9 +309,9 @@ fn token_findings(d: &ReportData) -> Vec<String> {
                 .filter(|&b| b > 0 && f != d.baseline)
                 .map(|b| format!(" ({:.2}× `{}`)", n as f64 / b as f64, d.baseline))
                 .unwrap_or_default();
-            let size = if sizes { format!(" · {records} records") } else { String::new() };
+            let shape = super::data::shape_label(s, v, records, sizes);
             Some(format!(
-                "Fewest data tokens for {s} · {v}{size}: `{f}` with {} o200k_base tokens{ratio} (exact count).",
+                "Fewest data tokens for {shape}: `{f}` with {} o200k_base tokens{ratio} (exact count).",
                 int(n)
             ))
         })

@@ -52,6 +52,7 @@ fn document(
     out.extend(sections::setup(d));
     out.extend(sections::ranking(d));
     out.extend(chart("weighted_accuracy"));
+    out.extend(sections::tasks(d));
     out.extend(sections::comparisons(d));
     out.extend(sections::tokens(d));
     out.extend(chart("tokens_per_format"));
@@ -72,10 +73,6 @@ pub fn write_report(run_dir: &Path, baseline: &str) -> Result<Written> {
 
 /// [`write_report`] for a run whose log lines were already read.
 pub fn write_run_report(run: RunInfo, baseline: &str) -> Result<Written> {
-    // The log decides the layout: results scored per analysis task have no lookup categories.
-    if super::tasks::is_tasks_run(&run) {
-        return super::tasks::write(run);
-    }
     let d = gather_run(run, baseline)?;
     let dir = d.run.dir.join(&d.run.suite);
     let chart_dir = dir.join("charts");

@@ -162,6 +162,7 @@ async fn a_mock_model_is_scored_on_facts_and_rubric_then_ranked_by_sql() {
         assert_eq!(body["max_tokens"], 2048, "{body}");
         assert_eq!(body["temperature"], 0.3, "{body}");
     }
+    let (root3, cache3) = (root.clone(), cache.clone());
     let rows = tokio::task::spawn_blocking(move || query(&root, &cache))
         .await
         .unwrap();
@@ -174,6 +175,43 @@ async fn a_mock_model_is_scored_on_facts_and_rubric_then_ranked_by_sql() {
         assert_eq!(row["fact_accuracy_pct"], 33.3, "{row}");
         assert!(row["composite_pct"].as_f64().unwrap() > 0.0, "{row}");
     }
+    // The report: the same statistics as for lookups, over the task's facts. Every format got
+    // the same reply, so each is paired with json_compact on 6 facts × 2 runs with no
+    // discordant pair.
+    let dir = tokio::task::spawn_blocking(move || {
+        let out = bench(&cache3)
+            .args(["report", "latest", "--root"])
+            .arg(&root3)
+            .output()
+            .unwrap();
+        crate::success_stdout(&out);
+        run_dir(&root3)
+    })
+    .await
+    .unwrap();
+    let results: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("tasks").join("analytics_results.json")).unwrap(),
+    )
+    .unwrap();
+    let accuracy = results["accuracy"].as_array().unwrap();
+    assert_eq!(accuracy.len(), 3, "{accuracy:?}");
+    for r in accuracy {
+        assert_eq!(r["records"], 1, "one task: {r}");
+        assert!(
+            (r["weighted_accuracy"].as_f64().unwrap() - 2.0 / 6.0).abs() < 1e-9,
+            "{r}"
+        );
+        assert_eq!(r["n_answers"], 12, "{r}");
+    }
+    let comparisons = results["comparisons"].as_array().unwrap();
+    assert_eq!(comparisons.len(), 2, "{comparisons:?}");
+    for c in comparisons {
+        assert_eq!(c["baseline"], "json_compact");
+        assert_eq!(c["n_pairs"], 12, "{c}");
+        assert_eq!(c["delta_accuracy_pp"], 0.0, "{c}");
+        assert_eq!(c["significant"], false, "{c}");
+    }
+    assert_eq!(results["task_formats"].as_array().unwrap().len(), 3);
 }
 
 #[test]
@@ -310,11 +348,19 @@ fn resume_and_dry_run_work_for_tasks() {
         .map(|r| (r.task.clone(), r.format, r.run))
         .collect();
     assert_eq!(keys.len(), 6, "every (task, format, run) once: {keys:?}");
-    // The report of a tasks run ranks by fact accuracy (sql/task_scores.sql).
+    // The report of a tasks run is the same report over fact accuracy: formats that rendered
+    // the same tasks are one family (yaml: 2 tasks; csv rendered only HR-002: 1 task).
     let out = bench(&cache).arg("report").arg(&dir).output().unwrap();
     crate::success_stdout(&out);
     let md = std::fs::read_to_string(dir.join("tasks").join("BENCHMARK_REPORT.md")).unwrap();
-    assert!(md.contains("ranks first: 100.0 % fact accuracy"), "{md}");
+    for want in [
+        "| reference/reference | 2 tasks | `yaml` 100.0 %",
+        "| reference/reference | 1 task | `csv` 100.0 %",
+        "## Paired comparisons",
+        "- HR-001 in `csv`: csv: cannot represent:",
+    ] {
+        assert!(md.contains(want), "{want} not in {md}");
+    }
     assert!(md.contains("## Each task (sql/task_formats.sql)"), "{md}");
     let json: Value = serde_json::from_str(
         &std::fs::read_to_string(dir.join("tasks").join("analytics_results.json")).unwrap(),
