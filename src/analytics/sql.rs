@@ -23,6 +23,8 @@ pub const FAILURE_MODES: &str = include_str!("../../sql/failure_modes.sql");
 pub const BOOTSTRAP_CLUSTERS: &str = include_str!("../../sql/bootstrap_clusters.sql");
 /// The bootstrap's paired question clusters of Δ weighted accuracy.
 pub const BOOTSTRAP_PAIRS: &str = include_str!("../../sql/bootstrap_pairs.sql");
+/// Providers/models side by side; the summary line's per-model weighted accuracy.
+pub const PROVIDER_COMPARISON: &str = include_str!("../../sql/provider_comparison.sql");
 /// The ranking `bench run` prints and its summary line stores.
 pub const RANKINGS: &str = include_str!("../../sql/rankings.sql");
 /// Analysis tasks: formats ranked per provider by fact accuracy, composite and input tokens.

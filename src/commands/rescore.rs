@@ -259,9 +259,9 @@ pub fn rescore(dir: &Path) -> Result<PathBuf> {
     }
     let interrupted = src.summary.as_ref().is_none_or(|s| s.interrupted);
     // The ranking is sql/rankings.sql over the lines just written.
-    let rankings = crate::runlog::rankings::of_run(&out)?;
+    let figures = crate::runlog::rankings::of_run(&out)?;
     let mut summary =
-        crate::runlog::build_summary(&id, &ts, &meta.suite_name, &kept, rankings, interrupted);
+        crate::runlog::build_summary(&id, &ts, &meta.suite_name, &kept, figures, interrupted);
     summary.stop_reason = match &src.summary {
         Some(s) => s.stop_reason.clone(),
         None => Some("the source run has no summary line (interrupted mid-run)".into()),

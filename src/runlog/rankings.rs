@@ -1,5 +1,6 @@
-//! The run's ranking as `sql/rankings.sql` computes it, typed for the summary line and the
-//! table `bench run` prints: the one definition of the ranking (ties share a rank).
+//! What the summary line takes from SQL: the run's ranking as `sql/rankings.sql` computes it
+//! (the table `bench run` prints; ties share a rank) and each model's weighted accuracy as
+//! `sql/provider_comparison.sql` computes it, so neither is defined twice.
 
 use super::RankingRow;
 use crate::analytics::{Analytics, sql};
@@ -26,10 +27,40 @@ struct Row {
     category_accuracy_pct: Option<BTreeMap<String, f64>>,
 }
 
-/// The rankings of the run in `run_dir` (none for a `tasks` run, which `task_scores.sql`
-/// ranks). A rendering with no successful run has weighted accuracy 0.
-pub fn of_run(run_dir: &Path) -> Result<Vec<RankingRow>> {
-    let table = Analytics::open_run(run_dir)?
+/// The summary line's figures from SQL.
+pub struct Figures {
+    /// The rows of `sql/rankings.sql` (none for a `tasks` run, which `task_scores.sql` ranks).
+    pub rankings: Vec<RankingRow>,
+    /// Weighted accuracy (0..1) of each `provider/model` over its complete runs.
+    pub weighted_by_model: BTreeMap<String, f64>,
+}
+
+/// The figures of the run in `run_dir`.
+pub fn of_run(run_dir: &Path) -> Result<Figures> {
+    let db = Analytics::open_run(run_dir)?;
+    let by_model = db
+        .query(sql::PROVIDER_COMPARISON)
+        .context("running sql/provider_comparison.sql")?;
+    let weighted_by_model = by_model
+        .objects()
+        .filter_map(|o| {
+            let name = format!(
+                "{}/{}",
+                o.get("provider")?.as_str()?,
+                o.get("model")?.as_str()?
+            );
+            Some((name, o.get("weighted_accuracy_pct")?.as_f64()? / 100.0))
+        })
+        .collect();
+    Ok(Figures {
+        rankings: rankings(&db)?,
+        weighted_by_model,
+    })
+}
+
+/// The rows of `sql/rankings.sql`. A rendering with no successful run has weighted accuracy 0.
+fn rankings(db: &Analytics) -> Result<Vec<RankingRow>> {
+    let table = db
         .query(sql::RANKINGS)
         .context("running sql/rankings.sql")?;
     table

@@ -79,14 +79,15 @@ fn mean(xs: impl Iterator<Item = f64>) -> f64 {
     if n == 0 { 0.0 } else { s / n as f64 }
 }
 
-/// Builds the summary from every result of the run and its ranking (`sql/rankings.sql`, read
-/// by `analytics::rankings::of_run`: the ranking is defined once, in SQL).
+/// Builds the summary from every result of the run and the figures SQL computes for it
+/// (`runlog::rankings::of_run`: the ranking and each model's weighted accuracy are defined
+/// once, in SQL).
 pub fn build_summary(
     id: &str,
     timestamp: &str,
     suite: &str,
     results: &[ResultRecord],
-    rankings: Vec<RankingRow>,
+    figures: super::rankings::Figures,
     interrupted: bool,
 ) -> SummaryRecord {
     let merged = merge_questions(results);
@@ -126,7 +127,7 @@ pub fn build_summary(
                 "total_evaluations": rs.len(),
                 "errors": rs.len() - ok.len(),
                 "avg_pass_rate": mean(ok.iter().map(|r| r.summary.pass_rate)),
-                "avg_weighted_accuracy": mean(ok.iter().map(|r| r.summary.weighted_accuracy)),
+                "avg_weighted_accuracy": figures.weighted_by_model.get(p).copied().unwrap_or(0.0),
                 "avg_latency_ms": mean(rs.iter().map(|r| r.timing.provider_latency_ms as f64)),
                 "total_cost": rs.iter().filter_map(|r| r.cost_usd).sum::<f64>(),
                 "metrics": metric_json,
@@ -179,7 +180,7 @@ pub fn build_summary(
         provider_summaries,
         metric_comparisons,
         overall,
-        rankings,
+        rankings: figures.rankings,
         interrupted,
         stop_reason: None,
     }

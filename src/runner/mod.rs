@@ -530,13 +530,13 @@ fn summarize(
     // The ranking is sql/rankings.sql over the result lines written (each line is on disk
     // once appended); the summary line follows them.
     shared.log.lock().expect("log lock").sync()?;
-    let rankings = crate::runlog::rankings::of_run(dir)?;
+    let figures = crate::runlog::rankings::of_run(dir)?;
     let mut summary = crate::runlog::build_summary(
         &meta.benchmark_id,
         &meta.timestamp,
         suite,
         &results,
-        rankings,
+        figures,
         missing > 0,
     );
     summary.stop_reason = stopped

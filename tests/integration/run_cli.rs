@@ -650,4 +650,24 @@ fn the_printed_ranking_is_rankings_sql_ties_included() {
     assert_eq!(stored, queried, "summary line vs rankings.sql");
     let shared = queried.windows(2).filter(|w| w[0][0] == w[1][0]).count();
     assert!(shared > 0, "a tie is in the table: {queried:?}");
+    // The summary's per-model weighted accuracy is sql/provider_comparison.sql's.
+    let q = bench(tmp.path())
+        .args([
+            "query",
+            "sql/provider_comparison.sql",
+            "--format",
+            "json",
+            "--root",
+        ])
+        .arg(&root)
+        .output()
+        .unwrap();
+    let models: Vec<serde_json::Value> = serde_json::from_str(&crate::success_stdout(&q)).unwrap();
+    assert_eq!(models.len(), 1);
+    assert_eq!(
+        s.provider_summaries["reference/reference"]["avg_weighted_accuracy"].as_f64(),
+        models[0]["weighted_accuracy_pct"]
+            .as_f64()
+            .map(|p| p / 100.0)
+    );
 }
