@@ -16,7 +16,6 @@ pub mod reference;
 
 use crate::UsageError;
 use crate::prompt::Message;
-use crate::questions::Question;
 use adapter::Http;
 pub use config::{ModelConfig, Price};
 pub use reference::Reference;
@@ -33,16 +32,14 @@ pub struct CallSettings {
     pub temperature: Option<f64>,
 }
 
-/// What a provider is asked: the rendered messages and the call's own settings; `questions` and
-/// `payload` are for the reference answerer only (real models see just the messages).
+/// What a provider is asked: the rendered messages and the call's own settings; `payload` is for
+/// the reference answerer only (real models see just the messages).
 pub struct Request<'a> {
     /// Messages as rendered by `prompt`.
     pub messages: &'a [Message],
     /// Bytes at the start of the first message that are the same on every call for this
     /// rendering (the data block): providers with explicit prompt caching mark them cacheable.
     pub cache_prefix: usize,
-    /// The questions asked, in prompt order.
-    pub questions: &'a [Question],
     /// The suite's own output limit and temperature for this call, over the model's.
     pub settings: CallSettings,
     /// What the suite asked, opaque to every provider but the reference answerer.
@@ -50,12 +47,11 @@ pub struct Request<'a> {
 }
 
 impl<'a> Request<'a> {
-    /// A request of `messages` asking `questions`, with the model's own settings.
-    pub fn new(messages: &'a [Message], questions: &'a [Question]) -> Self {
+    /// A request of `messages` with the model's own settings and no payload.
+    pub fn new(messages: &'a [Message]) -> Self {
         Self {
             messages,
             cache_prefix: 0,
-            questions,
             settings: CallSettings::default(),
             payload: None,
         }

@@ -14,10 +14,17 @@ use serde_json::{Map, Value, json};
 /// The offline reference answerer.
 pub struct Reference;
 
-/// The key holding the user's records in every rendering (`--data` runs' payload): the
-/// reference answerer reads its records there instead of through the product schema.
+/// What the reference answerer needs for a prompt of field lookups (the `formats` and `--data`
+/// suites' payload): the questions asked, with their queries, and the key holding the user's
+/// records in every rendering (`--data`), where it reads them instead of through the product
+/// schema.
 #[derive(Debug, Clone)]
-pub struct RootKey(pub std::sync::Arc<str>);
+pub struct Lookups {
+    /// The questions asked, in prompt order.
+    pub questions: Vec<crate::questions::Question>,
+    /// The key of the user's records; none for the product data set.
+    pub root_key: Option<std::sync::Arc<str>>,
+}
 
 #[async_trait::async_trait]
 impl Provider for Reference {
@@ -43,10 +50,17 @@ impl Provider for Reference {
 
     async fn complete(&self, req: &Request<'_>) -> Result<Response, ProviderError> {
         let input: String = req.messages.iter().map(|m| m.content.as_str()).collect();
-        let task = req.payload.and_then(|p| p.downcast_ref::<TaskRequest>());
-        let output = match task {
-            Some(task) => answer_task(&input, task)?,
-            None => answer_questions(&input, req)?,
+        let payload = req.payload.ok_or_else(|| {
+            ProviderError::BadPrompt("the reference answerer needs the suite's payload".into())
+        })?;
+        let output = if let Some(task) = payload.downcast_ref::<TaskRequest>() {
+            answer_task(&input, task)?
+        } else if let Some(asked) = payload.downcast_ref::<Lookups>() {
+            answer_questions(&input, asked)?
+        } else {
+            return Err(ProviderError::BadPrompt(
+                "the reference answerer does not know this suite's payload".into(),
+            ));
         };
         let usage = Usage {
             input: Tokenizer::O200kBase.count(&input) as u64,
@@ -64,15 +78,12 @@ impl Provider for Reference {
 }
 
 /// The answer object of the `formats` suite: each question's query on the decoded records.
-fn answer_questions(input: &str, req: &Request<'_>) -> Result<String, ProviderError> {
+fn answer_questions(input: &str, asked: &Lookups) -> Result<String, ProviderError> {
     let (name, data) = parse_data_block(input)
         .ok_or_else(|| ProviderError::BadPrompt("no data block in prompt".into()))?;
     let format = Format::from_name(name)
         .ok_or_else(|| ProviderError::BadPrompt(format!("unknown format '{name}' in prompt")))?;
-    let root_key = req
-        .payload
-        .and_then(|p| p.downcast_ref::<RootKey>())
-        .map(|k| &*k.0);
+    let root_key = asked.root_key.as_deref();
     let doc = format
         .decode_as(data, root_key)
         .map_err(|e| ProviderError::BadPrompt(format!("decode failed: {e}")))?;
@@ -93,7 +104,7 @@ fn answer_questions(input: &str, req: &Request<'_>) -> Result<String, ProviderEr
         None => records_from_document(&doc)
             .map_err(|e| ProviderError::BadPrompt(format!("{name}: {e}")))?,
     };
-    let answers: Map<String, Value> = req
+    let answers: Map<String, Value> = asked
         .questions
         .iter()
         .map(|q| (q.id.clone(), q.query.evaluate(&records)))

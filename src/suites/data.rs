@@ -34,8 +34,6 @@ pub const ENTRY: Entry = Entry {
     },
 };
 
-pub use crate::providers::reference::RootKey;
-
 impl Suite for DataPlan {
     fn name(&self) -> String {
         user::root_name(&self.data.name)
@@ -233,10 +231,10 @@ pub fn render(
 pub fn build(plan: &Plan, dp: &DataPlan) -> Result<(Matrix, Vec<Skip>)> {
     let key: Arc<str> = Arc::from(user::root_name(&dp.data.name));
     let records: Vec<Record> = dp.data.records.clone();
-    let scorer = Arc::new(Lookups::new(
-        DataIndex::with_id(records, &dp.synthesis.id.field_list()),
-        Some(Arc::new(RootKey(key))),
-    ));
+    let scorer = Arc::new(Lookups::new(DataIndex::with_id(
+        records,
+        &dp.synthesis.id.field_list(),
+    )));
     let questions = &dp.synthesis.questions;
     let mut combos = Vec::new();
     let mut skips = Vec::new();
@@ -250,7 +248,14 @@ pub fn build(plan: &Plan, dp: &DataPlan) -> Result<(Matrix, Vec<Skip>)> {
         };
         for &primer in &plan.primers {
             let rendering = rendered.clone();
-            let units = units(plan, Subject::Records, &rendering, primer, questions);
+            let units = units(
+                plan,
+                Subject::Records,
+                &rendering,
+                primer,
+                questions,
+                Some(&key),
+            );
             combos.push(Combo {
                 records: dp.data.records.len(),
                 primer,

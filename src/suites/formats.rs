@@ -3,7 +3,7 @@
 //! the `--data` suite's synthesised questions.
 
 use super::plan::{Combo, Matrix, Plan, Size, Unit, units};
-use super::{Entry, Payload, Scored, Scorer, Skip, Suite};
+use super::{Entry, Scored, Scorer, Skip, Suite};
 use crate::dataset::{self, Variant};
 use crate::grading::{DataIndex, grade};
 use crate::layout::{self, Writer, dataset_hash};
@@ -92,10 +92,8 @@ pub fn build(plan: &Plan) -> Result<Matrix> {
             .map(|&v| (v, questions::generate(&dataset.records(v), plan.seed)))
             .collect();
         for &v in &plan.variants {
-            let scorer: Arc<dyn Scorer> = Arc::new(Lookups::new(
-                DataIndex::of_dataset(dataset.clone(), v),
-                None,
-            ));
+            let scorer: Arc<dyn Scorer> =
+                Arc::new(Lookups::new(DataIndex::of_dataset(dataset.clone(), v)));
             for &s in &plan.structures {
                 let doc = dataset.document(v, s);
                 let formats: Vec<_> = plan
@@ -108,7 +106,7 @@ pub fn build(plan: &Plan) -> Result<Matrix> {
                 layout::render_each(&doc, &formats, s, v, &plan.tokenizers, |rendered| {
                     for &primer in &plan.primers {
                         let rendering = rendered.clone();
-                        let units = units(plan, Subject::Products, &rendering, primer, qs);
+                        let units = units(plan, Subject::Products, &rendering, primer, qs, None);
                         combos.push(Combo {
                             records: n as usize,
                             primer,
@@ -127,24 +125,19 @@ pub fn build(plan: &Plan) -> Result<Matrix> {
 }
 
 /// Field-lookup questions graded against the records asked about, with the wrong-answer
-/// taxonomy; the `--data` suite's payload names the key holding the user's records.
+/// taxonomy.
 pub struct Lookups {
     data: DataIndex,
-    payload: Option<Payload>,
 }
 
 impl Lookups {
-    /// Grades against `data`; `payload` goes to the reference answerer.
-    pub fn new(data: DataIndex, payload: Option<Payload>) -> Self {
-        Self { data, payload }
+    /// Grades against `data`.
+    pub fn new(data: DataIndex) -> Self {
+        Self { data }
     }
 }
 
 impl Scorer for Lookups {
-    fn payload(&self) -> Option<&Payload> {
-        self.payload.as_ref()
-    }
-
     fn score(&self, unit: &Unit, reply: Option<&str>, cut: bool) -> Scored {
         let parse = if cut {
             extract_cut_answers

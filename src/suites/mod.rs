@@ -2,6 +2,11 @@
 //! each format), a solver (the prompts it builds) and a scorer (how a reply is graded). Every
 //! stage — plan, estimate, call, batch, rescore, report — works through the two traits here
 //! without asking which suite it runs; a new suite is one module and one line in [`REGISTRY`].
+//!
+//! Traits, not an enum: an enum would put a `match` over every suite back into each stage (the
+//! two `Option`s this replaced did exactly that), while a trait object lets a suite keep its
+//! own types (a task file, a user's data file) behind one interface. The reference answerer is
+//! the one reader of a suite's own payload, which it downcasts.
 
 pub mod data;
 pub mod formats;
@@ -84,10 +89,6 @@ pub trait Scorer: Send + Sync {
     /// The call's own output limit and temperature.
     fn call_settings(&self) -> CallSettings {
         CallSettings::default()
-    }
-    /// What the reference answerer needs to answer `unit` (opaque to real providers).
-    fn payload(&self) -> Option<&Payload> {
-        None
     }
     /// Grades `reply` to `unit`: `None` when the call failed, `cut` when it stopped at the
     /// output limit (what it answered before the cut still counts).

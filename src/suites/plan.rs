@@ -6,9 +6,10 @@ use crate::formats::Format;
 use crate::layout::Rendering;
 use crate::prompt::{Message, Prompt, Subject};
 use crate::providers::Request;
+use crate::providers::reference::Lookups;
 use crate::questions::Question;
 use crate::runlog::{Metadata, ResultRecord};
-use crate::suites::{Scorer, Skip, Suite};
+use crate::suites::{Payload, Scorer, Skip, Suite};
 use crate::tokens::Tokenizer;
 use anyhow::Result;
 use std::collections::BTreeMap;
@@ -109,6 +110,9 @@ pub struct Unit {
     pub questions: Vec<Question>,
     /// The question id in per-question mode.
     pub question: Option<String>,
+    /// What the reference answerer needs to answer it (the suite's own type; opaque to every
+    /// other provider).
+    pub payload: Option<Payload>,
     /// Prompt tokens, o200k_base (the local estimate for pacing and cost).
     pub tokens: u32,
 }
@@ -133,9 +137,8 @@ impl Combo {
         Request {
             messages: &unit.messages,
             cache_prefix: unit.cache_prefix,
-            questions: &unit.questions,
             settings: self.scorer.call_settings(),
-            payload: self.scorer.payload().map(|p| p.as_ref()),
+            payload: unit.payload.as_ref().map(|p| p.as_ref() as _),
         }
     }
 
@@ -184,9 +187,17 @@ pub fn units(
     rendering: &Rendering,
     primer: bool,
     questions: &[Question],
+    root_key: Option<&Arc<str>>,
 ) -> Vec<Unit> {
     let mut data_tokens = None;
-    let mut one = |qs, q| unit(subject, rendering, primer, qs, q, &mut data_tokens);
+    let mut one = |qs: Vec<Question>, q| {
+        let mut u = unit(subject, rendering, primer, qs, q, &mut data_tokens);
+        u.payload = Some(Arc::new(Lookups {
+            questions: u.questions.clone(),
+            root_key: root_key.cloned(),
+        }));
+        u
+    };
     match plan.question_mode {
         QuestionMode::OnePrompt => vec![one(questions.to_vec(), None)],
         QuestionMode::PerQuestion => questions
@@ -217,6 +228,7 @@ fn unit(
         cache_prefix: prompt.data_block.len(),
         questions,
         question,
+        payload: None,
         tokens,
     }
 }

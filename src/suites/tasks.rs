@@ -116,10 +116,6 @@ impl Scorer for TaskCombo {
         }
     }
 
-    fn payload(&self) -> Option<&Payload> {
-        Some(&self.request)
-    }
-
     fn score(&self, _: &Unit, reply: Option<&str>, cut: bool) -> Scored {
         let (metrics, scores) = crate::tasks::grade::grade(&self.task, reply, cut);
         Scored {
@@ -209,6 +205,21 @@ pub fn build(plan: &Plan, tp: &TaskPlan) -> Result<(Matrix, Vec<Skip>)> {
             };
             let text = prompt::render(task, format, &rendered.text);
             let tokens = Tokenizer::O200kBase.count_whole(&text) as u32;
+            let root_key = formats::records(format.name(), &task.data)
+                .ok()
+                .and_then(|r| r.key.map(String::from));
+            let request: Payload = Arc::new(TaskRequest {
+                format,
+                root_key,
+                values: task
+                    .def
+                    .expected_values
+                    .iter()
+                    .map(|v| (v.description.clone(), v.query.clone()))
+                    .collect(),
+                max_tokens: task.def.max_tokens,
+                temperature: task.def.temperature,
+            });
             let unit = Unit {
                 messages: vec![Message {
                     role: "user".into(),
@@ -218,29 +229,16 @@ pub fn build(plan: &Plan, tp: &TaskPlan) -> Result<(Matrix, Vec<Skip>)> {
                 cache_prefix: 0,
                 questions: Vec::new(),
                 question: None,
+                payload: Some(request.clone()),
                 tokens,
             };
-            let root_key = formats::records(format.name(), &task.data)
-                .ok()
-                .and_then(|r| r.key.map(String::from));
             combos.push(Combo {
                 records,
                 primer: false,
                 rendering: rendered,
                 units: vec![unit],
                 scorer: Arc::new(TaskCombo {
-                    request: Arc::new(TaskRequest {
-                        format,
-                        root_key,
-                        values: task
-                            .def
-                            .expected_values
-                            .iter()
-                            .map(|v| (v.description.clone(), v.query.clone()))
-                            .collect(),
-                        max_tokens: task.def.max_tokens,
-                        temperature: task.def.temperature,
-                    }),
+                    request,
                     task: task.clone(),
                 }),
             });

@@ -285,7 +285,6 @@ async fn every_family_gets_a_body_its_api_accepts_as_the_tasks_suite_calls_it() 
     let req = Request {
         messages: &messages,
         cache_prefix: 5,
-        questions: &[],
         settings: CallSettings {
             max_tokens: Some(task.max_tokens),
             temperature: task.temperature,

@@ -4,6 +4,7 @@
 use bench::dataset::{self, Structure, Variant};
 use bench::formats::Format;
 use bench::prompt::Prompt;
+use bench::providers::reference::Lookups;
 use bench::providers::{Provider, ProviderError, Reference, Request, Response, Usage};
 use bench::questions;
 use bench::runner::{Plan, QuestionMode, sequential};
@@ -29,12 +30,15 @@ fn reference_answers_from_the_prompt_text_not_the_original_records() {
     let tampered = text.replacen(&format!("\"price\": {price}"), "\"price\": 0.01", 1);
     assert_ne!(tampered, text);
     let prompt = Prompt::render(Format::JsonPretty, &tampered, &qs, false);
+    let asked = Lookups {
+        questions: qs.clone(),
+        root_key: None,
+    };
     let resp = block_on(Reference.complete(&Request {
         messages: &prompt.messages(),
         cache_prefix: 0,
-        questions: &qs,
         settings: Default::default(),
-        payload: None,
+        payload: Some(&asked),
     }))
     .unwrap();
     let answers: Value = serde_json::from_str(&resp.output).unwrap();
@@ -55,12 +59,15 @@ fn reference_answers_from_the_prompt_text_not_the_original_records() {
 fn reference_reports_an_undecodable_data_block() {
     let qs = questions::generate(&dataset::generate(3, 1).mandatory, 1);
     let prompt = Prompt::render(Format::Yaml, "products: [unclosed", &qs, false);
+    let asked = Lookups {
+        questions: qs.clone(),
+        root_key: None,
+    };
     let err = block_on(Reference.complete(&Request {
         messages: &prompt.messages(),
         cache_prefix: 0,
-        questions: &qs,
         settings: Default::default(),
-        payload: None,
+        payload: Some(&asked),
     }))
     .unwrap_err();
     assert!(err.to_string().contains("yaml"), "{err}");

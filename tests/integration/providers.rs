@@ -209,7 +209,6 @@ async fn call(
     let req = Request {
         messages: &messages,
         cache_prefix: 11,
-        questions: &[],
         settings: Default::default(),
         payload: None,
     };

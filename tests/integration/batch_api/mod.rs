@@ -57,7 +57,6 @@ fn request(m: &[Message]) -> Request<'_> {
     Request {
         messages: m,
         cache_prefix: 11,
-        questions: &[],
         settings: Default::default(),
         payload: None,
     }
