@@ -100,35 +100,7 @@ pub(super) async fn schedule(
     let mut counts = Vec::new();
     let mut jobs = Vec::new();
     for p in providers {
-        let mut work = HashMap::new();
-        let (mut total, mut already) = (0, 0);
-        for c in combos {
-            for run in 1..=runs {
-                for (i, u) in c.units.iter().enumerate() {
-                    let k = key(p, c, run, u);
-                    total += 1;
-                    if done.contains(&k) {
-                        already += 1;
-                    } else {
-                        let estimate = p.price.map_or(0.0, |price| {
-                            price.batch_cost(&Usage {
-                                input: u64::from(u.tokens),
-                                output: u64::from(p.max_tokens),
-                                ..Usage::default()
-                            })
-                        });
-                        let w = Work {
-                            combo: c.clone(),
-                            run,
-                            unit: i,
-                            estimate,
-                        };
-                        work.insert(k.clone(), w);
-                    }
-                    planned.push(k);
-                }
-            }
-        }
+        let (work, total, already) = plan_work(p, combos, runs, done, &mut planned);
         let spec = format!("{}:{}", p.provider.name(), p.provider.model());
         if p.warmup && !work.is_empty() {
             shared.observer.notice(&format!(
@@ -171,6 +143,47 @@ pub(super) async fn schedule(
         }
     }
     Ok(planned)
+}
+
+/// One provider's samples not in `done`, each with its batch-price estimate (every sample is
+/// appended to `planned`); with the planned and the already-done counts.
+fn plan_work(
+    p: &Arc<ProviderRun>,
+    combos: &[Arc<Combo>],
+    runs: u32,
+    done: &HashSet<SampleKey>,
+    planned: &mut Vec<SampleKey>,
+) -> (HashMap<SampleKey, Work>, usize, usize) {
+    let mut work = HashMap::new();
+    let (mut total, mut already) = (0, 0);
+    for c in combos {
+        for run in 1..=runs {
+            for (i, u) in c.units.iter().enumerate() {
+                let k = key(p, c, run, u);
+                total += 1;
+                if done.contains(&k) {
+                    already += 1;
+                } else {
+                    let estimate = p.price.map_or(0.0, |price| {
+                        price.batch_cost(&Usage {
+                            input: u64::from(u.tokens),
+                            output: u64::from(p.max_tokens),
+                            ..Usage::default()
+                        })
+                    });
+                    let w = Work {
+                        combo: c.clone(),
+                        run,
+                        unit: i,
+                        estimate,
+                    };
+                    work.insert(k.clone(), w);
+                }
+                planned.push(k);
+            }
+        }
+    }
+    (work, total, already)
 }
 
 impl ProviderBatches {

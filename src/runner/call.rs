@@ -191,27 +191,9 @@ async fn execute(shared: Arc<Shared>, p: Arc<ProviderRun>, c: Arc<Combo>, run: u
         return;
     }
     let u = &c.units[unit];
-    let cache_key = shared
-        .cache
-        .as_ref()
-        .filter(|_| p.provider.url().is_some())
-        .map(|_| super::Cache::key(p.provider.as_ref(), &u.messages, run));
-    if let (Some(cache), Some(k)) = (&shared.cache, &cache_key)
-        && let Some(resp) = cache.get(k)
-    {
-        let record = build(
-            &shared,
-            &p,
-            &c,
-            u,
-            run,
-            Ok(resp),
-            (0, now_ms(), now_ms()),
-            0,
-        );
-        finish(&shared, &p, &c, record, true);
+    let Some(cache_key) = from_cache(&shared, &p, &c, u, run) else {
         return;
-    }
+    };
     let estimate = p.price.map_or(0.0, |price| {
         price.cost(&Usage {
             input: u64::from(u.tokens),
@@ -267,6 +249,31 @@ async fn execute(shared: Arc<Shared>, p: Arc<ProviderRun>, c: Arc<Combo>, run: u
         .budget
         .settle(estimate, record.cost_usd.unwrap_or(0.0));
     finish(&shared, &p, &c, record, false);
+}
+
+/// Answers the call from the response cache when it holds it (logged as cached): `None`
+/// then; else the cache key to store the reply under (`Some(None)` without a cache, or for
+/// the offline reference, which is never cached).
+fn from_cache(
+    shared: &Shared,
+    p: &ProviderRun,
+    c: &Combo,
+    u: &Unit,
+    run: u32,
+) -> Option<Option<String>> {
+    let cache_key = shared
+        .cache
+        .as_ref()
+        .filter(|_| p.provider.url().is_some())
+        .map(|_| super::Cache::key(p.provider.as_ref(), &u.messages, run));
+    if let (Some(cache), Some(k)) = (&shared.cache, &cache_key)
+        && let Some(resp) = cache.get(k)
+    {
+        let record = build(shared, p, c, u, run, Ok(resp), (0, now_ms(), now_ms()), 0);
+        finish(shared, p, c, record, true);
+        return None;
+    }
+    Some(cache_key)
 }
 
 /// Books `estimate` against the budget; false (and the run stops scheduling) when it would

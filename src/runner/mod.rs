@@ -310,33 +310,7 @@ pub async fn run(
     observer: Arc<dyn Observer>,
     stop: Arc<Stop>,
 ) -> Result<Outcome> {
-    if plan.renderings() == 0 {
-        return Err(UsageError::new(
-            "nothing to run: no format supports the chosen structures (csv is flat only)",
-        )
-        .into());
-    }
-    for m in &models {
-        if let Err(e) = m.provider.ready() {
-            return Err(UsageError::new(format!(
-                "{}:{}: {e}",
-                m.provider.name(),
-                m.provider.model()
-            ))
-            .into());
-        }
-    }
-    for n in model_notes(&models, plan) {
-        observer.notice(&n);
-    }
-    for m in &models {
-        if m.config.unpriced() {
-            observer.notice(&format!(
-                "note: no price known for {}; its cost_usd will be null (set `price` in the config)",
-                m.config.spec()
-            ));
-        }
-    }
+    preflight(plan, &models, observer.as_ref())?;
     // Before a run folder exists; a resumed batch run (found from its folder) is checked below.
     if opts.batch.is_some() {
         batch::check(&models)?;
@@ -386,6 +360,37 @@ pub async fn run(
     let outcome = summarize(&shared, &runs, &planned, &opened.meta, &suite, &dir)?;
     write_metadata_files(plan, &sizes, &shared, &suite)?;
     Ok(outcome)
+}
+
+/// Before anything is written: a plan with renderings, every provider ready (its key set), and
+/// each model's notes and missing prices said once.
+fn preflight(plan: &Plan, models: &[Model], observer: &dyn Observer) -> Result<()> {
+    if plan.renderings() == 0 {
+        return Err(UsageError::new(
+            "nothing to run: no format supports the chosen structures (csv is flat only)",
+        )
+        .into());
+    }
+    for m in models {
+        if let Err(e) = m.provider.ready() {
+            return Err(UsageError::new(format!(
+                "{}:{}: {e}",
+                m.provider.name(),
+                m.provider.model()
+            ))
+            .into());
+        }
+    }
+    for n in model_notes(models, plan) {
+        observer.notice(&n);
+    }
+    for m in models.iter().filter(|m| m.config.unpriced()) {
+        observer.notice(&format!(
+            "note: no price known for {}; its cost_usd will be null (set `price` in the config)",
+            m.config.spec()
+        ));
+    }
+    Ok(())
 }
 
 /// What each model's requests leave out or change, and why, once per model (`bench run` and
