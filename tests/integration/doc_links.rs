@@ -16,20 +16,24 @@ fn documents(root: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// The lines of a Markdown text outside fenced code blocks (the fence lines left out too).
+fn prose(text: &str) -> impl Iterator<Item = &str> {
+    let mut fenced = false;
+    text.lines().filter(move |line| {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            return false;
+        }
+        !fenced
+    })
+}
+
 /// The targets of `[text](target)` links that are neither web addresses nor in-page anchors,
 /// without their `#fragment`, outside code blocks.
 fn relative_links(text: &str) -> Vec<String> {
     let re = regex::Regex::new(r"\]\(([^)\s]+)(?:\s+[^)]*)?\)").unwrap();
-    let mut fenced = false;
     let mut out = Vec::new();
-    for line in text.lines() {
-        if line.trim_start().starts_with("```") {
-            fenced = !fenced;
-            continue;
-        }
-        if fenced {
-            continue;
-        }
+    for line in prose(text) {
         for c in re.captures_iter(line) {
             let target = &c[1];
             let external = ["http://", "https://", "mailto:", "#"]
@@ -87,16 +91,10 @@ fn slug(heading: &str) -> String {
 
 /// The anchors of a Markdown file's headings (outside code blocks).
 fn anchors(text: &str) -> Vec<String> {
-    let mut fenced = false;
-    let mut out = Vec::new();
-    for line in text.lines() {
-        if line.trim_start().starts_with("```") {
-            fenced = !fenced;
-        } else if !fenced && line.starts_with('#') {
-            out.push(slug(line));
-        }
-    }
-    out
+    prose(text)
+        .filter(|line| line.starts_with('#'))
+        .map(slug)
+        .collect()
 }
 
 /// Every `#fragment` of a link, in the page itself or in another Markdown file, names a heading
@@ -108,15 +106,7 @@ fn every_anchor_names_a_heading() {
     let (mut checked, mut dead) = (0, Vec::new());
     for doc in documents(root) {
         let text = std::fs::read_to_string(&doc).unwrap();
-        let mut fenced = false;
-        for line in text.lines() {
-            if line.trim_start().starts_with("```") {
-                fenced = !fenced;
-                continue;
-            }
-            if fenced {
-                continue;
-            }
+        for line in prose(&text) {
             for c in re.captures_iter(line) {
                 let (file, anchor) = c[1].split_once('#').unwrap();
                 if file.starts_with("http") || !(file.is_empty() || file.ends_with(".md")) {
