@@ -4,13 +4,11 @@
 
 use crate::UsageError;
 use crate::cli::RescoreArgs;
-use crate::dataset::{Structure, Variant};
-use crate::formats::Format;
 use crate::grading::summarize;
 use crate::providers::Finish;
 use crate::runlog::{JsonlWriter, Line, Metadata, RescoredFrom, ResultRecord, SummaryRecord};
 use crate::runner::plan::{Matrix, build_all};
-use crate::runner::{Plan, create_run_dir, run_identity};
+use crate::runner::{Plan, SampleKey, create_run_dir, run_identity};
 use anyhow::{Context, Result};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -90,35 +88,13 @@ fn read_run(dir: &Path) -> Result<Source> {
     })
 }
 
-/// Where a result's prompt sits in the regenerated matrix.
-type Place = (
-    Format,
-    Structure,
-    Variant,
-    usize,
-    bool,
-    Option<String>,
-    Option<String>,
-);
-
-fn place(r: &ResultRecord) -> Place {
-    (
-        r.format,
-        r.structure,
-        r.variant,
-        r.records,
-        r.primer,
-        r.task.clone(),
-        r.question.clone(),
-    )
-}
-
 /// The run's prompts regenerated from its metadata by its suite, each with its scorer. The
 /// data is checked against the recorded hashes, so a changed generator, data file or task file
 /// cannot silently grade other data.
 struct Regenerated {
     matrix: Matrix,
-    at: HashMap<Place, (usize, usize)>,
+    /// Where each prompt sits: its key (`SampleKey::prompt`) → (combination, unit).
+    at: HashMap<SampleKey, (usize, usize)>,
 }
 
 fn regenerate(meta: &Metadata, dir: &Path) -> Result<Regenerated> {
@@ -140,18 +116,8 @@ fn regenerate(meta: &Metadata, dir: &Path) -> Result<Regenerated> {
     }
     let mut at = HashMap::new();
     for (i, c) in matrix.combos.iter().enumerate() {
-        let r = &c.rendering;
         for (j, u) in c.units.iter().enumerate() {
-            let key = (
-                r.format,
-                r.structure,
-                r.variant,
-                c.records,
-                c.primer,
-                c.item().map(str::to_string),
-                u.question.clone(),
-            );
-            at.insert(key, (i, j));
+            at.insert(SampleKey::of_prompt(c, u), (i, j));
         }
     }
     Ok(Regenerated { matrix, at })
@@ -159,7 +125,7 @@ fn regenerate(meta: &Metadata, dir: &Path) -> Result<Regenerated> {
 
 /// Re-grades one result in place with the scorer of the prompt it was asked.
 fn regrade(r: &mut ResultRecord, g: &Regenerated) -> Result<()> {
-    let (c, u) = g.at.get(&place(r)).ok_or_else(|| {
+    let (c, u) = g.at.get(&SampleKey::of(r).prompt()).ok_or_else(|| {
         anyhow::anyhow!(
             "result {}: its rendering ({} {} {} {} records) is not in the plan regenerated from \
              the run's metadata",

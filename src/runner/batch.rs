@@ -5,7 +5,7 @@
 //! `batch_id`, at the batch price). Expired and retryable failed requests are submitted again
 //! in a new batch, up to `--retries` times; nothing is dropped.
 
-use super::call::{build, finish, key, now_ms, validation};
+use super::call::{build, finish, now_ms, samples, validation};
 use super::ledger::{self, Entry, Ledger};
 use super::plan::{Combo, SampleKey};
 use super::{ProviderRun, Shared, StopReason};
@@ -157,30 +157,27 @@ fn plan_work(
     let mut work = HashMap::new();
     let (mut total, mut already) = (0, 0);
     for c in combos {
-        for run in 1..=runs {
-            for (i, u) in c.units.iter().enumerate() {
-                let k = key(p, c, run, u);
-                total += 1;
-                if done.contains(&k) {
-                    already += 1;
-                } else {
-                    let estimate = p.price.map_or(0.0, |price| {
-                        price.batch_cost(&Usage {
-                            input: u64::from(u.tokens),
-                            output: u64::from(p.max_tokens),
-                            ..Usage::default()
-                        })
-                    });
-                    let w = Work {
-                        combo: c.clone(),
-                        run,
-                        unit: i,
-                        estimate,
-                    };
-                    work.insert(k.clone(), w);
-                }
-                planned.push(k);
+        for (run, i, k) in samples(p, c, runs) {
+            total += 1;
+            if done.contains(&k) {
+                already += 1;
+            } else {
+                let estimate = p.price.map_or(0.0, |price| {
+                    price.batch_cost(&Usage {
+                        input: u64::from(c.units[i].tokens),
+                        output: u64::from(p.max_tokens),
+                        ..Usage::default()
+                    })
+                });
+                let w = Work {
+                    combo: c.clone(),
+                    run,
+                    unit: i,
+                    estimate,
+                };
+                work.insert(k.clone(), w);
             }
+            planned.push(k);
         }
     }
     (work, total, already)

@@ -25,15 +25,24 @@ pub(super) fn key(p: &ProviderRun, c: &Combo, run: u32, u: &Unit) -> SampleKey {
     SampleKey {
         provider: p.provider.name().into(),
         model: p.provider.model().into(),
-        format: c.rendering.format,
-        structure: c.rendering.structure,
-        variant: c.rendering.variant,
-        records: c.records,
         run,
-        question: u.question.clone(),
-        primer: c.primer,
-        task: c.item().map(str::to_string),
+        ..SampleKey::of_prompt(c, u)
     }
+}
+
+/// Every planned sample of one combination for one provider, in plan order: (run, unit, key).
+/// The live and the batch schedulers both plan from it.
+pub(super) fn samples<'a>(
+    p: &'a ProviderRun,
+    c: &'a Combo,
+    runs: u32,
+) -> impl Iterator<Item = (u32, usize, SampleKey)> + 'a {
+    (1..=runs).flat_map(move |run| {
+        c.units
+            .iter()
+            .enumerate()
+            .map(move |(i, u)| (run, i, key(p, c, run, u)))
+    })
 }
 
 /// Runs every planned sample not in `done`; returns the keys of every planned sample.
@@ -51,17 +60,14 @@ pub(super) async fn schedule(
         let (mut total, mut already) = (0, 0);
         for c in combos {
             let mut todo = Vec::new();
-            for run in 1..=runs {
-                for (i, u) in c.units.iter().enumerate() {
-                    let k = key(p, c, run, u);
-                    total += 1;
-                    if done.contains(&k) {
-                        already += 1;
-                    } else {
-                        todo.push((run, i));
-                    }
-                    planned.push(k);
+            for (run, i, k) in samples(p, c, runs) {
+                total += 1;
+                if done.contains(&k) {
+                    already += 1;
+                } else {
+                    todo.push((run, i));
                 }
+                planned.push(k);
             }
             // The warm-up only pays off if calls follow it and it has not been made already.
             let warm = p.warmup && !todo.is_empty() && !done.contains(&key(p, c, 0, &c.units[0]));

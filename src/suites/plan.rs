@@ -276,6 +276,31 @@ impl SampleKey {
             task: r.task.clone(),
         }
     }
+
+    /// The prompt a key names, whoever was asked and in which run: the key with provider and
+    /// model empty and run 0 (how `bench rescore` finds a result's prompt again).
+    pub fn prompt(mut self) -> Self {
+        self.provider.clear();
+        self.model.clear();
+        self.run = 0;
+        self
+    }
+
+    /// The key of `unit` of `c` as [`prompt`](Self::prompt) leaves it.
+    pub fn of_prompt(c: &Combo, unit: &Unit) -> Self {
+        Self {
+            provider: String::new(),
+            model: String::new(),
+            format: c.rendering.format,
+            structure: c.rendering.structure,
+            variant: c.rendering.variant,
+            records: c.records,
+            run: 0,
+            question: unit.question.clone(),
+            primer: c.primer,
+            task: c.item().map(str::to_string),
+        }
+    }
 }
 
 #[cfg(test)]
