@@ -91,16 +91,9 @@ impl Suite for TaskPlan {
 pub struct TaskCombo {
     /// The task.
     pub task: Task,
-    /// Format, root key and queries, for the reference answerer.
-    pub request: Payload,
-}
-
-impl TaskCombo {
-    fn request(&self) -> &TaskRequest {
-        self.request
-            .downcast_ref()
-            .expect("a task combination's payload is its TaskRequest")
-    }
+    /// Format, root key and queries (the unit's payload, for the reference answerer), and the
+    /// task's own output limit and temperature.
+    pub request: Arc<TaskRequest>,
 }
 
 impl Scorer for TaskCombo {
@@ -109,7 +102,7 @@ impl Scorer for TaskCombo {
     }
 
     fn call_settings(&self) -> CallSettings {
-        let r = self.request();
+        let r = &self.request;
         CallSettings {
             max_tokens: Some(r.max_tokens),
             temperature: r.temperature,
@@ -208,7 +201,7 @@ pub fn build(plan: &Plan, tp: &TaskPlan) -> Result<(Matrix, Vec<Skip>)> {
             let root_key = formats::records(format.name(), &task.data)
                 .ok()
                 .and_then(|r| r.key.map(String::from));
-            let request: Payload = Arc::new(TaskRequest {
+            let request = Arc::new(TaskRequest {
                 format,
                 root_key,
                 values: task
@@ -229,7 +222,7 @@ pub fn build(plan: &Plan, tp: &TaskPlan) -> Result<(Matrix, Vec<Skip>)> {
                 cache_prefix: 0,
                 questions: Vec::new(),
                 question: None,
-                payload: Some(request.clone()),
+                payload: Some(request.clone() as Payload),
                 tokens,
             };
             combos.push(Combo {
