@@ -63,6 +63,15 @@ FROM read_json(
             task_scores STRUCT(fact_accuracy DOUBLE, completeness DOUBLE, relevance DOUBLE,
                                coherence DOUBLE, factual DOUBLE, actionability DOUBLE,
                                composite DOUBLE, score DOUBLE),
+            write STRUCT("case" VARCHAR, kind VARCHAR, mode VARCHAR,
+                         first STRUCT(parsed BOOLEAN, schema_ok BOOLEAN, exact BOOLEAN,
+                                      field_accuracy DOUBLE, failure VARCHAR, detail VARCHAR,
+                                      fence_removed BOOLEAN, prose_removed BOOLEAN),
+                         "final" STRUCT(parsed BOOLEAN, schema_ok BOOLEAN, exact BOOLEAN,
+                                        field_accuracy DOUBLE, failure VARCHAR, detail VARCHAR,
+                                        fence_removed BOOLEAN, prose_removed BOOLEAN),
+                         repairs INTEGER),
+            turns STRUCT(input BIGINT, output BIGINT)[],
             error VARCHAR
         )'
     },
@@ -77,14 +86,23 @@ WHERE type = 'result';
 -- 'mixed' and records = the number of tasks the format was asked in that run of the log. Formats
 -- that rendered the same tasks share keys (and are compared, question by question, on the
 -- same facts); a format that could not render some tasks has fewer and stands apart.
+-- A `write` call (one case) is keyed like a task, with structure 'cases' and records = the
+-- cases of the whole run, whatever the format: a format that cannot hold some cases (CSV and
+-- nested documents) is then paired with the baseline on the cases it has, and
+-- write_accuracy.sql says how many that is. Its output format is the format, or
+-- 'json_schema' for the structured-output baseline (JSON constrained to the case's schema).
 CREATE OR REPLACE VIEW result_keys AS
 SELECT
     ts,
     suite,
     r,
-    CASE WHEN r.task IS NULL THEN r.structure ELSE 'tasks' END AS structure,
+    CASE WHEN r.write.mode = 'json_schema' THEN 'json_schema' ELSE r.format END AS format,
+    CASE WHEN r.task IS NULL THEN r.structure
+         WHEN r.write IS NOT NULL THEN 'cases' ELSE 'tasks' END AS structure,
     CASE WHEN r.task IS NULL THEN r.variant ELSE 'mixed' END AS variant,
     CASE WHEN r.task IS NULL THEN r.records
+         WHEN r.write IS NOT NULL THEN count(DISTINCT r.task) OVER (PARTITION BY r.benchmark_id,
+              r.provider_config.provider, r.provider_config.model, r.primer)::INTEGER
          ELSE count(DISTINCT r.task) OVER (PARTITION BY r.benchmark_id,
               r.provider_config.provider, r.provider_config.model, r.format, r.primer)::INTEGER
     END AS records
@@ -98,7 +116,7 @@ SELECT
     r.benchmark_id,
     r.provider_config.provider AS provider,
     r.provider_config.model AS model,
-    r.format,
+    format,
     structure,
     variant,
     records,
@@ -163,6 +181,46 @@ SELECT
     r.task_scores.score AS task_score
 FROM result_keys;
 
+-- One row per `write` call: the written document's grades, first shot and final (after
+-- repairs), with the tokens of every turn summed (docs/write.md).
+CREATE OR REPLACE VIEW write_results AS
+SELECT
+    ts,
+    suite,
+    r.benchmark_id,
+    r.provider_config.provider AS provider,
+    r.provider_config.model AS model,
+    -- The output asked for: a format, or 'json_schema' (JSON under structured output).
+    format AS output,
+    r.write."case" AS case_id,
+    r.write.kind,
+    r.write.mode,
+    r.structure AS case_structure,
+    r.records AS case_records,
+    r.run,
+    coalesce(r.primer, false) AS primer,
+    r.error,
+    r.finish,
+    r.write.first.parsed AS first_parsed,
+    r.write.first.exact AS first_exact,
+    r.write.first.failure AS first_failure,
+    r.write."final".parsed AS parsed,
+    r.write."final".schema_ok AS schema_ok,
+    r.write."final".exact AS exact,
+    r.write."final".field_accuracy AS field_accuracy,
+    r.write."final".failure AS failure,
+    r.write."final".detail AS detail,
+    r.write."final".fence_removed AS fence_removed,
+    r.write."final".prose_removed AS prose_removed,
+    r.write.repairs,
+    r.usage.input AS input_tokens,
+    r.usage.output AS output_tokens,
+    r.cost_usd,
+    -- Tokens of the gold in this format (o200k_base): what a perfect reply would spend.
+    r.data_stats.tokens['o200k_base'] AS gold_tokens
+FROM result_keys
+WHERE r.write IS NOT NULL AND NOT r.warmup;
+
 -- One row per question per provider call.
 CREATE OR REPLACE VIEW answers AS
 SELECT
@@ -171,7 +229,7 @@ SELECT
     r.benchmark_id,
     r.provider_config.provider AS provider,
     r.provider_config.model AS model,
-    r.format,
+    format,
     structure,
     variant,
     records,

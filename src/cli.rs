@@ -96,6 +96,32 @@ pub enum Suite {
     Formats,
     /// Analysis tasks over task data files, scored against values computed from the data.
     Tasks,
+    /// Documents written in each format, parsed strictly, repaired on request.
+    Write,
+}
+
+/// What the `write` suite asks for (`bench run --suite write`).
+#[derive(Debug, Clone, Args)]
+pub struct WriteArgs {
+    /// With --suite write: your own cases (JSON: `id`, `kind`, `gold`, optional `schema`,
+    /// `instructions`, `source` + `edits`; docs/write.md) instead of the bundled ones.
+    #[arg(long, value_name = "FILE")]
+    pub cases: Option<PathBuf>,
+    /// With --suite write: the input format of `transcode` cases.
+    #[arg(long, value_name = "FMT", value_parser = parse_format, default_value = "json_compact")]
+    pub write_from: Format,
+    /// With --suite write: repair requests after a reply that does not parse (each sends the
+    /// decoder's own error back).
+    #[arg(long, value_name = "N", default_value_t = 2,
+          value_parser = clap::value_parser!(u32).range(0..=10))]
+    pub repairs: u32,
+    /// With --suite write: the case kinds to ask, comma-separated.
+    #[arg(long, value_enum, value_delimiter = ',', default_values = ["compose", "transcode", "edit"])]
+    pub kinds: Vec<crate::write::Kind>,
+    /// With --suite write: leave out the structured-output baseline (JSON constrained to the
+    /// case's schema by the provider).
+    #[arg(long)]
+    pub no_json_schema: bool,
 }
 
 /// `bench rescore`.
@@ -386,7 +412,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "DIR", conflicts_with_all = [
         "providers", "config", "runs", "question_mode", "primer", "formats", "structures", "variants",
         "records", "seed", "tokenizers", "dry_run", "suite", "tasks", "task_ids", "categories",
-        "data_file", "root_key", "sample", "id_field", "questions"
+        "data_file", "root_key", "sample", "id_field", "questions", "cases", "write_from",
+        "repairs", "kinds", "no_json_schema"
     ])]
     pub resume: Option<PathBuf>,
     /// With --resume: run failed calls again (their old lines are replaced).
@@ -426,9 +453,13 @@ pub struct RunArgs {
     /// Baseline format of the report's paired comparisons (default json_compact).
     #[arg(long, value_parser = parse_format)]
     pub baseline: Option<Format>,
-    /// Suite: formats (field lookups over the product data) or tasks (analysis tasks).
+    /// Suite: formats (field lookups over the product data), tasks (analysis tasks) or write
+    /// (documents written in each format).
     #[arg(long, value_enum, default_value = "formats")]
     pub suite: Suite,
+    /// What the write suite asks for.
+    #[command(flatten)]
+    pub write: WriteArgs,
     /// Task selection (with --suite tasks).
     #[command(flatten)]
     pub task_select: TaskArgs,

@@ -22,6 +22,7 @@ pub mod stats;
 pub mod suites;
 pub mod tasks;
 pub mod tokens;
+pub mod write;
 
 /// The run log's former module name, kept so existing `bench::records::…` paths still build.
 pub use runlog as records;

@@ -31,3 +31,7 @@ pub const RANKINGS: &str = include_str!("../../sql/rankings.sql");
 pub const TASK_SCORES: &str = include_str!("../../sql/task_scores.sql");
 /// `sql/task_formats.sql`: each analysis task × format.
 pub const TASK_FORMATS: &str = include_str!("../../sql/task_formats.sql");
+/// `sql/write_accuracy.sql`: each provider × output × case kind of a write run.
+pub const WRITE_ACCURACY: &str = include_str!("../../sql/write_accuracy.sql");
+/// `sql/write_failures.sql`: first-shot and final outcomes per output of a write run.
+pub const WRITE_FAILURES: &str = include_str!("../../sql/write_failures.sql");

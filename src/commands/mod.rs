@@ -10,6 +10,7 @@ pub mod rescore;
 pub mod run;
 pub mod tasks;
 pub mod tokens;
+pub mod write;
 
 use crate::cli::{DataArgs, DataFileArgs, SynthArgs};
 use crate::dataset::user::LoadOptions;

@@ -165,6 +165,9 @@ fn resumed(args: &RunArgs) -> Result<Option<Resumed>> {
 fn new_plan(args: &RunArgs) -> Result<Plan> {
     let d = &args.data;
     let formats = d.formats_or(Format::defaults());
+    if args.suite == Suite::Write {
+        return write_plan(args, formats);
+    }
     if args.suite == Suite::Tasks && args.file.data_file.is_some() {
         return Err(UsageError::new(
             "--data asks questions about your records; --suite tasks runs the task \
@@ -193,6 +196,7 @@ fn new_plan(args: &RunArgs) -> Result<Plan> {
             }
             Arc::new(super::tasks::selected(&args.task_select)?)
         }
+        (Suite::Write, _) => unreachable!("new_plan returns the write plan first"),
         (Suite::Formats, Some(dp)) => dp.clone(),
         (Suite::Formats, None) => {
             check_selection(&formats, &d.structures, &d.variants)?;
@@ -224,6 +228,36 @@ fn new_plan(args: &RunArgs) -> Result<Plan> {
         question_mode: args.question_mode,
         primers: args.primer.primers(),
         suite,
+    })
+}
+
+/// The plan of `bench run --suite write`: its cases, every format asked to write each.
+fn write_plan(args: &RunArgs, formats: Vec<Format>) -> Result<Plan> {
+    if args.question_mode != QuestionMode::OnePrompt {
+        return Err(UsageError::new(
+            "--suite write asks one prompt per case and format: --question-mode per-question \
+             does not apply",
+        )
+        .into());
+    }
+    let d = &args.data;
+    let wp = super::write::plan(&args.write, &args.file, d, args.batch)?;
+    let structures = unique(&wp.cases.iter().map(|c| c.structure()).collect::<Vec<_>>());
+    let variants = unique(&wp.cases.iter().map(|c| c.variant()).collect::<Vec<_>>());
+    let mut records: Vec<u32> = wp.cases.iter().map(|c| c.records() as u32).collect();
+    records.sort_unstable();
+    Ok(Plan {
+        formats: unique(&formats),
+        structures,
+        variants,
+        records: unique(&records),
+        seed: d.seed,
+        runs: args.runs,
+        tokenizers: with_o200k(&d.tokenizers),
+        output_root: args.output_root.clone(),
+        question_mode: args.question_mode,
+        primers: args.primer.primers(),
+        suite: Arc::new(wp),
     })
 }
 

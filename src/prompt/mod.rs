@@ -18,6 +18,16 @@ pub struct Message {
     pub content: String,
 }
 
+impl Message {
+    /// A message of `role` saying `content`.
+    pub fn new(role: &str, content: &str) -> Self {
+        Self {
+            role: role.to_string(),
+            content: content.to_string(),
+        }
+    }
+}
+
 /// A rendered prompt: the cacheable data block and the question part.
 #[derive(Debug, Clone)]
 pub struct Prompt {

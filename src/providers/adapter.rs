@@ -36,6 +36,13 @@ pub(super) trait WireApi: Send + Sync {
     fn protocol(&self) -> Option<Box<dyn Protocol>> {
         None
     }
+    /// Whether `body` carries a structured-output schema for this API, or why not.
+    fn structured_output(&self) -> Result<(), String> {
+        Err(format!(
+            "bench sends no structured-output request to {}",
+            self.name()
+        ))
+    }
 }
 
 /// A model behind one wire API.
@@ -128,6 +135,10 @@ impl<W: WireApi> Provider for Http<W> {
 
     fn preview(&self, req: &Request<'_>) -> Option<Value> {
         Some(self.wire.body(&self.call_config(req), req))
+    }
+
+    fn structured_output(&self) -> Result<(), String> {
+        self.wire.structured_output()
     }
 
     fn caches_prompts(&self) -> bool {

@@ -36,7 +36,17 @@ impl WireApi for Anthropic {
     }
 
     fn body(&self, cfg: &ModelConfig, req: &Request) -> Value {
-        let (data, rest) = split_prefix(req);
+        // The first message carries the cacheable data block; a conversation's later turns
+        // (a reply and a repair request) follow as their own messages.
+        let first = Request {
+            messages: &req.messages[..req.messages.len().min(1)],
+            ..Request::new(req.messages)
+        };
+        let first = Request {
+            cache_prefix: req.cache_prefix,
+            ..first
+        };
+        let (data, rest) = split_prefix(&first);
         let mut content = Vec::new();
         if !data.is_empty() {
             content.push(
@@ -44,10 +54,17 @@ impl WireApi for Anthropic {
             );
         }
         content.push(json!({"type": "text", "text": rest}));
+        let mut messages = vec![json!({"role": "user", "content": content})];
+        messages.extend(
+            req.messages
+                .iter()
+                .skip(1)
+                .map(|m| json!({"role": m.role, "content": m.content})),
+        );
         let mut body = json!({
             "model": cfg.model,
             "max_tokens": cfg.max_tokens(),
-            "messages": [{"role": "user", "content": content}],
+            "messages": messages,
         });
         // Thinking requires the default temperature (`temperature_allowed` says so too).
         if let Some(budget) = cfg.thinking_budget {
@@ -60,7 +77,14 @@ impl WireApi for Anthropic {
         if let Some(t) = cfg.temperature.filter(|_| temperature_allowed(cfg)) {
             body["temperature"] = json!(t);
         }
+        if let Some(schema) = req.schema {
+            // Structured outputs (GA): `output_config.format`, beside any effort.
+            body["output_config"]["format"] = json!({"type": "json_schema", "schema": schema});
+        }
         body
+    }
+    fn structured_output(&self) -> Result<(), String> {
+        Ok(())
     }
     fn parse(&self, body: &Value) -> Result<Response, ProviderError> {
         parse(body)

@@ -55,7 +55,16 @@ impl WireApi for Gemini {
         if let Some(b) = cfg.thinking_budget {
             config["thinkingConfig"] = json!({"thinkingBudget": b});
         }
+        if let Some(schema) = req.schema {
+            // `responseJsonSchema` takes JSON Schema as is (`responseSchema` wants
+            // Gemini's OpenAPI subset).
+            config["responseMimeType"] = json!("application/json");
+            config["responseJsonSchema"] = schema.clone();
+        }
         json!({"contents": contents, "generationConfig": config})
+    }
+    fn structured_output(&self) -> Result<(), String> {
+        Ok(())
     }
     fn parse(&self, body: &Value) -> Result<Response, ProviderError> {
         parse(body)

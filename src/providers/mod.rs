@@ -44,6 +44,8 @@ pub struct Request<'a> {
     pub settings: CallSettings,
     /// What the suite asked, opaque to every provider but the reference answerer.
     pub payload: Option<&'a (dyn std::any::Any + Send + Sync)>,
+    /// The JSON Schema to constrain the reply to (structured output), if the suite asks.
+    pub schema: Option<&'a Value>,
 }
 
 impl<'a> Request<'a> {
@@ -54,6 +56,7 @@ impl<'a> Request<'a> {
             cache_prefix: 0,
             settings: CallSettings::default(),
             payload: None,
+            schema: None,
         }
     }
 }
@@ -73,6 +76,19 @@ pub struct Usage {
     pub cache_read: u64,
     /// Prompt tokens written to the provider's cache (part of `input`).
     pub cache_write: u64,
+}
+
+impl Usage {
+    /// The usage of two calls together.
+    pub fn plus(&self, o: &Usage) -> Usage {
+        Usage {
+            input: self.input + o.input,
+            output: self.output + o.output,
+            reasoning: self.reasoning + o.reasoning,
+            cache_read: self.cache_read + o.cache_read,
+            cache_write: self.cache_write + o.cache_write,
+        }
+    }
 }
 
 /// Why the model stopped, normalised across APIs.
@@ -309,6 +325,10 @@ pub trait Provider: Send + Sync {
         None
     }
     /// Sends one request.
+    /// Whether it can constrain a reply to a JSON Schema (`Request::schema`), or why not.
+    fn structured_output(&self) -> Result<(), String> {
+        Err("bench sends no structured-output request to this provider".into())
+    }
     async fn complete(&self, req: &Request<'_>) -> Result<Response, ProviderError>;
 }
 

@@ -57,7 +57,17 @@ impl WireApi for OpenAi {
         if let Some(e) = &cfg.reasoning_effort {
             body["reasoning_effort"] = json!(e);
         }
+        if let Some(schema) = req.schema {
+            // OpenAI's strict structured outputs; llama.cpp and Ollama read the same shape.
+            body["response_format"] = json!({
+                "type": "json_schema",
+                "json_schema": {"name": "document", "strict": true, "schema": schema},
+            });
+        }
         body
+    }
+    fn structured_output(&self) -> Result<(), String> {
+        Ok(())
     }
     fn parse(&self, body: &Value) -> Result<Response, ProviderError> {
         parse(body)

@@ -47,7 +47,15 @@ impl WireApi for OpenAiResponses {
         if let Some(e) = &cfg.reasoning_effort {
             body["reasoning"] = json!({"effort": e});
         }
+        if let Some(schema) = req.schema {
+            body["text"] = json!({"format": {
+                "type": "json_schema", "name": "document", "strict": true, "schema": schema,
+            }});
+        }
         body
+    }
+    fn structured_output(&self) -> Result<(), String> {
+        Ok(())
     }
     fn parse(&self, body: &Value) -> Result<Response, ProviderError> {
         parse(body)

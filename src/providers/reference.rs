@@ -48,12 +48,18 @@ impl Provider for Reference {
         false
     }
 
+    fn structured_output(&self) -> Result<(), String> {
+        Ok(())
+    }
+
     async fn complete(&self, req: &Request<'_>) -> Result<Response, ProviderError> {
         let input: String = req.messages.iter().map(|m| m.content.as_str()).collect();
         let payload = req.payload.ok_or_else(|| {
             ProviderError::BadPrompt("the reference answerer needs the suite's payload".into())
         })?;
-        let output = if let Some(task) = payload.downcast_ref::<TaskRequest>() {
+        let output = if let Some(doc) = payload.downcast_ref::<crate::write::WriteRequest>() {
+            doc.reply()
+        } else if let Some(task) = payload.downcast_ref::<TaskRequest>() {
             answer_task(&input, task)?
         } else if let Some(asked) = payload.downcast_ref::<Lookups>() {
             answer_questions(&input, asked)?

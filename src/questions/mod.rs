@@ -25,6 +25,8 @@ pub enum Category {
     Aggregation,
     /// A value an analysis task's answer states (the `tasks` suite; not in [`Category::ALL`]).
     Fact,
+    /// A whole document written in a format (the `write` suite; not in [`Category::ALL`]).
+    Document,
 }
 
 impl Category {
@@ -52,6 +54,7 @@ impl Category {
             Category::Filtering => "filtering",
             Category::Aggregation => "aggregation",
             Category::Fact => "fact",
+            Category::Document => "document",
         }
     }
 
@@ -62,7 +65,7 @@ impl Category {
             Category::StructureAwareness => 27,
             Category::Filtering => 21,
             Category::Aggregation => 21,
-            Category::Fact => 0,
+            Category::Fact | Category::Document => 0,
         }
     }
 
@@ -74,7 +77,7 @@ impl Category {
             Category::Filtering => 0.20833,
             Category::Aggregation => 0.125,
             // Alone in its suite, so any weight gives the share of facts stated correctly.
-            Category::Fact => 1.0,
+            Category::Fact | Category::Document => 1.0,
         }
     }
 }

@@ -68,6 +68,27 @@ pub struct TaskMeta {
     pub skipped: Vec<Skip>,
 }
 
+/// What a `write` run's metadata line records: its cases in full (so `--resume` and `bench
+/// rescore` need no file), how they were asked, and what was skipped and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WriteMeta {
+    /// Every case, with its gold and schema.
+    pub cases: Vec<crate::write::Case>,
+    /// Input format of `transcode` cases (`--write-from`).
+    pub from: Format,
+    /// Repair requests allowed per sample (`--repairs`).
+    pub repairs: u32,
+    /// Whether the structured-output baseline (`json_schema` mode) was asked for.
+    pub json_schema: bool,
+    /// Where the cases came from, one line each.
+    pub sources: Vec<String>,
+    /// Renderings a format could not produce, and why.
+    pub skipped: Vec<Skip>,
+    /// Providers that left out a mode, and why (`provider:model: reason`).
+    #[serde(default)]
+    pub skipped_modes: Vec<String>,
+}
+
 /// A column as DuckDB typed it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Column {

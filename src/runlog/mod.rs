@@ -101,6 +101,9 @@ pub struct Metadata {
     /// The user's data file of a `--data` run: identity, schema, questions, skips.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<meta::DataMeta>,
+    /// The `write` suite's cases, repairs and skips.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write: Option<meta::WriteMeta>,
 }
 
 /// Where a rescored run's responses came from.
@@ -210,8 +213,15 @@ pub struct ResultRecord {
     /// Fact accuracy and TeaLeaf's rubric scores of the reply (`tasks` suite).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub task_scores: Option<crate::tasks::grade::TaskScores>,
-    /// Token usage.
+    /// How a written document fared, first shot and after repairs (`write` suite).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write: Option<crate::write::WriteScores>,
+    /// Token usage (summed over a conversation's turns when repairs were asked).
     pub usage: Usage,
+    /// Each turn's usage when the call was a conversation (a first reply and its repairs);
+    /// empty for a single call.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub turns: Vec<Usage>,
     /// Size and tokens of the rendered data.
     pub data_stats: DataStats,
     /// Cost in USD from usage × price (0 for the offline reference and failed calls; null

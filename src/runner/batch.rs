@@ -362,6 +362,7 @@ impl ProviderBatches {
                     self.p.provider.as_ref(),
                     &u.messages,
                     w.run,
+                    w.combo.scorer.response_schema(),
                 ))
             });
             match hit {

@@ -31,9 +31,15 @@ impl Cache {
         &self.dir
     }
 
-    /// The key of one call.
-    pub fn key(p: &dyn Provider, messages: &[Message], run: u32) -> String {
-        let material = serde_json::json!({
+    /// The key of one call; a structured-output `schema` is part of it (keys of calls
+    /// without one are unchanged).
+    pub fn key(
+        p: &dyn Provider,
+        messages: &[Message],
+        run: u32,
+        schema: Option<&serde_json::Value>,
+    ) -> String {
+        let mut material = serde_json::json!({
             "provider": p.name(),
             "model": p.model(),
             "params": p.params(),
@@ -41,6 +47,9 @@ impl Cache {
             "messages": messages,
             "run": run,
         });
+        if let Some(s) = schema {
+            material["response_schema"] = s.clone();
+        }
         let digest = Sha256::digest(material.to_string().as_bytes());
         digest.iter().map(|b| format!("{b:02x}")).collect()
     }

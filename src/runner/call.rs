@@ -5,7 +5,8 @@
 use super::plan::{Combo, SampleKey, Unit};
 use super::{ProviderRun, Shared, StopReason, retry};
 use crate::grading::summarize;
-use crate::providers::{Finish, ProviderError, Response, Usage};
+use crate::prompt::Message;
+use crate::providers::{Finish, ProviderError, Request, Response, Usage};
 use crate::runlog::{Line, Output, ProviderConfig, ResultRecord, Sample, Timing};
 use serde_json::json;
 use std::collections::HashSet;
@@ -137,6 +138,8 @@ pub(super) fn validation(shared: &Shared, p: &ProviderRun, c: &Combo) {
                 && x.records == c.records
                 && x.primer == c.primer
                 && x.task.as_deref() == c.item()
+                && x.write.as_ref().map(|w| w.mode.as_str()).filter(|m| *m != "text")
+                    == c.scorer.mode()
                 && x.provider_config.provider == p.provider.name()
                 && x.provider_config.model == p.provider.model()
         })
@@ -150,8 +153,9 @@ pub(super) fn validation(shared: &Shared, p: &ProviderRun, c: &Combo) {
     });
     let task = c.item().map(|t| format!("{t}_")).unwrap_or_default();
     let name = format!(
-        "{task}{}_{}_{}_{}{}_validation.json",
+        "{task}{}{}_{}_{}_{}{}_validation.json",
         r.format,
+        mode_suffix(c),
         r.structure,
         r.variant,
         c.records,
@@ -166,6 +170,11 @@ pub(super) fn validation(shared: &Shared, p: &ProviderRun, c: &Combo) {
     {
         shared.observer.notice(&format!("warning: {e:#}"));
     }
+}
+
+/// `_json_schema` for the structured-output mode, else nothing: in tags and file names.
+fn mode_suffix(c: &Combo) -> String {
+    c.scorer.mode().map(|m| format!("_{m}")).unwrap_or_default()
 }
 
 fn primer_suffix(primer: bool) -> &'static str {
@@ -190,16 +199,108 @@ fn provider_dir(shared: &Shared, p: &ProviderRun, sub: &str) -> PathBuf {
     }
 }
 
-/// One call: cache, budget, limits, retries, grading, log.
+/// One sample: a call, or a conversation when the suite follows a reply up (a repair
+/// request); each turn is cached, budgeted, paced and retried; the sample is graded and
+/// logged once, when the conversation ends. A sample stopped between turns is not logged
+/// (`--resume` asks it again; its earlier turns come from the response cache).
 async fn execute(shared: Arc<Shared>, p: Arc<ProviderRun>, c: Arc<Combo>, run: u32, unit: usize) {
-    let skip = |s: &Shared| s.stop.requested() || p.fatal.get().is_some();
-    if skip(&shared) {
+    if shared.stop.requested() || p.fatal.get().is_some() {
         return;
     }
     let u = &c.units[unit];
-    let Some(cache_key) = from_cache(&shared, &p, &c, u, run) else {
-        return;
+    let (start_ms, started) = (now_ms(), Instant::now());
+    let mut messages = u.messages.clone();
+    let mut replies: Vec<String> = Vec::new();
+    let (mut attempts, mut usage, mut turns) = (0, Usage::default(), Vec::new());
+    let result = loop {
+        let Some(turn) = ask(&shared, &p, &c, u, run, &messages).await else {
+            return;
+        };
+        attempts += turn.attempts;
+        let Ok(resp) = turn.result else {
+            break turn.result;
+        };
+        usage = usage.plus(&resp.usage);
+        turns.push(resp.usage);
+        let next = (resp.finish != Some(Finish::Length))
+            .then(|| c.scorer.follow_up(u, &resp.output, replies.len() as u32))
+            .flatten();
+        let Some(next) = next else { break Ok(resp) };
+        replies.push(resp.output.clone());
+        messages.push(Message::new("assistant", &resp.output));
+        messages.push(Message::new("user", &next));
     };
+    // A conversation's record sums what every turn used.
+    let result = result.map(|mut resp| {
+        if turns.len() > 1 {
+            resp.usage = usage;
+        }
+        resp
+    });
+    let latency = started.elapsed().as_millis() as u64;
+    let mut record = build(
+        &shared,
+        &p,
+        &c,
+        u,
+        run,
+        result,
+        (latency, start_ms, now_ms()),
+        attempts,
+    );
+    if !replies.is_empty() {
+        rescore_conversation(&c, u, &replies, &mut record);
+        record.sample.input = messages;
+        record.turns = turns;
+    }
+    finish(&shared, &p, &c, record, attempts == 0);
+}
+
+/// Grades a conversation's replies together (first shot and final) into `record`.
+fn rescore_conversation(c: &Combo, u: &Unit, earlier: &[String], record: &mut ResultRecord) {
+    let last = record.sample.output.content.as_str();
+    let mut all: Vec<&str> = earlier.iter().map(String::as_str).collect();
+    if record.error.is_none() {
+        all.push(last);
+    }
+    let cut = record.finish == Some(Finish::Length);
+    let scored = c.scorer.score_turns(u, &all, record.error.is_some(), cut);
+    record.summary = summarize(&scored.metrics);
+    record.metrics = scored.metrics;
+    record.write = scored.write;
+}
+
+/// One turn's outcome and the HTTP attempts it took (0 from the cache).
+struct Turn {
+    result: Result<Response, ProviderError>,
+    attempts: u32,
+}
+
+/// Asks `messages` once: from the response cache when it holds them, else under the
+/// provider's limits, the budget and the retry policy. `None` when the run stopped first.
+async fn ask(
+    shared: &Shared,
+    p: &ProviderRun,
+    c: &Combo,
+    u: &Unit,
+    run: u32,
+    messages: &[Message],
+) -> Option<Turn> {
+    let schema = c.scorer.response_schema();
+    let cache_key = shared
+        .cache
+        .as_ref()
+        .filter(|_| p.provider.url().is_some())
+        .map(|_| super::Cache::key(p.provider.as_ref(), messages, run, schema));
+    if let (Some(cache), Some(k)) = (&shared.cache, &cache_key)
+        && let Some(resp) = cache.get(k)
+    {
+        return Some(Turn {
+            result: Ok(resp),
+            attempts: 0,
+        });
+    }
+    let skip = || shared.stop.requested() || p.fatal.get().is_some();
     let estimate = p.price.map_or(0.0, |price| {
         price.cost(&Usage {
             input: u64::from(u.tokens),
@@ -208,15 +309,13 @@ async fn execute(shared: Arc<Shared>, p: Arc<ProviderRun>, c: Arc<Combo>, run: u
         })
     });
     let slot = p.limits.slot().await;
-    if skip(&shared) {
-        return;
+    if skip() || !reserve(shared, estimate) {
+        return None;
     }
-    if !reserve(&shared, estimate) {
-        return;
-    }
-    let start_ms = now_ms();
-    let started = Instant::now();
-    let req = c.request(u);
+    let req = Request {
+        messages,
+        ..c.request(u)
+    };
     let tokens = u.tokens + p.max_tokens;
     let stopping = || shared.stop.requested();
     let attempted = retry::send(
@@ -232,54 +331,25 @@ async fn execute(shared: Arc<Shared>, p: Arc<ProviderRun>, c: Arc<Combo>, run: u
     if matches!(attempted.result, Err(ProviderError::Cancelled)) {
         // Never sent (or abandoned between retries): left for `--resume`, not an error.
         shared.budget.settle(estimate, 0.0);
-        return;
-    }
-    let latency = started.elapsed().as_millis() as u64;
-    if let Err(e) = &attempted.result {
-        note_fatal(&shared, &p, e);
-    }
-    if let (Some(k), Ok(resp)) = (&cache_key, &attempted.result) {
-        store(&shared, k, resp);
-    }
-    let record = build(
-        &shared,
-        &p,
-        &c,
-        u,
-        run,
-        attempted.result,
-        (latency, start_ms, now_ms()),
-        attempted.attempts,
-    );
-    shared
-        .budget
-        .settle(estimate, record.cost_usd.unwrap_or(0.0));
-    finish(&shared, &p, &c, record, false);
-}
-
-/// Answers the call from the response cache when it holds it (logged as cached): `None`
-/// then; else the cache key to store the reply under (`Some(None)` without a cache, or for
-/// the offline reference, which is never cached).
-fn from_cache(
-    shared: &Shared,
-    p: &ProviderRun,
-    c: &Combo,
-    u: &Unit,
-    run: u32,
-) -> Option<Option<String>> {
-    let cache_key = shared
-        .cache
-        .as_ref()
-        .filter(|_| p.provider.url().is_some())
-        .map(|_| super::Cache::key(p.provider.as_ref(), &u.messages, run));
-    if let (Some(cache), Some(k)) = (&shared.cache, &cache_key)
-        && let Some(resp) = cache.get(k)
-    {
-        let record = build(shared, p, c, u, run, Ok(resp), (0, now_ms(), now_ms()), 0);
-        finish(shared, p, c, record, true);
         return None;
     }
-    Some(cache_key)
+    if let Err(e) = &attempted.result {
+        note_fatal(shared, p, e);
+    }
+    let spent = match &attempted.result {
+        Ok(resp) => {
+            if let Some(k) = &cache_key {
+                store(shared, k, resp);
+            }
+            p.price.map_or(0.0, |price| price.cost(&resp.usage))
+        }
+        Err(_) => 0.0,
+    };
+    shared.budget.settle(estimate, spent);
+    Some(Turn {
+        result: attempted.result,
+        attempts: attempted.attempts,
+    })
 }
 
 /// Books `estimate` against the budget; false (and the run stops scheduling) when it would
@@ -365,7 +435,7 @@ pub(super) fn finish(
     );
     let raw = json!({"tag": record.sample.tag, "output": record.sample.output.content, "error": record.error});
     let path = provider_dir(shared, p, "responses")
-        .join(r.format.name())
+        .join(format!("{}{}", r.format.name(), mode_suffix(c)))
         .join(name);
     if let Err(e) = shared
         .artifacts
@@ -417,6 +487,7 @@ pub(super) fn build(
     let crate::suites::Scored {
         metrics,
         task_scores,
+        write,
     } = c.scorer.score(u, reply, cut);
     let summary = summarize(&metrics);
     let run_tag = if run == 0 {
@@ -448,8 +519,9 @@ pub(super) fn build(
         sample: Sample {
             duration_ms: latency,
             tag: format!(
-                "{}_{}_{}_{}{}_{run_tag}{q}",
+                "{}{}_{}_{}_{}{}_{run_tag}{q}",
                 r.format,
+                mode_suffix(c),
                 r.structure,
                 r.variant,
                 c.records,
@@ -481,7 +553,9 @@ pub(super) fn build(
         question: u.question.clone(),
         task: c.item().map(str::to_string),
         task_scores,
+        write,
         usage: resp.usage,
+        turns: Vec::new(),
         data_stats: r.stats.clone(),
         cost_usd,
         // Only a cache hit makes no attempt.

@@ -123,6 +123,7 @@ mod tests {
             question: question.map(str::to_string),
             primer: false,
             task: None,
+            mode: None,
         }
     }
 

@@ -296,9 +296,29 @@ fn metadata(
         rescored_from: None,
         tasks: None,
         data: None,
+        write: None,
     };
     plan.suite.record(&mut meta, skipped);
+    if let Some(w) = meta.write.as_mut().filter(|w| w.json_schema) {
+        w.skipped_modes = models
+            .iter()
+            .filter_map(|m| unserved(m.provider.as_ref()))
+            .collect();
+    }
     meta
+}
+
+/// Why `provider` leaves out the structured-output mode (`provider:model: json_schema: why`),
+/// or `None` when it serves it.
+pub fn unserved(provider: &dyn Provider) -> Option<String> {
+    provider.structured_output().err().map(|why| {
+        format!(
+            "{}:{}: {}: {why}",
+            provider.name(),
+            provider.model(),
+            crate::write::JSON_SCHEMA
+        )
+    })
 }
 
 /// Executes the plan against every model, or completes `resume`d run log: each step below, once.

@@ -146,6 +146,7 @@ impl Scorer for Lookups {
         };
         let answers = reply.and_then(parse);
         Scored {
+            write: None,
             metrics: grade(&unit.questions, answers.as_ref(), &self.data, cut),
             task_scores: None,
         }

@@ -12,6 +12,7 @@ pub mod data;
 pub mod formats;
 pub mod plan;
 pub mod tasks;
+pub mod write;
 
 use crate::grading::Metric;
 use crate::layout::Writer;
@@ -78,6 +79,8 @@ pub struct Scored {
     pub metrics: Vec<Metric>,
     /// The task's rubric scores (`tasks` suite).
     pub task_scores: Option<crate::tasks::grade::TaskScores>,
+    /// The written document's grades, first shot and final (`write` suite).
+    pub write: Option<crate::write::WriteScores>,
 }
 
 /// How the replies about one rendering are graded; every combination carries one.
@@ -95,6 +98,24 @@ pub trait Scorer: Send + Sync {
     fn score(&self, unit: &Unit, reply: Option<&str>, cut: bool) -> Scored;
     /// The text of a perfect reply to `unit` (the estimate counts its tokens).
     fn answer_key(&self, unit: &Unit) -> String;
+    /// The output mode beyond the format (`json_schema`); part of the sample key.
+    fn mode(&self) -> Option<&str> {
+        None
+    }
+    /// The JSON Schema a provider must constrain the reply to (structured output), if any.
+    fn response_schema(&self) -> Option<&serde_json::Value> {
+        None
+    }
+    /// The next user message after `reply`, the reply to `turn` earlier follow-ups (a repair
+    /// request for a document that does not parse); `None` ends the conversation.
+    fn follow_up(&self, _unit: &Unit, _reply: &str, _turn: u32) -> Option<String> {
+        None
+    }
+    /// Grades a conversation's replies in order (the first, then one per follow-up); `failed`
+    /// when its last call failed. One reply is graded by [`score`](Self::score).
+    fn score_turns(&self, unit: &Unit, replies: &[&str], failed: bool, cut: bool) -> Scored {
+        self.score(unit, replies.last().copied().filter(|_| !failed), cut)
+    }
 }
 
 /// The suite a metadata line describes, or `None` when the line is another suite's.
@@ -110,7 +131,7 @@ pub struct Entry {
 
 /// Every suite. The first whose `from_metadata` claims a metadata line is its suite; the
 /// product questions claim every line, so they come last.
-pub const REGISTRY: &[Entry] = &[tasks::ENTRY, data::ENTRY, formats::ENTRY];
+pub const REGISTRY: &[Entry] = &[write::ENTRY, tasks::ENTRY, data::ENTRY, formats::ENTRY];
 
 /// The suite a run log's metadata line describes.
 pub fn from_metadata(m: &Metadata) -> Result<Arc<dyn Suite>> {

@@ -139,6 +139,7 @@ impl Combo {
             cache_prefix: unit.cache_prefix,
             settings: self.scorer.call_settings(),
             payload: unit.payload.as_ref().map(|p| p.as_ref() as _),
+            schema: self.scorer.response_schema(),
         }
     }
 
@@ -256,8 +257,11 @@ pub struct SampleKey {
     pub question: Option<String>,
     /// Whether the format primer preceded the data.
     pub primer: bool,
-    /// Task id (`tasks` suite).
+    /// Task id (`tasks` suite), case id (`write`).
     pub task: Option<String>,
+    /// Output mode beyond the format (`json_schema`, `write` suite).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
 }
 
 impl SampleKey {
@@ -274,6 +278,11 @@ impl SampleKey {
             question: r.question.clone(),
             primer: r.primer,
             task: r.task.clone(),
+            mode: r
+                .write
+                .as_ref()
+                .map(|w| w.mode.clone())
+                .filter(|m| m != "text"),
         }
     }
 
@@ -299,6 +308,7 @@ impl SampleKey {
             question: unit.question.clone(),
             primer: c.primer,
             task: c.item().map(str::to_string),
+            mode: c.scorer.mode().map(str::to_string),
         }
     }
 }

@@ -112,6 +112,7 @@ impl Scorer for TaskCombo {
     fn score(&self, _: &Unit, reply: Option<&str>, cut: bool) -> Scored {
         let (metrics, scores) = crate::tasks::grade::grade(&self.task, reply, cut);
         Scored {
+            write: None,
             metrics,
             task_scores: Some(scores),
         }

@@ -168,7 +168,12 @@ impl ProviderBatches {
                 .map_or(0, |b| b.submitted_ms)
         };
         if let (Some(cache), Ok(resp)) = (&self.shared.cache, &result) {
-            let ck = super::super::Cache::key(self.p.provider.as_ref(), &u.messages, w.run);
+            let ck = super::super::Cache::key(
+                self.p.provider.as_ref(),
+                &u.messages,
+                w.run,
+                w.combo.scorer.response_schema(),
+            );
             if let Err(e) = cache.put(&ck, resp) {
                 self.notice(&format!(
                     "warning: cannot write response cache '{}': {e}",

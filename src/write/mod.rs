@@ -1,0 +1,158 @@
+//! Which format can a model *write*: cases (a gold document and how it is given), the prompt
+//! that asks for it in one format, the grading of the reply and the repair request that
+//! follows a reply that does not parse. The `write` suite (`suites::write`) runs them.
+
+pub mod cases;
+pub mod edits;
+pub mod grade;
+pub mod schema;
+
+use crate::formats::Format;
+pub use cases::{Case, Kind};
+pub use grade::Grade;
+use serde::{Deserialize, Serialize};
+
+/// Output mode of the structured-output baseline: JSON constrained by the provider to the
+/// case's JSON Schema.
+pub const JSON_SCHEMA: &str = "json_schema";
+
+/// A write result's grades: the first reply's and the final one's, after repairs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WriteScores {
+    /// Case id.
+    pub case: String,
+    /// How the gold was given.
+    pub kind: Kind,
+    /// `text`, or `json_schema` for the structured-output baseline.
+    pub mode: String,
+    /// The first reply.
+    pub first: Grade,
+    /// The last reply (the first when no repair was asked).
+    #[serde(rename = "final")]
+    pub last: Grade,
+    /// Repair requests sent.
+    pub repairs: u32,
+}
+
+/// What the reference answerer writes for a write prompt: the gold in the output format
+/// (the round-trip proof of the write suite).
+#[derive(Debug, Clone)]
+pub struct WriteRequest {
+    /// The output format.
+    pub format: Format,
+    /// The gold rendered in it.
+    pub text: String,
+}
+
+impl WriteRequest {
+    /// The reply of a model that writes the gold perfectly: it in one fenced block.
+    pub fn reply(&self) -> String {
+        format!("```{}\n{}\n```", self.format.spec().fence, self.text)
+    }
+}
+
+/// The prompt's word for the output: the format's name and, where two formats share a
+/// name, the style that tells them apart.
+pub fn format_words(f: Format) -> String {
+    let style = match f {
+        Format::JsonCompact => Some("minified, on one line"),
+        Format::JsonPretty => Some("indented by 2 spaces"),
+        Format::ToonDefault => Some("spec v3"),
+        Format::ToonKeyfold => Some("spec v3, with key folding"),
+        Format::ToonV4 => Some("spec v4.0"),
+        Format::XmlCompact => Some("no whitespace between elements"),
+        Format::XmlPretty => Some("indented by 2 spaces"),
+        _ => None,
+    };
+    let d = f.spec().display;
+    style.map_or_else(|| d.to_string(), |s| format!("{d} ({s})"))
+}
+
+/// What the prompt shows besides the instructions: the facts, the source document, edits.
+pub enum Given<'a> {
+    /// The facts of the gold in words.
+    Facts(&'a str),
+    /// The gold in `from`.
+    Document {
+        /// Its format.
+        from: Format,
+        /// Its text.
+        text: &'a str,
+    },
+    /// The document before, in the output format, and the edits.
+    Edit {
+        /// The document in the output format.
+        text: &'a str,
+        /// The edits in words.
+        edits: &'a [String],
+    },
+}
+
+/// The prompt asking for `case` in `format`: the same words for every format but the
+/// format's name and, with `primer`, its one-line description.
+pub fn prompt(case: &Case, format: Format, primer: bool, given: &Given) -> String {
+    let name = format_words(format);
+    let mut p = match given {
+        Given::Facts(_) => {
+            format!("Write a document in {name} that holds exactly the facts below.\n")
+        }
+        Given::Document { from, .. } => format!(
+            "Rewrite the document below, given in {}, in {name}, keeping every value.\n",
+            format_words(*from)
+        ),
+        Given::Edit { .. } => format!(
+            "Apply the edits below to the document in {name} and return the whole edited document.\n"
+        ),
+    };
+    if primer {
+        p.push_str(&format!(
+            "About {}: {}\n",
+            format.spec().display,
+            format.spec().primer
+        ));
+    }
+    p.push('\n');
+    p.push_str(&schema::describe(&case.schema));
+    p.push('\n');
+    match given {
+        Given::Facts(facts) => {
+            p.push_str(
+                "Facts (a path goes from the outside in with › between levels; \"item N\" is \
+                 the N-th entry of a list; text is in double quotes, other values are bare):\n",
+            );
+            p.push_str(facts);
+        }
+        Given::Document { from, text } => {
+            p.push_str(&format!(
+                "Document:\n```{}\n{text}\n```\n",
+                from.spec().fence
+            ));
+        }
+        Given::Edit { text, edits } => {
+            p.push_str(&format!(
+                "Document:\n```{}\n{text}\n```\n\nEdits:\n",
+                format.spec().fence
+            ));
+            for (i, e) in edits.iter().enumerate() {
+                p.push_str(&format!("{}. {e}\n", i + 1));
+            }
+        }
+    }
+    p.push_str(&format!(
+        "\nReply with only the {}document in {name}, in one fenced code block.",
+        if matches!(given, Given::Edit { .. }) {
+            "whole edited "
+        } else {
+            ""
+        }
+    ));
+    p
+}
+
+/// The repair request after a reply whose document could not be parsed: the decoder's own
+/// one-line error.
+pub fn repair_request(error: &str) -> String {
+    format!(
+        "Your document could not be parsed: {error}. Reply with the corrected document only, in one fenced code block."
+    )
+}
