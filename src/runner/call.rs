@@ -32,12 +32,16 @@ pub(super) fn key(p: &ProviderRun, c: &Combo, run: u32, u: &Unit) -> SampleKey {
 }
 
 /// Every planned sample of one combination for one provider, in plan order: (run, unit, key).
-/// The live and the batch schedulers both plan from it.
+/// The live and the batch schedulers both plan from it. A provider that cannot constrain a
+/// reply to a schema has none of the structured-output combinations (the run's metadata and
+/// its start say so: `runner::unserved`).
 pub(super) fn samples<'a>(
     p: &'a ProviderRun,
     c: &'a Combo,
     runs: u32,
 ) -> impl Iterator<Item = (u32, usize, SampleKey)> + 'a {
+    let served = c.scorer.response_schema().is_none() || p.provider.structured_output().is_ok();
+    let runs = if served { runs } else { 0 };
     (1..=runs).flat_map(move |run| {
         c.units
             .iter()

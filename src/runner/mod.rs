@@ -339,6 +339,15 @@ pub async fn run(
     for s in &skipped {
         observer.notice(&s.to_string());
     }
+    if matrix
+        .combos
+        .iter()
+        .any(|c| c.scorer.response_schema().is_some())
+    {
+        for why in models.iter().filter_map(|m| unserved(m.provider.as_ref())) {
+            observer.notice(&format!("skipped {why}"));
+        }
+    }
     let suite = plan.suite.name();
     let opened = open_log(plan, &models, &matrix, &skipped, resume)?;
     let artifacts = write_artifacts(plan, &matrix, &opened.dir.join(&suite))?;

@@ -290,6 +290,7 @@ async fn every_family_gets_a_body_its_api_accepts_as_the_tasks_suite_calls_it() 
             temperature: task.temperature,
         },
         payload: Some(&task),
+        schema: None,
     };
     let mut checked = 0;
     for caps in capabilities::TABLE {

@@ -39,6 +39,7 @@ fn reference_answers_from_the_prompt_text_not_the_original_records() {
         cache_prefix: 0,
         settings: Default::default(),
         payload: Some(&asked),
+        schema: None,
     }))
     .unwrap();
     let answers: Value = serde_json::from_str(&resp.output).unwrap();
@@ -68,6 +69,7 @@ fn reference_reports_an_undecodable_data_block() {
         cache_prefix: 0,
         settings: Default::default(),
         payload: Some(&asked),
+        schema: None,
     }))
     .unwrap_err();
     assert!(err.to_string().contains("yaml"), "{err}");

@@ -211,6 +211,7 @@ async fn call(
         cache_prefix: 11,
         settings: Default::default(),
         payload: None,
+        schema: None,
     };
     let limits = Limits::new(2, None, None, 1).unwrap();
     let t = Instant::now();

@@ -59,6 +59,7 @@ fn request(m: &[Message]) -> Request<'_> {
         cache_prefix: 11,
         settings: Default::default(),
         payload: None,
+        schema: None,
     }
 }
 
