@@ -303,6 +303,8 @@ pub struct ReportData {
     pub position: Option<Table>,
     /// A tasks run: each task × format (`sql/task_formats.sql`).
     pub tasks: Option<Table>,
+    /// A write run: `sql/write_accuracy.sql` and `sql/write_failures.sql`.
+    pub write: Option<super::writing::WriteTables>,
 }
 
 /// Rows of a table as typed structs (columns by name).
@@ -593,7 +595,8 @@ pub fn gather_run(run: RunInfo, baseline: &str) -> Result<ReportData> {
         .map(|r| r.family.records)
         .collect::<std::collections::BTreeSet<_>>();
     // A tasks run's record counts are task counts, not a size sweep.
-    let scaling = if sizes.len() > 1 && run.metadata.tasks.is_none() {
+    let scaling = if sizes.len() > 1 && run.metadata.tasks.is_none() && run.metadata.write.is_none()
+    {
         Some(run_sql(&a, sql::SCALING, "sql/scaling.sql")?)
     } else {
         None
@@ -601,6 +604,13 @@ pub fn gather_run(run: RunInfo, baseline: &str) -> Result<ReportData> {
     let position = run_sql(&a, sql::POSITION_EFFECT, "sql/position_effect.sql")?;
     let tasks = match run.metadata.tasks {
         Some(_) => Some(run_sql(&a, sql::TASK_FORMATS, "sql/task_formats.sql")?),
+        None => None,
+    };
+    let write = match run.metadata.write {
+        Some(_) => Some(super::writing::WriteTables {
+            accuracy: run_sql(&a, sql::WRITE_ACCURACY, "sql/write_accuracy.sql")?,
+            failures: run_sql(&a, sql::WRITE_FAILURES, "sql/write_failures.sql")?,
+        }),
         None => None,
     };
     Ok(ReportData {
@@ -617,5 +627,6 @@ pub fn gather_run(run: RunInfo, baseline: &str) -> Result<ReportData> {
         scaling,
         position: (!position.rows.is_empty()).then_some(position),
         tasks,
+        write,
     })
 }

@@ -47,6 +47,18 @@ fn models(d: &ReportData) -> Vec<String> {
 
 /// Every figure of the report.
 pub fn figures(d: &ReportData) -> Vec<Figure> {
+    let mut out = d
+        .write
+        .as_ref()
+        .map(super::writing::figures)
+        .unwrap_or_default();
+    out.extend(read_figures(d));
+    out
+}
+
+/// The figures of every suite: accuracy against data tokens, weighted accuracy, tokens,
+/// categories, scaling.
+fn read_figures(d: &ReportData) -> Vec<Figure> {
     let ms = models(d);
     let suffix = |m: &str| {
         if ms.len() > 1 {

@@ -10,6 +10,7 @@ mod sections;
 pub mod tables;
 mod verdict;
 mod write;
+mod writing;
 
 pub use tables::{TokenRow, ranking_table, render, tokens_table};
 pub use write::{Written, write_report, write_run_report};

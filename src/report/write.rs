@@ -47,8 +47,18 @@ fn document(
             d.run.metadata.benchmark_id, d.run.metadata.timestamp
         )),
     ];
-    out.extend(verdict::verdict(d, verdicts, findings));
-    out.extend(chart("accuracy_vs_tokens"));
+    match &d.write {
+        // A write run's verdict is about output tokens per exact document, not data tokens.
+        Some(t) => out.extend(super::writing::section(
+            d,
+            t,
+            chart("write_exact_vs_tokens"),
+        )),
+        None => {
+            out.extend(verdict::verdict(d, verdicts, findings));
+            out.extend(chart("accuracy_vs_tokens"));
+        }
+    }
     out.extend(sections::setup(d));
     out.extend(sections::ranking(d));
     out.extend(chart("weighted_accuracy"));
