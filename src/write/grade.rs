@@ -317,16 +317,18 @@ impl Compare {
     }
 }
 
+/// Whether two records are the same record.
+type Same = dyn Fn(&Value, &Value) -> bool;
+
 /// Pairs gold records with answer records regardless of order: equal records first, then by
 /// the first field whose value matches, then by position among what is left.
 fn match_records(g: &[Value], a: &[Value]) -> Vec<(usize, Option<usize>)> {
     let mut taken = vec![false; a.len()];
     let mut out: Vec<(usize, Option<usize>)> = (0..g.len()).map(|i| (i, None)).collect();
-    let passes: [&dyn Fn(&Value, &Value) -> bool; 2] =
-        [&|x, y| crate::formats::same_value(x, y), &|x, y| {
-            let first = x.as_object().and_then(|o| o.iter().next());
-            first.is_some_and(|(k, v)| y.get(k).is_some_and(|w| same_scalar(v, w)))
-        }];
+    let passes: [&Same; 2] = [&|x, y| crate::formats::same_value(x, y), &|x, y| {
+        let first = x.as_object().and_then(|o| o.iter().next());
+        first.is_some_and(|(k, v)| y.get(k).is_some_and(|w| same_scalar(v, w)))
+    }];
     for same in passes {
         for (gi, slot) in out.iter_mut() {
             if slot.is_some() {

