@@ -168,9 +168,23 @@ fn regrade(r: &mut ResultRecord, g: &Regenerated) -> Result<()> {
         .is_none()
         .then_some(r.sample.output.content.as_str());
     let cut = r.error.is_none() && r.finish == Some(Finish::Length);
-    let scored = combo.scorer.score(unit, reply, cut);
+    // A conversation (a first reply and its repairs) logs its earlier replies in its input,
+    // after the prompt's own messages: every reply is graded again, first shot to final.
+    let earlier: Vec<&str> = r.sample.input[unit.messages.len().min(r.sample.input.len())..]
+        .iter()
+        .filter(|m| m.role == "assistant")
+        .map(|m| m.content.as_str())
+        .collect();
+    let scored = if earlier.is_empty() {
+        combo.scorer.score(unit, reply, cut)
+    } else {
+        let mut all = earlier;
+        all.extend(reply);
+        combo.scorer.score_turns(unit, &all, reply.is_none(), cut)
+    };
     r.metrics = scored.metrics;
     r.task_scores = scored.task_scores;
+    r.write = scored.write;
     r.summary = summarize(&r.metrics);
     Ok(())
 }
