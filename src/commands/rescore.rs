@@ -169,19 +169,17 @@ fn regrade(r: &mut ResultRecord, g: &Regenerated) -> Result<()> {
         .then_some(r.sample.output.content.as_str());
     let cut = r.error.is_none() && r.finish == Some(Finish::Length);
     // A conversation (a first reply and its repairs) logs its earlier replies in its input,
-    // after the prompt's own messages: every reply is graded again, first shot to final.
-    let earlier: Vec<&str> = r.sample.input[unit.messages.len().min(r.sample.input.len())..]
+    // after the prompt's own messages: every reply is graded again, first shot to final, as
+    // the runner grades them.
+    let mut replies: Vec<&str> = r.sample.input[unit.messages.len().min(r.sample.input.len())..]
         .iter()
         .filter(|m| m.role == "assistant")
         .map(|m| m.content.as_str())
         .collect();
-    let scored = if earlier.is_empty() {
-        combo.scorer.score(unit, reply, cut)
-    } else {
-        let mut all = earlier;
-        all.extend(reply);
-        combo.scorer.score_turns(unit, &all, reply.is_none(), cut)
-    };
+    replies.extend(reply);
+    let scored = combo
+        .scorer
+        .score_turns(unit, &replies, reply.is_none(), cut);
     r.metrics = scored.metrics;
     r.task_scores = scored.task_scores;
     r.write = scored.write;

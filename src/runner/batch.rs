@@ -377,6 +377,7 @@ impl ProviderBatches {
                         Ok(resp),
                         (0, now, now),
                         0,
+                        &[],
                     );
                     if finish(&self.shared, &self.p, &w.combo, record, true) {
                         self.logged.insert(k);

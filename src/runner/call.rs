@@ -215,7 +215,7 @@ async fn execute(shared: Arc<Shared>, p: Arc<ProviderRun>, c: Arc<Combo>, run: u
     let (start_ms, started) = (now_ms(), Instant::now());
     let mut messages = u.messages.clone();
     let mut replies: Vec<String> = Vec::new();
-    let (mut attempts, mut usage, mut turns) = (0, Usage::default(), Vec::new());
+    let (mut attempts, mut turns) = (0, Vec::new());
     let result = loop {
         let Some(turn) = ask(&shared, &p, &c, u, run, &messages).await else {
             return;
@@ -224,7 +224,6 @@ async fn execute(shared: Arc<Shared>, p: Arc<ProviderRun>, c: Arc<Combo>, run: u
         let Ok(resp) = turn.result else {
             break turn.result;
         };
-        usage = usage.plus(&resp.usage);
         turns.push(resp.usage);
         let next = (resp.finish != Some(Finish::Length))
             .then(|| c.scorer.follow_up(u, &resp.output, replies.len() as u32))
@@ -237,7 +236,7 @@ async fn execute(shared: Arc<Shared>, p: Arc<ProviderRun>, c: Arc<Combo>, run: u
     // A conversation's record sums what every turn used.
     let result = result.map(|mut resp| {
         if turns.len() > 1 {
-            resp.usage = usage;
+            resp.usage = turns.iter().fold(Usage::default(), |sum, t| sum.plus(t));
         }
         resp
     });
@@ -251,27 +250,13 @@ async fn execute(shared: Arc<Shared>, p: Arc<ProviderRun>, c: Arc<Combo>, run: u
         result,
         (latency, start_ms, now_ms()),
         attempts,
+        &replies,
     );
     if !replies.is_empty() {
-        rescore_conversation(&c, u, &replies, &mut record);
         record.sample.input = messages;
         record.turns = turns;
     }
     finish(&shared, &p, &c, record, attempts == 0);
-}
-
-/// Grades a conversation's replies together (first shot and final) into `record`.
-fn rescore_conversation(c: &Combo, u: &Unit, earlier: &[String], record: &mut ResultRecord) {
-    let last = record.sample.output.content.as_str();
-    let mut all: Vec<&str> = earlier.iter().map(String::as_str).collect();
-    if record.error.is_none() {
-        all.push(last);
-    }
-    let cut = record.finish == Some(Finish::Length);
-    let scored = c.scorer.score_turns(u, &all, record.error.is_some(), cut);
-    record.summary = summarize(&scored.metrics);
-    record.metrics = scored.metrics;
-    record.write = scored.write;
 }
 
 /// One turn's outcome and the HTTP attempts it took (0 from the cache).
@@ -459,7 +444,8 @@ pub(super) fn finish(
     true
 }
 
-/// The result record of one call.
+/// The result record of one call; `earlier` are the replies a conversation had before this
+/// one (first shot and repairs), graded with it.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn build(
     shared: &Shared,
@@ -470,6 +456,7 @@ pub(super) fn build(
     response: Result<Response, ProviderError>,
     (latency, start_ms, end_ms): (u64, u64, u64),
     attempts: u32,
+    earlier: &[String],
 ) -> ResultRecord {
     let r = &c.rendering;
     let graded_at = Instant::now();
@@ -487,12 +474,13 @@ pub(super) fn build(
     };
     // A failed call states nothing (and was not cut: its finish is `error`).
     let cut = resp.finish == Some(Finish::Length);
-    let reply = error.is_none().then_some(resp.output.as_str());
+    let mut replies: Vec<&str> = earlier.iter().map(String::as_str).collect();
+    replies.extend(error.is_none().then_some(resp.output.as_str()));
     let crate::suites::Scored {
         metrics,
         task_scores,
         write,
-    } = c.scorer.score(u, reply, cut);
+    } = c.scorer.score_turns(u, &replies, error.is_some(), cut);
     let summary = summarize(&metrics);
     let run_tag = if run == 0 {
         "warmup".to_string()

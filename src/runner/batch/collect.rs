@@ -192,6 +192,7 @@ impl ProviderBatches {
             result,
             (now.saturating_sub(submitted), submitted, now),
             tries,
+            &[],
         );
         if record.error.is_none() {
             record.cost_usd = self.p.price.map(|price| price.batch_cost(&record.usage));
