@@ -38,15 +38,8 @@ impl WireApi for Anthropic {
     fn body(&self, cfg: &ModelConfig, req: &Request) -> Value {
         // The first message carries the cacheable data block; a conversation's later turns
         // (a reply and a repair request) follow as their own messages.
-        let first = Request {
-            messages: &req.messages[..req.messages.len().min(1)],
-            ..Request::new(req.messages)
-        };
-        let first = Request {
-            cache_prefix: req.cache_prefix,
-            ..first
-        };
-        let (data, rest) = split_prefix(&first);
+        let first = req.messages.first().map_or("", |m| m.content.as_str());
+        let (data, rest) = split_prefix(first, req.cache_prefix);
         let mut content = Vec::new();
         if !data.is_empty() {
             content.push(

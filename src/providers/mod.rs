@@ -508,19 +508,14 @@ pub fn from_spec(spec: &str) -> Result<Box<dyn Provider>, UsageError> {
     build(&ModelConfig::from_spec(spec)?, &process_env)
 }
 
-/// Text of the first message after `prefix` bytes, and the prefix itself.
-fn split_prefix(req: &Request) -> (String, String) {
-    let text: String = req
-        .messages
-        .iter()
-        .map(|m| m.content.as_str())
-        .collect::<Vec<_>>()
-        .join("\n");
-    let cut = req.cache_prefix.min(text.len());
+/// `text` cut after its first `prefix` bytes: the prefix and the rest (all of it as the rest
+/// when the cut is not at a character boundary).
+fn split_prefix(text: &str, prefix: usize) -> (String, String) {
+    let cut = prefix.min(text.len());
     if text.is_char_boundary(cut) {
         (text[..cut].to_string(), text[cut..].to_string())
     } else {
-        (String::new(), text)
+        (String::new(), text.to_string())
     }
 }
 
