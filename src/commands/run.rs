@@ -4,6 +4,7 @@
 use super::check_selection;
 use crate::UsageError;
 use crate::cli::{Primer, RunArgs, Suite, TableFormat};
+use crate::dataset::{Structure, Variant};
 use crate::error::Stopped;
 use crate::formats::Format;
 use crate::providers::config::ConfigFile;
@@ -216,8 +217,25 @@ fn new_plan(args: &RunArgs) -> Result<Plan> {
             unique(&super::product_sizes(d)),
         ),
     };
-    Ok(Plan {
-        formats: unique(&formats),
+    Ok(plan_of(
+        args,
+        &formats,
+        (structures, variants, records),
+        suite,
+    ))
+}
+
+/// The plan of `suite` over data of these structures, variants and record counts, with the
+/// command line's other settings.
+fn plan_of(
+    args: &RunArgs,
+    formats: &[Format],
+    (structures, variants, records): (Vec<Structure>, Vec<Variant>, Vec<u32>),
+    suite: Arc<dyn crate::suites::Suite>,
+) -> Plan {
+    let d = &args.data;
+    Plan {
+        formats: unique(formats),
         structures,
         variants,
         records,
@@ -228,7 +246,7 @@ fn new_plan(args: &RunArgs) -> Result<Plan> {
         question_mode: args.question_mode,
         primers: args.primer.primers(),
         suite,
-    })
+    }
 }
 
 /// The plan of `bench run --suite write`: its cases, every format asked to write each.
@@ -246,19 +264,8 @@ fn write_plan(args: &RunArgs, formats: Vec<Format>) -> Result<Plan> {
     let variants = unique(&wp.cases.iter().map(|c| c.variant()).collect::<Vec<_>>());
     let mut records: Vec<u32> = wp.cases.iter().map(|c| c.records() as u32).collect();
     records.sort_unstable();
-    Ok(Plan {
-        formats: unique(&formats),
-        structures,
-        variants,
-        records: unique(&records),
-        seed: d.seed,
-        runs: args.runs,
-        tokenizers: with_o200k(&d.tokenizers),
-        output_root: args.output_root.clone(),
-        question_mode: args.question_mode,
-        primers: args.primer.primers(),
-        suite: Arc::new(wp),
-    })
+    let shape = (structures, variants, unique(&records));
+    Ok(plan_of(args, &formats, shape, Arc::new(wp)))
 }
 
 /// The models with the command line's overrides, each once.
