@@ -167,7 +167,8 @@ pub struct Writer {
     files: Vec<FileEntry>,
 }
 
-fn sha256_hex(bytes: &[u8]) -> String {
+/// Hex sha256 of `bytes`.
+pub fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes)
         .iter()
         .map(|b| format!("{b:02x}"))

@@ -274,10 +274,5 @@ impl TaskMeta {
 
 /// sha256 of a task's data document as loaded, so a run log pins the data it asked about.
 pub fn data_hash(task: &Task) -> String {
-    use sha2::{Digest, Sha256};
-    let bytes = serde_json::to_vec(task.data.as_ref()).expect("JSON serializes");
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    layout::sha256_hex(&serde_json::to_vec(task.data.as_ref()).expect("JSON serializes"))
 }

@@ -76,22 +76,19 @@ impl Suite for WritePlan {
         let mut combos = Vec::new();
         let mut skips = Vec::new();
         for case in &self.cases {
+            let input = self.input(case);
             let outputs = plan
                 .formats
                 .iter()
                 .map(|&f| (f, false))
                 .chain(self.json_schema.then_some((Format::JsonCompact, true)));
             for (format, constrained) in outputs {
-                for &primer in &plan.primers {
-                    match self.combo(plan, case, format, constrained, primer)? {
-                        Ok(c) => combos.push(c),
-                        Err(skip) => skips.push(skip),
-                    }
+                match self.combos(plan, case, &input, format, constrained)? {
+                    Ok(c) => combos.extend(c),
+                    Err(skip) => skips.push(skip),
                 }
             }
         }
-        // A skip holds for every primer setting: say it once.
-        skips.dedup_by(|a, b| a.task == b.task && a.format == b.format && a.reason == b.reason);
         Ok((
             Matrix {
                 sizes: Vec::new(),
@@ -102,7 +99,10 @@ impl Suite for WritePlan {
     }
 
     fn data_hashes(&self, _: &Matrix) -> Vec<String> {
-        self.cases.iter().map(|c| hash(&c.gold)).collect()
+        self.cases
+            .iter()
+            .map(|c| layout::sha256_hex(&serde_json::to_vec(&c.gold).expect("JSON serializes")))
+            .collect()
     }
 
     fn record(&self, meta: &mut Metadata, skipped: &[Skip]) {
@@ -126,16 +126,44 @@ impl Suite for WritePlan {
     }
 }
 
+/// What a case gives the model besides its document in the output format, prepared once
+/// per case for every output.
+enum Input {
+    /// The facts in words.
+    Facts(String),
+    /// The gold in the `--write-from` format, or why that format cannot hold it.
+    Document(Result<String, String>),
+    /// The source document, rendered in each output format.
+    Edit,
+}
+
 impl WritePlan {
-    /// One (case, output, primer) rendering with its prompt, or why the format cannot hold it.
-    fn combo(
+    fn input(&self, case: &Case) -> Input {
+        match case.kind {
+            Kind::Compose => Input::Facts(
+                case.instructions
+                    .clone()
+                    .unwrap_or_else(|| w::edits::facts(&case.gold)),
+            ),
+            Kind::Transcode => Input::Document(
+                self.from
+                    .encode(&case.gold)
+                    .map_err(|e| format!("the --write-from format {e}")),
+            ),
+            Kind::Edit => Input::Edit,
+        }
+    }
+
+    /// The renderings of one (case, output), one per primer setting, sharing one scorer; or
+    /// why the output cannot hold the case.
+    fn combos(
         &self,
         plan: &Plan,
         case: &Case,
+        input: &Input,
         format: Format,
         constrained: bool,
-        primer: bool,
-    ) -> Result<Result<Combo, Skip>> {
+    ) -> Result<Result<Vec<Combo>, Skip>> {
         let skip = |reason: String| {
             Ok(Err(Skip {
                 task: case.item(),
@@ -165,73 +193,63 @@ impl WritePlan {
             Ok(r) => r,
             Err(s) => return Ok(Err(s)),
         };
-        let from_text;
-        let source_text;
-        let facts;
-        let given = match case.kind {
-            Kind::Compose => {
-                facts = case
-                    .instructions
-                    .clone()
-                    .unwrap_or_else(|| w::edits::facts(&case.gold));
-                Given::Facts(&facts)
-            }
-            Kind::Transcode => {
-                from_text = match self.from.encode(&case.gold) {
-                    Ok(t) => t,
-                    Err(e) => return skip(format!("the --write-from format {e}")),
-                };
-                Given::Document {
-                    from: self.from,
-                    text: &from_text,
-                }
-            }
-            Kind::Edit => {
-                let source = case.source.as_ref().expect("an edit case has its source");
-                source_text = match render(source)? {
-                    Ok(r) => r.text,
-                    Err(s) => return Ok(Err(s)),
-                };
-                Given::Edit {
-                    text: &source_text,
-                    edits: &case.edits,
-                }
-            }
+        let source = match (input, &case.source) {
+            (Input::Edit, Some(source)) => match render(source)? {
+                Ok(r) => r.text,
+                Err(s) => return Ok(Err(s)),
+            },
+            _ => String::new(),
         };
-        let text = w::prompt(case, format, primer, &given);
-        let tokens = Tokenizer::O200kBase.count_whole(&text) as u32;
+        let given = match input {
+            Input::Facts(facts) => Given::Facts(facts),
+            Input::Document(Ok(text)) => Given::Document {
+                from: self.from,
+                text,
+            },
+            Input::Document(Err(why)) => return skip(why.clone()),
+            Input::Edit => Given::Edit {
+                text: &source,
+                edits: &case.edits,
+            },
+        };
         let root_key = crate::formats::records(format.name(), &case.gold)
             .ok()
             .and_then(|r| r.key.map(String::from));
-        let request = Arc::new(WriteRequest {
+        let scorer: Arc<dyn Scorer> = Arc::new(WriteCombo {
+            case: case.clone(),
+            item: case.item(),
+            format,
+            root_key,
+            constrained,
+            repairs: self.repairs,
+        });
+        let request: Payload = Arc::new(WriteRequest {
             format,
             text: gold.text.clone(),
         });
-        let unit = Unit {
-            messages: vec![Message {
-                role: "user".into(),
-                content: text,
-            }],
-            cache_prefix: 0,
-            questions: Vec::new(),
-            question: None,
-            payload: Some(request as Payload),
-            tokens,
-        };
-        Ok(Ok(Combo {
-            records: case.records(),
-            primer,
-            rendering: gold,
-            units: vec![unit],
-            scorer: Arc::new(WriteCombo {
-                case: case.clone(),
-                item: case.item(),
-                format,
-                root_key,
-                constrained,
-                repairs: self.repairs,
-            }),
-        }))
+        let combos = plan
+            .primers
+            .iter()
+            .map(|&primer| {
+                let text = w::prompt(case, format, primer, &given);
+                let unit = Unit {
+                    tokens: Tokenizer::O200kBase.count_whole(&text) as u32,
+                    messages: vec![Message::new("user", &text)],
+                    cache_prefix: 0,
+                    questions: Vec::new(),
+                    question: None,
+                    payload: Some(request.clone()),
+                };
+                Combo {
+                    records: case.records(),
+                    primer,
+                    rendering: gold.clone(),
+                    units: vec![unit],
+                    scorer: scorer.clone(),
+                }
+            })
+            .collect();
+        Ok(Ok(combos))
     }
 }
 
@@ -340,14 +358,4 @@ impl Scorer for WriteCombo {
             .map(WriteRequest::reply)
             .unwrap_or_default()
     }
-}
-
-/// sha256 of a gold document, pinning the data a run asked for.
-fn hash(doc: &Value) -> String {
-    use sha2::{Digest, Sha256};
-    let bytes = serde_json::to_vec(doc).expect("JSON serializes");
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }

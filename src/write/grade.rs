@@ -156,9 +156,11 @@ fn one_line(s: &str) -> String {
 
 /// A decoder error about a count the document declares (TOON `[N]`) that its rows break.
 fn declared_count(e: &str) -> bool {
-    let re = regex::Regex::new(r"expected \d+ (rows|inline values|entries|items|values)")
-        .expect("valid regex");
-    re.is_match(e)
+    static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"expected \d+ (rows|inline values|entries|items|values)")
+            .expect("valid regex")
+    });
+    RE.is_match(e)
 }
 
 /// Whether the text names any field of the schema: a reply that names none holds no
