@@ -259,7 +259,7 @@ fn write_plan(args: &RunArgs, formats: Vec<Format>) -> Result<Plan> {
         .into());
     }
     let d = &args.data;
-    let wp = super::write::plan(&args.write, &args.file, d, args.batch)?;
+    let wp = super::write::plan(&args.write, &args.file, d)?;
     let structures = unique(&wp.cases.iter().map(|c| c.structure()).collect::<Vec<_>>());
     let variants = unique(&wp.cases.iter().map(|c| c.variant()).collect::<Vec<_>>());
     let mut records: Vec<u32> = wp.cases.iter().map(|c| c.records() as u32).collect();

@@ -12,14 +12,7 @@ pub const PRODUCT_SIZES: [u32; 3] = [3, 10, 31];
 /// The cases of `bench run --suite write`: the case file (`--cases`), else the bundled cases
 /// and slices of the product records; with `--data`, slices of the user's records instead of
 /// the product's. Only the kinds of `--kinds` are kept.
-pub fn plan(w: &WriteArgs, file: &DataFileArgs, d: &DataArgs, batch: bool) -> Result<WritePlan> {
-    if batch && w.repairs > 0 {
-        return Err(UsageError::new(
-            "--batch sends each prompt once: repair rounds through the batch APIs are not built \
-             yet; add --repairs 0 (first shots only), or run without --batch",
-        )
-        .into());
-    }
+pub fn plan(w: &WriteArgs, file: &DataFileArgs, d: &DataArgs) -> Result<WritePlan> {
     let mut all: Vec<Case> = Vec::new();
     let mut sources = Vec::new();
     if let Some(path) = &w.cases {

@@ -6,13 +6,14 @@
 //! in a new batch, up to `--retries` times; nothing is dropped.
 
 use super::call::{build, finish, now_ms, samples, validation};
+use super::conversation::Conversation;
 use super::ledger::{self, Entry, Ledger};
 use super::plan::{Combo, SampleKey};
 use super::{ProviderRun, Shared, StopReason};
 use crate::providers::batch::{
     BatchApi, Item, Matched, Outcome, Phase, Status, chunks, match_results,
 };
-use crate::providers::{ProviderError, Response, Usage};
+use crate::providers::{ProviderError, Request, Response, Usage};
 use backon::{ExponentialBuilder, Retryable};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -21,6 +22,7 @@ use std::time::{Duration, Instant};
 use tokio::task::JoinSet;
 
 mod collect;
+mod rounds;
 
 /// How batch mode runs.
 #[derive(Debug, Clone)]
@@ -68,8 +70,12 @@ struct ProviderBatches {
     work: HashMap<SampleKey, Work>,
     ledger: Arc<Mutex<Ledger>>,
     dir: PathBuf,
-    /// Submissions per sample so far (ledger included).
-    attempts: HashMap<SampleKey, u32>,
+    /// Submissions per sample and round so far (ledger included).
+    attempts: HashMap<(SampleKey, u32), u32>,
+    /// The conversations of samples past their first request (see [`rounds`]).
+    convs: HashMap<SampleKey, Conversation>,
+    /// Replies followed up in this run, for the progress notice.
+    followed: usize,
     /// Samples already logged.
     logged: HashSet<SampleKey>,
     spec: String,
@@ -116,6 +122,8 @@ pub(super) async fn schedule(
             ledger: ledger.clone(),
             dir: dir.to_path_buf(),
             attempts: HashMap::new(),
+            convs: HashMap::new(),
+            followed: 0,
             logged: HashSet::new(),
             unreadable: HashMap::new(),
             spec,
@@ -209,10 +217,10 @@ impl ProviderBatches {
     }
 
     async fn run(mut self, opts: &BatchOptions) {
-        let mut todo = self.cache_hits();
         let mut flight = self.earlier_batches();
+        self.load_conversations();
         let in_flight: HashSet<SampleKey> = self.flight_keys(&flight);
-        todo.retain(|k| !in_flight.contains(k));
+        let mut todo = self.cache_hits(&in_flight);
         if !flight.is_empty() {
             self.notice(&format!(
                 "batch: {}: polling {} batch(es) submitted earlier ({} requests); they are not \
@@ -223,8 +231,8 @@ impl ProviderBatches {
             ));
             // Already sent: booked whatever the limit, settled when logged.
             for k in in_flight.iter().filter(|k| !self.logged.contains(*k)) {
-                if let Some(w) = self.work.get(k) {
-                    self.shared.budget.book(w.estimate);
+                if self.work.contains_key(k) {
+                    self.shared.budget.book(self.estimate(k));
                 }
             }
         }
@@ -258,8 +266,11 @@ impl ProviderBatches {
             .iter()
             .filter(|b| b.of(self.p.provider.name(), self.p.provider.model()))
         {
-            for k in b.requests.values() {
-                *self.attempts.entry(k.clone()).or_default() += 1;
+            for (cid, k) in &b.requests {
+                *self
+                    .attempts
+                    .entry((k.clone(), ledger::round_of(cid)))
+                    .or_default() += 1;
             }
             if !b.collected {
                 flight.push(b.id.clone());
@@ -329,7 +340,7 @@ impl ProviderBatches {
 
     /// Says what the run leaves for `--resume`: requests not submitted, batches still running.
     fn left_over(&self, todo: &[SampleKey], flight: &[String]) {
-        if !todo.is_empty() && !self.cancelling {
+        if !todo.is_empty() {
             self.notice(&format!(
                 "batch: {}: {} requests not submitted; `bench run --resume {}` submits them",
                 self.spec,
@@ -347,46 +358,6 @@ impl ProviderBatches {
                 self.dir.display()
             ));
         }
-    }
-
-    /// Writes cached answers at once; returns the samples left to submit, in plan order.
-    fn cache_hits(&mut self) -> Vec<SampleKey> {
-        let mut keys: Vec<SampleKey> = self.work.keys().cloned().collect();
-        keys.sort();
-        let mut todo = Vec::new();
-        for k in keys {
-            let w = &self.work[&k];
-            let u = &w.combo.units[w.unit];
-            let hit = self.shared.cache.as_ref().and_then(|c| {
-                c.get(&super::Cache::key(
-                    self.p.provider.as_ref(),
-                    &u.messages,
-                    w.run,
-                    w.combo.scorer.response_schema(),
-                ))
-            });
-            match hit {
-                Some(resp) => {
-                    let now = now_ms();
-                    let record = build(
-                        &self.shared,
-                        &self.p,
-                        &w.combo,
-                        u,
-                        w.run,
-                        Ok(resp),
-                        (0, now, now),
-                        0,
-                        &[],
-                    );
-                    if finish(&self.shared, &self.p, &w.combo, record, true) {
-                        self.logged.insert(k);
-                    }
-                }
-                None => todo.push(k),
-            }
-        }
-        todo
     }
 
     fn flight_keys(&self, ids: &[String]) -> HashSet<SampleKey> {
@@ -415,9 +386,13 @@ impl ProviderBatches {
             .map(|k| {
                 let w = &self.work[k];
                 let u = &w.combo.units[w.unit];
-                let req = w.combo.request(u);
+                let messages = self.messages(k);
+                let req = Request {
+                    messages: &messages,
+                    ..w.combo.request(u)
+                };
                 Item {
-                    custom_id: ledger::custom_id(k),
+                    custom_id: ledger::round_id(k, self.round(k)),
                     body: api.body(&req),
                 }
             })
@@ -452,7 +427,7 @@ impl ProviderBatches {
     /// not submitted, and nothing more will be.
     fn book(&mut self, todo: &[SampleKey]) -> usize {
         for (fit, k) in todo.iter().enumerate() {
-            if !self.shared.budget.reserve(self.work[k].estimate) {
+            if !self.shared.budget.reserve(self.estimate(k)) {
                 let limit = self.shared.budget.limit.unwrap_or(0.0);
                 self.notice(&format!(
                     "budget: {}: {} requests not submitted — they would pass ${limit:.2}; \
@@ -509,12 +484,20 @@ impl ProviderBatches {
                 collected: false,
                 state: "submitted".into(),
             });
+            // A conversation the cache moved on is in the ledger before its round runs.
+            for i in chunk {
+                let k = &by_id[&i.custom_id];
+                if let Some(c) = self.convs.get(k) {
+                    l.conversations.insert(ledger::custom_id(k), c.clone());
+                }
+            }
             l.save(&self.dir)
         };
         for i in chunk {
+            let k = by_id[&i.custom_id].clone();
             *self
                 .attempts
-                .entry(by_id[&i.custom_id].clone())
+                .entry((k, ledger::round_of(&i.custom_id)))
                 .or_default() += 1;
         }
         if let Err(e) = saved {
@@ -551,7 +534,7 @@ impl ProviderBatches {
         for i in chunk {
             self.shared
                 .budget
-                .settle(self.work[&by_id[&i.custom_id]].estimate, 0.0);
+                .settle(self.estimate(&by_id[&i.custom_id]), 0.0);
         }
     }
 

@@ -2,6 +2,7 @@
 //! one task per planned sample; each call is cached, budgeted, paced, retried, graded, and
 //! appended to the log the moment it is done.
 
+use super::conversation::Conversation;
 use super::plan::{Combo, SampleKey, Unit};
 use super::{ProviderRun, Shared, StopReason, retry};
 use crate::grading::summarize;
@@ -213,10 +214,10 @@ async fn execute(shared: Arc<Shared>, p: Arc<ProviderRun>, c: Arc<Combo>, run: u
     }
     let u = &c.units[unit];
     let (start_ms, started) = (now_ms(), Instant::now());
-    let mut messages = u.messages.clone();
-    let mut replies: Vec<String> = Vec::new();
-    let (mut attempts, mut turns) = (0, Vec::new());
+    let mut conv = Conversation::new(start_ms);
+    let mut attempts = 0;
     let result = loop {
+        let messages = conv.messages(&u.messages);
         let Some(turn) = ask(&shared, &p, &c, u, run, &messages).await else {
             return;
         };
@@ -224,24 +225,13 @@ async fn execute(shared: Arc<Shared>, p: Arc<ProviderRun>, c: Arc<Combo>, run: u
         let Ok(resp) = turn.result else {
             break turn.result;
         };
-        turns.push(resp.usage);
-        let next = (resp.finish != Some(Finish::Length))
-            .then(|| c.scorer.follow_up(u, &resp.output, replies.len() as u32))
-            .flatten();
-        let Some(next) = next else { break Ok(resp) };
-        replies.push(resp.output.clone());
-        messages.push(Message::new("assistant", &resp.output));
-        messages.push(Message::new("user", &next));
+        let Some(next) = follow_up(&c, u, &resp, conv.round()) else {
+            break Ok(resp);
+        };
+        conv.push(&resp.output, resp.usage, next);
     };
-    // A conversation's record sums what every turn used.
-    let result = result.map(|mut resp| {
-        if turns.len() > 1 {
-            resp.usage = turns.iter().fold(Usage::default(), |sum, t| sum.plus(t));
-        }
-        resp
-    });
     let latency = started.elapsed().as_millis() as u64;
-    let mut record = build(
+    let record = build(
         &shared,
         &p,
         &c,
@@ -250,13 +240,18 @@ async fn execute(shared: Arc<Shared>, p: Arc<ProviderRun>, c: Arc<Combo>, run: u
         result,
         (latency, start_ms, now_ms()),
         attempts,
-        &replies,
+        &conv,
     );
-    if !replies.is_empty() {
-        record.sample.input = messages;
-        record.turns = turns;
-    }
     finish(&shared, &p, &c, record, attempts == 0);
+}
+
+/// The request that follows `resp` in round `round` of a conversation, if the suite has one;
+/// a reply cut at the output limit is final (it is graded as `truncated`).
+pub(super) fn follow_up(c: &Combo, u: &Unit, resp: &Response, round: u32) -> Option<String> {
+    if resp.finish == Some(Finish::Length) {
+        return None;
+    }
+    c.scorer.follow_up(u, &resp.output, round)
 }
 
 /// One turn's outcome and the HTTP attempts it took (0 from the cache).
@@ -444,8 +439,10 @@ pub(super) fn finish(
     true
 }
 
-/// The result record of one call; `earlier` are the replies a conversation had before this
-/// one (first shot and repairs), graded with it.
+/// The result record of one call; `conv` holds the turns a conversation had before this one
+/// (first shot and repairs), graded with it. A conversation's record carries its whole input,
+/// each answered turn's usage and their sum, also when its last turn failed: the turns before
+/// it were paid for.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn build(
     shared: &Shared,
@@ -456,7 +453,7 @@ pub(super) fn build(
     response: Result<Response, ProviderError>,
     (latency, start_ms, end_ms): (u64, u64, u64),
     attempts: u32,
-    earlier: &[String],
+    conv: &Conversation,
 ) -> ResultRecord {
     let r = &c.rendering;
     let graded_at = Instant::now();
@@ -474,7 +471,7 @@ pub(super) fn build(
     };
     // A failed call states nothing (and was not cut: its finish is `error`).
     let cut = resp.finish == Some(Finish::Length);
-    let mut replies: Vec<&str> = earlier.iter().map(String::as_str).collect();
+    let mut replies: Vec<&str> = conv.replies.iter().map(String::as_str).collect();
     replies.extend(error.is_none().then_some(resp.output.as_str()));
     let crate::suites::Scored {
         metrics,
@@ -493,11 +490,15 @@ pub(super) fn build(
         .or(c.item())
         .map(|q| format!("_{q}"))
         .unwrap_or_default();
-    // What this call spent: nothing for a failure or a cache hit (attempts == 0).
-    let cost_usd = if error.is_some() || attempts == 0 {
+    let talked = !conv.replies.is_empty();
+    let usage = conv.used().plus(&resp.usage);
+    let mut turns = conv.turns.clone();
+    turns.extend(error.is_none().then_some(resp.usage));
+    // What this sample spent: nothing for a lone failed call or a cache hit (attempts == 0).
+    let cost_usd = if (error.is_some() && !talked) || attempts == 0 {
         Some(0.0)
     } else {
-        p.price.map(|price| price.cost(&resp.usage))
+        p.price.map(|price| price.cost(&usage))
     };
     ResultRecord {
         benchmark_id: shared.benchmark_id.clone(),
@@ -519,7 +520,11 @@ pub(super) fn build(
                 c.records,
                 primer_suffix(c.primer)
             ),
-            input: u.messages.clone(),
+            input: if talked {
+                conv.messages(&u.messages)
+            } else {
+                u.messages.clone()
+            },
             output: Output {
                 content: resp.output,
             },
@@ -546,8 +551,8 @@ pub(super) fn build(
         task: c.item().map(str::to_string),
         task_scores,
         write,
-        usage: resp.usage,
-        turns: Vec::new(),
+        usage,
+        turns: if talked { turns } else { Vec::new() },
         data_stats: r.stats.clone(),
         cost_usd,
         // Only a cache hit makes no attempt.

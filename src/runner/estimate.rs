@@ -57,10 +57,22 @@ pub fn estimate(
     // Only the tasks suite names a task per rendering.
     let tasks = matrix.combos.iter().any(|c| c.item().is_some());
     let (prompts, providers) = tables(tasks, batch, prompt_rows, provider_rows);
+    let follow_ups = matrix
+        .combos
+        .iter()
+        .map(|c| c.scorer.max_follow_ups())
+        .max();
+    let mut notes = notes(models, batch, live_total, batch_total, &skipped);
+    if let Some(n) = follow_ups.filter(|n| *n > 0) {
+        notes.push(format!(
+            "calls and costs count first shots only: a sample whose document does not parse gets \
+             up to {n} repair turns (--repairs), each resending the conversation so far"
+        ));
+    }
     Ok(Estimate {
         prompts,
         providers,
-        notes: notes(models, batch, live_total, batch_total, &skipped),
+        notes,
     })
 }
 
@@ -97,7 +109,7 @@ fn prompts(plan: &Plan, matrix: &plan::Matrix) -> (Vec<Vec<Value>>, Vec<Call>) {
         row.extend([
             json!(c.records),
             json!(c.primer),
-            json!(r.format.name()),
+            json!(c.scorer.mode().unwrap_or(r.format.name())),
             json!(r.structure.name()),
             json!(r.variant.name()),
             json!(c.units.len() as u64 * u64::from(plan.runs)),

@@ -2,6 +2,7 @@
 //! is, and whether its results are in the log. Written before polling starts, so Ctrl-C, a
 //! crash or kill -9 followed by `--resume` polls the same batches instead of paying twice.
 
+use super::conversation::Conversation;
 use super::plan::SampleKey;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
@@ -18,6 +19,11 @@ pub const FILE: &str = "batches.json";
 pub struct Ledger {
     /// Batches in the order they were submitted.
     pub batches: Vec<Entry>,
+    /// The conversations between rounds, by the custom id of their first request: a sample
+    /// whose reply is followed up (a repair request) is submitted again with its turns so far,
+    /// and is logged once its last round is in.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub conversations: BTreeMap<String, Conversation>,
 }
 
 /// One submitted batch.
@@ -105,6 +111,23 @@ pub fn custom_id(key: &SampleKey) -> String {
     format!("s{hex}")
 }
 
+/// The custom id of a sample's request in `round`: its [`custom_id`] for the first request,
+/// with `r<round>` after it for a follow-up (a hex digest has no `r`).
+pub fn round_id(key: &SampleKey, round: u32) -> String {
+    match round {
+        0 => custom_id(key),
+        n => format!("{}r{n}", custom_id(key)),
+    }
+}
+
+/// The round a custom id asks for (0 for the first request).
+pub fn round_of(custom_id: &str) -> u32 {
+    custom_id
+        .split_once('r')
+        .and_then(|(_, n)| n.parse().ok())
+        .unwrap_or(0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,6 +157,11 @@ mod tests {
         assert_ne!(a, custom_id(&key(2, None)));
         assert_ne!(a, custom_id(&key(1, Some("q1"))));
         assert!(a.len() <= 64 && a.chars().all(|c| c.is_ascii_alphanumeric()));
+        assert_eq!(round_id(&key(1, None), 0), a);
+        let r2 = round_id(&key(1, None), 2);
+        assert_ne!(r2, a);
+        assert!(r2.len() <= 64 && r2.chars().all(|c| c.is_ascii_alphanumeric()));
+        assert_eq!((round_of(&a), round_of(&r2)), (0, 2));
     }
 
     #[test]

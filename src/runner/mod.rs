@@ -6,6 +6,7 @@
 pub mod batch;
 pub mod cache;
 mod call;
+pub mod conversation;
 pub mod estimate;
 pub mod ledger;
 pub mod limits;

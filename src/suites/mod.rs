@@ -111,6 +111,10 @@ pub trait Scorer: Send + Sync {
     fn follow_up(&self, _unit: &Unit, _reply: &str, _turn: u32) -> Option<String> {
         None
     }
+    /// The most follow-ups [`follow_up`](Self::follow_up) gives one sample (for estimates).
+    fn max_follow_ups(&self) -> u32 {
+        0
+    }
     /// Grades a conversation's replies in order (the first, then one per follow-up); `failed`
     /// when its last call failed. One reply is graded by [`score`](Self::score).
     fn score_turns(&self, unit: &Unit, replies: &[&str], failed: bool, cut: bool) -> Scored {

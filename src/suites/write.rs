@@ -342,6 +342,10 @@ impl Scorer for WriteCombo {
         }
     }
 
+    fn max_follow_ups(&self) -> u32 {
+        self.repairs
+    }
+
     fn follow_up(&self, _: &Unit, reply: &str, turn: u32) -> Option<String> {
         if turn >= self.repairs {
             return None;

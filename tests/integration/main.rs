@@ -29,6 +29,7 @@ mod toon_fixtures;
 mod toon_golden;
 mod userdata;
 mod userdata_run;
+mod write_batch;
 mod write_run;
 
 /// The stdout of a command that must have succeeded; its stderr is the failure message.

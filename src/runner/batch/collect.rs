@@ -54,6 +54,7 @@ impl ProviderBatches {
                 .map(|b| (b.requests.clone(), b.order.clone()))
                 .unwrap_or_default()
         };
+        let followed = self.followed;
         let matched = match_results(results, &order);
         self.tell_unkeyed(id, &matched);
         let mut answered = HashSet::new();
@@ -66,19 +67,42 @@ impl ProviderBatches {
                 ));
                 continue;
             };
+            if !self.current(&cid, k) {
+                self.notice(&format!(
+                    "batch {id}: a result for {cid:?} answers an earlier round of its \
+                     conversation, which already has that reply; ignored"
+                ));
+                continue;
+            }
             if answered.insert(k.clone()) {
                 self.outcome(k, outcome, id, positional, todo);
             }
         }
         // A request with no result line did not run: cancelled with its batch, else expired.
         let cancelled = status.state.to_ascii_lowercase().contains("cancel");
-        for k in requests.values().filter(|k| !answered.contains(*k)) {
+        let silent = requests
+            .iter()
+            .filter(|(cid, k)| !answered.contains(*k) && self.current(cid, k))
+            .map(|(_, k)| k);
+        for k in silent.cloned().collect::<Vec<_>>() {
             let o = if cancelled {
                 Outcome::Canceled
             } else {
                 Outcome::Expired
             };
-            self.outcome(k, o, id, false, todo);
+            self.outcome(&k, o, id, false, todo);
+        }
+        let n = self.followed - followed;
+        if n > 0 {
+            let (what, go) = if n == 1 {
+                ("reply gets", "it goes")
+            } else {
+                ("replies get", "they go")
+            };
+            self.notice(&format!(
+                "batch {id}: {n} {what} a follow-up request (a repair); {go} into a new batch \
+                 with the conversation so far"
+            ));
         }
         true
     }
@@ -124,15 +148,26 @@ impl ProviderBatches {
         if !self.work.contains_key(k) || self.logged.contains(k) {
             return;
         }
-        let tries = self.attempts.get(k).copied().unwrap_or(1);
+        let round = self.round(k);
+        let tries = self.attempts.get(&(k.clone(), round)).copied().unwrap_or(1);
         let again = tries as usize <= self.shared.retry.max_retries && !self.cancelling;
         let retry = |me: &mut Self, todo: &mut Vec<SampleKey>| {
             // Its booking is released; submitting it again books it again.
-            me.shared.budget.settle(me.work[k].estimate, 0.0);
+            me.shared.budget.settle(me.estimate(k), 0.0);
             todo.push(k.clone());
         };
         let result = match outcome {
-            Outcome::Answer(resp) => Ok(resp),
+            Outcome::Answer(resp) => match self.follow_up(k, &resp) {
+                // The next round goes into a new batch; when nothing more may be submitted
+                // (budget, --cancel-batches) the conversation waits in the ledger for --resume.
+                Some(next) => {
+                    let started = self.submitted_ms(id);
+                    self.advance(k, &resp, next, started, true);
+                    todo.push(k.clone());
+                    return;
+                }
+                None => Ok(resp),
+            },
             Outcome::Failed(e) if e.retryable() && again => return retry(self, todo),
             Outcome::Failed(e) => Err(e),
             Outcome::Expired if again => return retry(self, todo),
@@ -160,29 +195,22 @@ impl ProviderBatches {
         }
         let Some(w) = self.work.get(k) else { return };
         let u = &w.combo.units[w.unit];
-        let submitted = {
-            let l = self.ledger.lock().expect("ledger lock");
-            l.batches
-                .iter()
-                .find(|b| b.id == id)
-                .map_or(0, |b| b.submitted_ms)
+        let conv = self.convs.get(k).cloned().unwrap_or_default();
+        let submitted = match conv.started_ms {
+            0 => self.submitted_ms(id),
+            started => started,
         };
-        if let (Some(cache), Ok(resp)) = (&self.shared.cache, &result) {
-            let ck = super::super::Cache::key(
-                self.p.provider.as_ref(),
-                &u.messages,
-                w.run,
-                w.combo.scorer.response_schema(),
-            );
-            if let Err(e) = cache.put(&ck, resp) {
-                self.notice(&format!(
-                    "warning: cannot write response cache '{}': {e}",
-                    cache.dir().display()
-                ));
-            }
+        if let Ok(resp) = &result {
+            self.cache_put(k, resp);
         }
+        let spent = match &result {
+            Ok(resp) => self
+                .p
+                .price
+                .map_or(0.0, |price| price.batch_cost(&resp.usage)),
+            Err(_) => 0.0,
+        };
         let now = now_ms();
-        let tries = self.attempts.get(k).copied().unwrap_or(1).max(1);
         let mut record = build(
             &self.shared,
             &self.p,
@@ -191,24 +219,35 @@ impl ProviderBatches {
             w.run,
             result,
             (now.saturating_sub(submitted), submitted, now),
-            tries,
-            &[],
+            self.submissions(k).max(1),
+            &conv,
         );
-        if record.error.is_none() {
+        // Every answered turn at the batch price (a lone failed request cost nothing).
+        if record.error.is_none() || !conv.replies.is_empty() {
             record.cost_usd = self.p.price.map(|price| price.batch_cost(&record.usage));
         }
         record.batch_id = Some(id.to_string());
         if positional {
             record.batch_matched_by = Some("order".into());
         }
-        self.shared
-            .budget
-            .settle(w.estimate, record.cost_usd.unwrap_or(0.0));
+        // Earlier rounds settled their own turns.
+        self.shared.budget.settle(self.estimate(k), spent);
+        let w = &self.work[k];
         if finish(&self.shared, &self.p, &w.combo, record, false) {
             self.logged.insert(k.clone());
+            self.forget(k);
         } else {
             self.write_failed = true;
         }
+    }
+
+    /// When batch `id` was submitted (Unix milliseconds; 0 when the ledger has no such batch).
+    pub(super) fn submitted_ms(&self, id: &str) -> u64 {
+        let l = self.ledger.lock().expect("ledger lock");
+        l.batches
+            .iter()
+            .find(|b| b.id == id)
+            .map_or(0, |b| b.submitted_ms)
     }
 
     pub(super) fn set_collected(&self, id: &str, state: &str) {
