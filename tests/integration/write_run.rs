@@ -88,6 +88,10 @@ impl Respond for Model {
         let body: Value = serde_json::from_slice(&req.body).unwrap();
         let turns = body["messages"].as_array().unwrap().len();
         let text = if turns == 1 { &self.first } else { &self.later };
+        if text == "HTTP 400" {
+            return ResponseTemplate::new(400)
+                .set_body_json(json!({"error": {"message": "bad request", "type": "invalid"}}));
+        }
         ResponseTemplate::new(200).set_body_json(json!({
             "id": "c", "object": "chat.completion", "model": "m",
             "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
@@ -177,6 +181,23 @@ fn a_document_that_never_parses_spends_every_repair_and_says_why() {
     // With --repairs 0 the first reply is final.
     let r = mock_run("```json\n{\"pair\": [\n```", "unused", "0");
     assert_eq!((r.write.unwrap().repairs, r.turns.len()), (0, 0));
+}
+
+#[test]
+fn a_failed_repair_turn_is_an_error_that_keeps_the_first_turns_usage() {
+    let r = mock_run("```json\n{\"pair\": [\n```", "HTTP 400", "2");
+    assert!(
+        r.error.as_deref().is_some_and(|e| e.contains("400")),
+        "{:?}",
+        r.error
+    );
+    let w = r.write.as_ref().unwrap();
+    assert_eq!(w.first.failure.as_deref(), Some("unparseable"));
+    // The first turn was answered and paid for: its tokens stay in the record.
+    assert_eq!((r.usage.input, r.usage.output), (100, 10));
+    assert_eq!(r.turns.len(), 1);
+    let roles: Vec<&str> = r.sample.input.iter().map(|m| m.role.as_str()).collect();
+    assert_eq!(roles, ["user", "assistant", "user"]);
 }
 
 #[tokio::test]
