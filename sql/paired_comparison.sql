@@ -8,7 +8,16 @@
 --   mde_pp: the smallest plain-accuracy difference these pairs detect with 80 % power at
 --   α = 0.05 (unadjusted for Holm), from the observed discordance rate;
 --   runs_needed: for a non-significant, non-zero difference, the runs (at this run's pairs per
---   run) that would detect a difference of the observed size with 80 % power.
+--   run) that would detect a difference of the observed size with 80 % power;
+--   non-inferiority within margin_pp (the variable bench_margin, in points; default 2):
+--   ni_low_pp, the lower bound of Tango's 90 % score interval of Δ plain accuracy (one-sided
+--   α = 0.05); ni_p, the one-sided p of Tango's test of Δ ≤ −margin, and ni_p_holm, Holm-adjusted
+--   across the formats of the family; ni_significant = ni_p_holm < 0.05; runs_needed_ni: when
+--   neither that nor a significant difference is shown, the runs that would show
+--   non-inferiority with 80 % power at the observed discordance and Δ, at α = 0.05 divided by
+--   the formats of the family (Holm's first step, so enough for every step; null when Δ is not
+--   above −margin). `bench report` adds the second half of the rule: the bootstrap interval of
+--   Δ weighted must lie above −margin too.
 -- The pairs come from the paired_answers view: complete runs only, warm-ups left out. Runs of
 -- one question count as separate pairs (as the exact McNemar test on (question, run) pairs
 -- does); `bench report` checks each difference against a question-clustered bootstrap too.
@@ -43,6 +52,7 @@ run_deltas AS (
 ),
 tested AS (
     SELECT p.*,
+           coalesce(getvariable('bench_margin')::DOUBLE, 2.0) / 100 AS margin,
            (p.discordant_format_only - p.discordant_baseline_only) / p.n_pairs AS delta_accuracy,
            (p.discordant_format_only + p.discordant_baseline_only) / p.n_pairs AS discordance,
            mcnemar_exact_p(p.discordant_format_only, p.discordant_baseline_only) AS p_value,
@@ -59,14 +69,23 @@ tested AS (
         ON (b.provider, b.model, b.format, b.structure, b.variant, b.records, b.primer)
          = (p.provider, p.model, p.baseline, p.structure, p.variant, p.records, p.primer)
 ),
+ni AS (
+    SELECT *,
+           noninferiority_p(discordant_format_only, discordant_baseline_only, n_pairs, margin)
+               AS ni_p
+    FROM tested
+),
 ranked AS (
     SELECT *,
            row_number() OVER family_by_p AS holm_rank,
+           row_number() OVER family_by_ni_p AS ni_holm_rank,
            count(*) OVER family AS family_size
-    FROM tested
+    FROM ni
     WINDOW family AS (PARTITION BY provider, model, structure, variant, records, primer),
            family_by_p AS (PARTITION BY provider, model, structure, variant, records, primer
-                           ORDER BY p_value, format)
+                           ORDER BY p_value, format),
+           family_by_ni_p AS (PARTITION BY provider, model, structure, variant, records, primer
+                              ORDER BY ni_p, format)
 ),
 holm AS (
     -- Holm (1979): the k-th smallest of m p-values is multiplied by m − k + 1, then made
@@ -75,7 +94,11 @@ holm AS (
            max(least(1.0, (family_size - holm_rank + 1) * p_value)) OVER (
                PARTITION BY provider, model, structure, variant, records, primer
                ORDER BY holm_rank ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
-           ) AS p_holm
+           ) AS p_holm,
+           max(least(1.0, (family_size - ni_holm_rank + 1) * ni_p)) OVER (
+               PARTITION BY provider, model, structure, variant, records, primer
+               ORDER BY ni_holm_rank ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
+           ) AS ni_p_holm
     FROM ranked
 )
 SELECT
@@ -93,6 +116,16 @@ SELECT
     100 * mcnemar_mde(n_pairs, discordance) AS mde_pp,
     CASE WHEN p_holm >= 0.05 THEN
         ceil(mcnemar_pairs_needed(discordance, delta_accuracy) / (n_pairs / runs))::BIGINT
-    END AS runs_needed
+    END AS runs_needed,
+    100 * margin AS margin_pp,
+    100 * tango_low(discordant_format_only, discordant_baseline_only, n_pairs,
+                    1.6448536269514722) AS ni_low_pp,
+    ni_p,
+    ni_p_holm,
+    ni_p_holm < 0.05 AS ni_significant,
+    CASE WHEN ni_p_holm >= 0.05 AND NOT (p_holm < 0.05 AND delta_accuracy < 0) THEN
+        ceil(noninferiority_pairs_needed(discordance, delta_accuracy, margin, 0.05 / family_size)
+             / (n_pairs / runs))::BIGINT
+    END AS runs_needed_ni
 FROM holm
 ORDER BY provider, model, records, primer, structure, variant, p_value, format;

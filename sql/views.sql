@@ -403,3 +403,74 @@ CREATE OR REPLACE MACRO mcnemar_pairs_needed(pd, delta) AS
         power(1.959963984540054 * sqrt(pd) + 0.8416212335729143 * sqrt(pd - delta * delta), 2)
         / (delta * delta)
     END;
+
+-- Standard normal upper tail P(Z > x) (Abramowitz & Stegun 1964, 26.2.17; absolute error below
+-- 7.5e-8): DuckDB has no erf.
+CREATE OR REPLACE MACRO normal_tail_poly(t) AS
+    t * (0.319381530 + t * (-0.356563782 + t * (1.781477937 + t * (-1.821255978 + t * 1.330274429))));
+CREATE OR REPLACE MACRO normal_sf(x) AS
+    CASE WHEN x >= 0
+        THEN exp(-x * x / 2) / 2.5066282746310002 * normal_tail_poly(1 / (1 + 0.2316419 * x))
+        ELSE 1 - exp(-x * x / 2) / 2.5066282746310002 * normal_tail_poly(1 / (1 - 0.2316419 * x))
+    END;
+
+-- The standard normal quantile z with P(Z > z) = p, for 0 < p < 1 (Acklam's rational
+-- approximation, relative error below 1.2e-9): the z of a one-sided test at level p.
+CREATE OR REPLACE MACRO normal_tail_quantile_low(q) AS
+    -(((((-7.784894002430293e-03 * q - 3.223964580411365e-01) * q - 2.400758277161838e+00) * q
+        - 2.549732539343734e+00) * q + 4.374664141464968e+00) * q + 2.938163982698783e+00)
+    / ((((7.784695709041462e-03 * q + 3.224671290700398e-01) * q + 2.445134137142996e+00) * q
+        + 3.754408661907416e+00) * q + 1);
+CREATE OR REPLACE MACRO normal_tail_quantile_mid(q, r) AS
+    -(((((-3.969683028665376e+01 * r + 2.209460984245205e+02) * r - 2.759285104469687e+02) * r
+        + 1.383577518672690e+02) * r - 3.066479806614716e+01) * r + 2.506628277459239e+00) * q
+    / (((((-5.447609879822406e+01 * r + 1.615858368580409e+02) * r - 1.556989798598866e+02) * r
+        + 6.680131188771972e+01) * r - 1.328068155288572e+01) * r + 1);
+CREATE OR REPLACE MACRO normal_tail_quantile(p) AS
+    CASE WHEN p < 0.02425 THEN normal_tail_quantile_low(sqrt(-2 * ln(p)))
+         WHEN p > 1 - 0.02425 THEN -normal_tail_quantile_low(sqrt(-2 * ln(1 - p)))
+         ELSE normal_tail_quantile_mid(p - 0.5, (p - 0.5) * (p - 0.5)) END;
+
+-- Tango's (1998) score test for the difference Δ of paired proportions, with n pairs of which b
+-- only the first member got right and c only the second (Δ̂ = (b − c)/n). tango_p21 is the
+-- restricted maximum-likelihood estimate of the second-only cell under Δ = d, tango_z the score
+-- statistic at Δ = d: (b − c − n·d) / √(n·(2·p̃21 + d·(1 − d))), decreasing in d.
+CREATE OR REPLACE MACRO tango_p21(b, c, n, d) AS
+    (sqrt(power(-b - c + (2 * n - b + c) * d, 2) + 8 * n * c * d * (1 - d))
+     - (-b - c + (2 * n - b + c) * d)) / (4 * n);
+CREATE OR REPLACE MACRO tango_z(b, c, n, d) AS
+    (b - c - n * d) / sqrt(n * (2 * tango_p21(b, c, n, d) + d * (1 - d)));
+
+-- The d in [lo, hi] where tango_z crosses `target`, by 60 bisections (to 2⁻⁶⁰ of the bracket).
+CREATE OR REPLACE MACRO tango_root(b, c, n, target, lo, hi) AS
+    list_avg(list_reduce(
+        list_prepend([lo::DOUBLE, hi::DOUBLE], list_transform(range(60), lambda i: [0.0, 0.0])),
+        lambda acc, x: CASE WHEN tango_z(b, c, n, (acc[1] + acc[2]) / 2) > target
+                            THEN [(acc[1] + acc[2]) / 2, acc[2]]
+                            ELSE [acc[1], (acc[1] + acc[2]) / 2] END));
+
+-- Tango's score interval for Δ at two-sided level 1 − 2·(1 − Φ(z)): z = 1.959963984540054
+-- for 95 %, 1.6448536269514722 for 90 % (the one-sided α = 0.05 bound). Bounds at ±1 when Δ̂ is.
+CREATE OR REPLACE MACRO tango_low(b, c, n, z) AS
+    CASE WHEN n > 0 AND b - c = -n THEN -1.0
+         WHEN n > 0 THEN tango_root(b, c, n, z, -1, (b - c) / n::DOUBLE) END;
+CREATE OR REPLACE MACRO tango_high(b, c, n, z) AS
+    CASE WHEN n > 0 AND b - c = n THEN 1.0
+         WHEN n > 0 THEN tango_root(b, c, n, -z, (b - c) / n::DOUBLE, 1) END;
+
+-- Non-inferiority within margin m (a proportion): the one-sided p of Tango's test of
+-- Δ ≤ −m against Δ > −m. Δ̂ = −m exactly gives p = ½.
+CREATE OR REPLACE MACRO noninferiority_p(b, c, n, m) AS
+    CASE WHEN n > 0 THEN normal_sf(tango_z(b, c, n, -m)) END;
+
+-- Pairs that show non-inferiority within m with 80 % power at one-sided level alpha when the
+-- true difference is delta and the discordance rate pd (the sample size of Tango's score test,
+-- as in Nam 1997 and Liu et al. 2002): (z_α·σ₀ + z_β·σ₁)² / (delta + m)², σ₀² the variance
+-- under Δ = −m at the restricted estimate, σ₁² = pd − delta². Null when delta is not above −m.
+CREATE OR REPLACE MACRO noninferiority_pairs_needed(pd, delta, m, alpha) AS
+    CASE WHEN delta > -m AND pd >= abs(delta) THEN
+        power(normal_tail_quantile(alpha)
+                  * sqrt(2 * tango_p21((pd + delta) / 2, (pd - delta) / 2, 1, -m) + (-m) * (1 + m))
+              + 0.8416212335729143 * sqrt(greatest(0.0, pd - delta * delta)), 2)
+        / power(delta + m, 2)
+    END;

@@ -255,6 +255,9 @@ pub struct ReportArgs {
     /// Baseline format of the paired comparisons (default json_compact, else the run's first).
     #[arg(long, value_parser = parse_format)]
     pub baseline: Option<Format>,
+    /// Non-inferiority margin in percentage points (default: the run's `--margin`, else 2).
+    #[arg(long, value_name = "PP", value_parser = parse_margin)]
+    pub margin: Option<f64>,
 }
 
 /// What data to render: shared by every command.
@@ -404,6 +407,10 @@ pub struct RunArgs {
     /// Stop scheduling before spent + in-flight estimate passes this many USD; exit code 3.
     #[arg(long, value_name = "USD", value_parser = parse_budget)]
     pub budget_usd: Option<f64>,
+    /// Non-inferiority margin in percentage points: a format is "as good" as the most accurate
+    /// when shown to lose less than this (recorded in the run; `bench report --margin` overrides).
+    #[arg(long, value_name = "PP", value_parser = parse_margin, default_value_t = crate::stats::DEFAULT_MARGIN_PP)]
+    pub margin: f64,
     /// Neither read nor write the response cache.
     #[arg(long)]
     pub no_cache: bool,
@@ -624,6 +631,16 @@ fn parse_tokenizers(s: &str) -> Result<Tokenizers, String> {
 }
 
 /// A budget in USD: a finite number, 0 or more (checked with `--dry-run` too).
+/// A non-inferiority margin: percentage points above 0 and below 100.
+fn parse_margin(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(m) if m.is_finite() && m > 0.0 && m < 100.0 => Ok(m),
+        _ => Err(format!(
+            "'{s}' is not a margin in percentage points (a number above 0 and below 100)"
+        )),
+    }
+}
+
 fn parse_budget(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(b) if b.is_finite() && b >= 0.0 => Ok(b),

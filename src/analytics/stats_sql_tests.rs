@@ -103,3 +103,158 @@ fn detectable_difference_solves_connors_formula() {
     let n = scalar(&conn, "mcnemar_pairs_needed(0.1, 0.05)").unwrap();
     assert!((n - 311.9).abs() < 1.0, "{n}");
 }
+
+#[test]
+fn normal_tail_matches_textbook_quantiles() {
+    let conn = db();
+    // (x, P(Z > x)) from the standard normal table.
+    for (x, want) in [
+        (0.0, 0.5),
+        (1.6448536269514722, 0.05),
+        (1.959963984540054, 0.025),
+        (2.5758293035489004, 0.005),
+        (-1.6448536269514722, 0.95),
+        (3.090232306167813, 0.001),
+    ] {
+        let p = scalar(&conn, &format!("normal_sf({x})")).unwrap();
+        assert!((p - want).abs() < 1e-7, "{x}: {p} vs {want}");
+    }
+}
+
+/// Tables (n11, n12, n21, n22), α and Tango's interval as computed by an independent
+/// implementation: `Tango_asymptotic_score_CI_paired_2x2` of the R package contingencytables
+/// 3.0.0 (Fagerland, Lydersen and Laake), run here under R 4.2.2 (uniroot, tol 1e-7). The first
+/// is the book's worked example (Cavo et al. 2012; published: −0.0621, 95 % CI −0.1240 to
+/// −0.0054), the second Bentur et al. 2009; the others cover all-concordant, one-cell and
+/// positive tables.
+const TANGO_R: [(i64, i64, i64, i64, f64, f64, f64); 22] = [
+    (59, 6, 16, 80, 0.05, -0.1240234325, -0.0054333957),
+    (59, 6, 16, 80, 0.10, -0.1131260531, -0.0150583459),
+    (1, 1, 7, 12, 0.05, -0.5172322764, -0.0260030317),
+    (1, 1, 7, 12, 0.10, -0.4816224916, -0.0746307592),
+    (0, 3, 0, 0, 0.05, -0.1229940635, 1.0),
+    (0, 3, 0, 0, 0.10, 0.0516088482, 1.0),
+    (0, 0, 3, 0, 0.05, -1.0, 0.1229940635),
+    (0, 0, 3, 0, 0.10, -1.0, -0.0516088482),
+    (40, 10, 5, 45, 0.05, -0.0286195563, 0.1334712932),
+    (40, 10, 5, 45, 0.10, -0.0147559707, 0.1185961140),
+    (90, 2, 4, 4, 0.05, -0.0816224961, 0.0358995707),
+    (90, 2, 4, 4, 0.10, -0.0692505515, 0.0245012591),
+    (100, 0, 0, 0, 0.05, -0.0369935028, 0.0369935028),
+    (100, 0, 0, 0, 0.10, -0.0263427231, 0.0263427231),
+    (50, 7, 7, 36, 0.05, -0.0797246261, 0.0797246261),
+    (50, 7, 7, 36, 0.10, -0.0654581423, 0.0654581423),
+    (120, 3, 9, 0, 0.05, -0.1055239138, 0.0069468466),
+    (120, 3, 9, 0, 0.10, -0.0943409219, -0.0025544324),
+    (30, 0, 5, 1, 0.05, -0.2865953039, -0.0290787841),
+    (30, 0, 5, 1, 0.10, -0.2589843054, -0.0592797914),
+    (200, 12, 4, 30, 0.05, 0.0007338389, 0.0693644065),
+    (200, 12, 4, 30, 0.10, 0.0062970228, 0.0625622876),
+];
+
+#[test]
+fn tango_interval_matches_the_published_example_and_an_independent_implementation() {
+    let conn = db();
+    for (n11, b, c, n22, alpha, lo, hi) in TANGO_R {
+        let n = n11 + b + c + n22;
+        let z = if alpha == 0.05 {
+            1.959963984540054
+        } else {
+            1.6448536269514722
+        };
+        let l = scalar(&conn, &format!("tango_low({b}, {c}, {n}, {z})")).unwrap();
+        let h = scalar(&conn, &format!("tango_high({b}, {c}, {n}, {z})")).unwrap();
+        // R's uniroot stops within 1e-7.
+        assert!(
+            (l - lo).abs() < 2e-7,
+            "{b},{c},{n} α {alpha}: low {l} vs {lo}"
+        );
+        assert!(
+            (h - hi).abs() < 2e-7,
+            "{b},{c},{n} α {alpha}: high {h} vs {hi}"
+        );
+    }
+    // The book's rounding of the worked example.
+    let l = scalar(&conn, "round(tango_low(6, 16, 161, 1.959963984540054), 4)").unwrap();
+    let h = scalar(&conn, "round(tango_high(6, 16, 161, 1.959963984540054), 4)").unwrap();
+    assert_eq!((l, h), (-0.124, -0.0054));
+}
+
+#[test]
+fn normal_quantile_inverts_the_tail() {
+    let conn = db();
+    for (p, z) in [
+        (0.5, 0.0),
+        (0.05, 1.6448536269514722),
+        (0.025, 1.959963984540054),
+        (0.005, 2.5758293035489004),
+        (0.001, 3.090232306167813),
+        (0.2, 0.8416212335729143),
+        (0.95, -1.6448536269514722),
+        (1e-6, 4.753424308817089),
+    ] {
+        let got = scalar(&conn, &format!("normal_tail_quantile({p})")).unwrap();
+        assert!(
+            (got - z).abs() < 1e-8 * z.abs().max(1.0),
+            "{p}: {got} vs {z}"
+        );
+    }
+}
+
+#[test]
+fn noninferiority_is_the_one_sided_tango_test_and_its_boundary_is_not_noninferior() {
+    let conn = db();
+    // The 90 % lower bound above −m ⇔ p < 0.05: both sides of a bound from the table above.
+    // (40, 10, 5, 45): 90 % lower bound −0.01476.
+    let p = |m: f64| scalar(&conn, &format!("noninferiority_p(10, 5, 100, {m})")).unwrap();
+    assert!(
+        p(0.0148) < 0.05 && p(0.0147) > 0.05,
+        "{} {}",
+        p(0.0148),
+        p(0.0147)
+    );
+    assert!(
+        (p(0.014755970700) - 0.05).abs() < 1e-6,
+        "{}",
+        p(0.0147559707)
+    );
+    // Δ̂ = −m exactly: z = 0, p = ½, not non-inferior at any α below ½.
+    let at = scalar(&conn, "noninferiority_p(3, 5, 100, 0.02)").unwrap();
+    assert!((at - 0.5).abs() < 1e-7, "{at}");
+    // Equal answers on 200 pairs: shown within 2 points (no discordance at all).
+    let same = scalar(&conn, "noninferiority_p(0, 0, 200, 0.02)").unwrap();
+    assert!(same < 0.05, "{same}");
+    assert!(scalar(&conn, "noninferiority_p(0, 0, 100, 0.02)").unwrap() > 0.05);
+}
+
+#[test]
+fn noninferiority_sample_size_is_met_by_the_test_it_plans() {
+    let conn = db();
+    // With no discordance, the planned pairs make z_α exactly: 2.706·(1 − m)/m pairs.
+    let n = scalar(&conn, "noninferiority_pairs_needed(0.0, 0.0, 0.02, 0.05)").unwrap();
+    assert!(
+        (n - 1.6448536269514722f64.powi(2) * 0.98 / 0.02).abs() < 1e-6,
+        "{n}"
+    );
+    let p = |pairs: f64| scalar(&conn, &format!("noninferiority_p(0, 0, {pairs}, 0.02)")).unwrap();
+    assert!(p(n.ceil()) < 0.05 && p(n.floor() - 1.0) > 0.05);
+    // A stricter level (Bonferroni over 7 formats) needs more pairs.
+    let strict = scalar(
+        &conn,
+        "noninferiority_pairs_needed(0.0, 0.0, 0.02, 0.05 / 7)",
+    )
+    .unwrap();
+    assert!(
+        (strict - 2.449997660602729f64.powi(2) * 0.98 / 0.02).abs() < 0.01,
+        "{strict}"
+    );
+    // A true difference at or below −m can never be shown non-inferior.
+    assert_eq!(
+        scalar(&conn, "noninferiority_pairs_needed(0.1, -0.02, 0.02, 0.05)"),
+        None
+    );
+    // More discordance, more pairs; a better format, fewer.
+    let base = scalar(&conn, "noninferiority_pairs_needed(0.1, 0.0, 0.02, 0.05)").unwrap();
+    assert!(base > n);
+    assert!(scalar(&conn, "noninferiority_pairs_needed(0.1, 0.02, 0.02, 0.05)").unwrap() < base);
+}

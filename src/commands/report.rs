@@ -79,8 +79,12 @@ fn baseline_for(info: &data::RunInfo, asked: Option<Format>) -> Result<String> {
 }
 
 /// Writes the report of `run_dir` and prints where it went.
-pub fn write_for_run(run_dir: &Path, baseline: Option<Format>) -> Result<()> {
-    let info = data::run_info(run_dir)?;
+/// `margin` overrides the run's non-inferiority margin.
+pub fn write_for_run(run_dir: &Path, baseline: Option<Format>, margin: Option<f64>) -> Result<()> {
+    let mut info = data::run_info(run_dir)?;
+    if let Some(m) = margin {
+        info.metadata.margin_pp = Some(m);
+    }
     let baseline = baseline_for(&info, baseline)?;
     let written = report::write_run_report(info, &baseline)?;
     let (charts, files): (Vec<&String>, Vec<&String>) = written
@@ -121,5 +125,5 @@ pub fn execute(args: &ReportArgs) -> Result<()> {
         ))
         .into());
     }
-    write_for_run(&dir, args.baseline)
+    write_for_run(&dir, args.baseline, args.margin)
 }

@@ -18,7 +18,7 @@ pub fn execute(args: &RescoreArgs) -> Result<()> {
     let out = rescore(&args.run_dir)?;
     println!("rescored run: {}", out.display());
     if !args.no_report {
-        super::report::write_for_run(&out, args.baseline)?;
+        super::report::write_for_run(&out, args.baseline, None)?;
     }
     Ok(())
 }

@@ -316,6 +316,7 @@ fn options(args: &RunArgs, warmup: Option<bool>, resumed_batch: bool) -> Options
             Cache::default_dir().map(Cache::new)
         },
         budget_usd: args.budget_usd,
+        margin_pp: Some(args.margin),
         batch: (args.batch || args.cancel_batches || resumed_batch).then(|| BatchOptions {
             poll: Duration::from_secs_f64(args.batch_poll),
             cancel: args.cancel_batches,
@@ -390,7 +391,7 @@ fn print_outcome(args: &RunArgs, plan: &Plan, outcome: &runner::Outcome) -> Resu
     Ok(if args.no_report || outcome.summary.total_samples == 0 {
         Ok(())
     } else {
-        super::report::write_for_run(run_dir, args.baseline).map_err(|e| {
+        super::report::write_for_run(run_dir, args.baseline, None).map_err(|e| {
             anyhow::anyhow!(
                 "the run finished, but its report failed: {e:#}; `bench report {}` tries again",
                 run_dir.display()

@@ -98,6 +98,7 @@ pub async fn run(h: &Harness) -> Result<Report> {
         budget_usd: None,
         retry: RetryPolicy::default(),
         batch: None,
+        margin_pp: None,
     };
     let started = Instant::now();
     let outcome = runner::run(

@@ -155,6 +155,38 @@ pub struct ComparisonRow {
     pub mde_pp: Option<f64>,
     /// Runs that would detect the observed difference (when not significant).
     pub runs_needed: Option<i64>,
+    /// Non-inferiority margin, pp.
+    #[serde(default)]
+    pub margin_pp: f64,
+    /// Lower bound of Tango's 90 % interval of Δ plain accuracy, pp.
+    #[serde(default)]
+    pub ni_low_pp: Option<f64>,
+    /// One-sided p of Tango's test of Δ ≤ −margin.
+    #[serde(default)]
+    pub ni_p: Option<f64>,
+    /// Its Holm-adjusted p across the family.
+    #[serde(default)]
+    pub ni_p_holm: Option<f64>,
+    /// ni_p_holm < 0.05.
+    #[serde(default)]
+    pub ni_significant: bool,
+    /// Runs that would show non-inferiority (when neither it nor a loss is shown).
+    #[serde(default)]
+    pub runs_needed_ni: Option<i64>,
+}
+
+impl ComparisonRow {
+    /// Non-inferior within the margin: Tango's test after Holm, and the question-clustered
+    /// bootstrap interval of Δ weighted above −margin (repeated runs of one question are not
+    /// independent pairs).
+    pub fn noninferior(&self) -> bool {
+        self.ni_significant && self.delta_low_pp.is_some_and(|l| l > -self.margin_pp)
+    }
+
+    /// Significantly worse than its baseline (Holm-adjusted exact McNemar).
+    pub fn worse(&self) -> bool {
+        self.significant && self.delta_accuracy_pp.is_some_and(|d| d < 0.0)
+    }
 }
 
 /// `sql/category_accuracy.sql`.
@@ -252,6 +284,14 @@ impl RunInfo {
                     .collect()
             })
             .unwrap_or_default()
+    }
+
+    /// The non-inferiority margin the report decides with, percentage points: the run's
+    /// `--margin` (or `bench report --margin`), else the default.
+    pub fn margin_pp(&self) -> f64 {
+        self.metadata
+            .margin_pp
+            .unwrap_or(crate::stats::DEFAULT_MARGIN_PP)
     }
 
     /// Why the numbers cover only part of the plan, if they do: a run stopped early (Ctrl-C,
@@ -553,6 +593,7 @@ pub fn gather(dir: &Path, baseline: &str) -> Result<ReportData> {
 /// [`gather`] for a run whose log lines were already read.
 pub fn gather_run(run: RunInfo, baseline: &str) -> Result<ReportData> {
     let a = Analytics::open_run(&run.dir)?;
+    a.set_variable("bench_margin", &run.margin_pp().to_string())?;
     let t = run_sql(&a, sql::ACCURACY, "sql/accuracy.sql")?;
     let mut accuracy: Vec<AccuracyRow> = typed(&t, "sql/accuracy.sql")?;
     anyhow::ensure!(
@@ -571,7 +612,7 @@ pub fn gather_run(run: RunInfo, baseline: &str) -> Result<ReportData> {
     bests.dedup();
     for b in bests {
         versus_best.extend(
-            comparisons(&a, &run, b, false)?
+            comparisons(&a, &run, b, true)?
                 .into_iter()
                 .filter(|c| best.get(&c.family).is_some_and(|r| r.format == b)),
         );

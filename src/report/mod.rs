@@ -3,6 +3,7 @@
 
 pub mod charts;
 pub mod data;
+mod decision;
 mod doc;
 mod figures;
 mod json;

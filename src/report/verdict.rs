@@ -56,6 +56,9 @@ pub struct VerdictRow {
     pub fewest_tokens_count: Option<i64>,
     /// The format with the highest weighted accuracy % per 1,000 data tokens.
     pub best_per_1k_tokens: Option<String>,
+    /// Non-inferiority within the margin and the format to use.
+    #[serde(flatten)]
+    pub decision: super::decision::Decision,
     /// Its efficiency.
     pub best_efficiency: Option<f64>,
 }
@@ -112,6 +115,7 @@ pub fn verdict_rows(d: &ReportData) -> Vec<VerdictRow> {
             fewest_tokens: group[0].0.to_string(),
             fewest_tokens_count: group[0].1,
             best_per_1k_tokens: efficient.map(|e| e.format.clone()),
+            decision: super::decision::decide(d, family, &b.format),
             best_efficiency: efficient.and_then(|e| e.efficiency),
         });
     }
@@ -126,7 +130,8 @@ fn verdict_table(d: &ReportData, verdicts: &[VerdictRow]) -> Block {
         .iter()
         .map(|v| {
             let others: Vec<String> = v
-                .not_significantly_worse
+                .decision
+                .noninferior
                 .iter()
                 .map(|f| format!("`{f}`"))
                 .collect();
@@ -149,11 +154,7 @@ fn verdict_table(d: &ReportData, verdicts: &[VerdictRow]) -> Block {
                 } else {
                     others.join(", ")
                 }),
-                Cell::text(format!(
-                    "**`{}`** ({} tokens)",
-                    v.fewest_tokens,
-                    v.fewest_tokens_count.map_or("–".into(), int)
-                )),
+                Cell::text(super::decision::cell(&v.decision)),
                 Cell::text(v.best_per_1k_tokens.as_ref().map_or("–".into(), |f| {
                     format!(
                         "`{f}` ({:.2} %/1k tokens)",
@@ -168,8 +169,8 @@ fn verdict_table(d: &ReportData, verdicts: &[VerdictRow]) -> Block {
             "model",
             "data",
             "most accurate (weighted, 95 % CI)",
-            "not significantly worse (fewest tokens first)",
-            "fewest tokens among those",
+            "non-inferior within the margin (fewest tokens first)",
+            "use",
             "best per 1,000 tokens",
         ]
         .map(String::from)
@@ -348,9 +349,18 @@ fn nothing_right(d: &ReportData) -> Vec<String> {
 }
 
 /// Every key finding, in report order.
-pub fn findings(d: &ReportData) -> Vec<String> {
+pub fn findings(d: &ReportData, verdicts: &[VerdictRow]) -> Vec<String> {
     let failed: i64 = d.accuracy.iter().map(|r| r.failed_calls).sum();
     let mut findings = nothing_right(d);
+    let (sizes, primers) = varies(&d.accuracy);
+    for v in verdicts {
+        let label = format!(
+            "{}, {}",
+            v.family.model_label(),
+            v.family.data_label(sizes, primers)
+        );
+        findings.extend(super::decision::findings(d, v, &label));
+    }
     findings.extend(comparison_findings(d));
     findings.extend(token_findings(d));
     if failed > 0 {
@@ -376,15 +386,17 @@ pub fn verdict(d: &ReportData, verdicts: &[VerdictRow], findings: &[String]) -> 
     if has_reference(d) {
         out.push(Block::Para(format!("**Note.** {REFERENCE_NOTE}")));
     }
-    out.push(Block::Para(
-        "Per model and data shape: the most accurate format by weighted accuracy; the formats whose answers are \
-         not significantly worse than it (exact McNemar test on the same questions and runs, Holm-adjusted across \
-         the formats, α = 0.05); of those, the one with the fewest data tokens — the cheapest format with no \
-         significant loss detected (not proof of equivalence: the paired comparisons give each difference's \
-         interval and the smallest difference the run could detect); and the highest weighted accuracy per \
-         1,000 data tokens."
-            .into(),
-    ));
+    out.push(Block::Para(format!(
+        "Per model and data shape: the most accurate format by weighted accuracy; the formats shown \
+         **non-inferior** to it within a margin of {} percentage points — on the same questions and runs, \
+         Tango's score test of a loss of at least the margin rejects it (one-sided α = 0.05, Holm-adjusted \
+         across the formats) *and* the question-clustered bootstrap 95 % interval of Δ weighted accuracy lies \
+         above minus the margin; the format to **use**: the one with the fewest data tokens among the most \
+         accurate and those, or, while a cheaper format is neither shown non-inferior nor shown worse, how many \
+         more runs would settle it; and the highest weighted accuracy per 1,000 data tokens. A format missing \
+         from the non-inferior list is not shown to be worse: the comparisons below say which were.",
+        d.run.margin_pp()
+    )));
     out.push(verdict_table(d, verdicts));
     out.push(Block::Heading(
         3,

@@ -107,7 +107,7 @@ pub fn write_run_report(run: RunInfo, baseline: &str) -> Result<Written> {
         rendered.push((f.name, f.title, r.svg));
     }
     let verdicts = verdict::verdict_rows(&d);
-    let findings = verdict::findings(&d);
+    let findings = verdict::findings(&d, &verdicts);
     let blocks = document(&d, &verdicts, &findings, &rendered);
     let title = format!(
         "bench report — {} — {}",

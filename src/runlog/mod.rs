@@ -104,6 +104,9 @@ pub struct Metadata {
     /// The `write` suite's cases, repairs and skips.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub write: Option<meta::WriteMeta>,
+    /// The non-inferiority margin in percentage points (`--margin`) the report decides with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin_pp: Option<f64>,
 }
 
 /// Where a rescored run's responses came from.

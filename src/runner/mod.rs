@@ -63,6 +63,9 @@ pub struct Options {
     /// Send the calls through the providers' batch APIs (`--batch`). A resumed run that
     /// submitted batches continues in batch mode without it.
     pub batch: Option<batch::BatchOptions>,
+    /// Non-inferiority margin in points (`--margin`), recorded in the metadata for the report
+    /// (None: the report's default).
+    pub margin_pp: Option<f64>,
 }
 
 /// Why a run stopped before its plan was done.
@@ -298,6 +301,7 @@ fn metadata(
         tasks: None,
         data: None,
         write: None,
+        margin_pp: None,
     };
     plan.suite.record(&mut meta, skipped);
     if let Some(w) = meta.write.as_mut().filter(|w| w.json_schema) {
@@ -350,7 +354,7 @@ pub async fn run(
         }
     }
     let suite = plan.suite.name();
-    let opened = open_log(plan, &models, &matrix, &skipped, resume)?;
+    let opened = open_log(plan, &models, &matrix, &skipped, resume, opts.margin_pp)?;
     let artifacts = write_artifacts(plan, &matrix, &opened.dir.join(&suite))?;
     let done: HashSet<SampleKey> = opened.kept.iter().map(SampleKey::of).collect();
     let asked = opts.batch.is_some();
@@ -452,6 +456,7 @@ fn open_log(
     matrix: &plan::Matrix,
     skipped: &[tasks::Skip],
     resume: Option<Resumed>,
+    margin_pp: Option<f64>,
 ) -> Result<Opened> {
     if let Some(r) = resume {
         let dir = r.jsonl.parent().expect("log has a folder").to_path_buf();
@@ -470,7 +475,8 @@ fn open_log(
     )?;
     let (id, ts) = run_identity(now);
     let hashes = plan.suite.data_hashes(matrix);
-    let meta = metadata(plan, models, &id, &ts, hashes.join(","), skipped);
+    let mut meta = metadata(plan, models, &id, &ts, hashes.join(","), skipped);
+    meta.margin_pp = margin_pp;
     let mut log = JsonlWriter::create(&dir.join(format!("{}.jsonl", plan.suite.name())))?;
     log.append(&Line::Metadata(Box::new(meta.clone())))?;
     Ok(Opened {

@@ -5,6 +5,9 @@
 
 mod bootstrap;
 
+/// The default non-inferiority margin, percentage points (`--margin`).
+pub const DEFAULT_MARGIN_PP: f64 = 2.0;
+
 pub use bootstrap::{
     Cluster, Interval, PairedCluster, RESAMPLES, paired_delta, seed_for, weighted,
 };

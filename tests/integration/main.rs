@@ -6,6 +6,7 @@ mod batch_api;
 mod batch_run;
 mod cli;
 mod contracts;
+mod decisions;
 mod doc_links;
 mod documents;
 mod gemini_batch_run;

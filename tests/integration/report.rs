@@ -16,7 +16,7 @@ use std::path::Path;
 
 /// Answers like the reference, but "WRONG" for the planted question ids of each format, and
 /// fails the `fail_call`-th call (1-based) of the format `fail_format`.
-struct Double {
+pub(super) struct Double {
     model: String,
     wrong: HashMap<&'static str, BTreeSet<String>>,
     fail_format: &'static str,
@@ -24,7 +24,20 @@ struct Double {
     calls: std::sync::atomic::AtomicUsize,
 }
 
-fn ids(range: std::ops::RangeInclusive<u32>) -> BTreeSet<String> {
+impl Double {
+    /// Wrong on `wrong`'s question ids of each format, never failing a call.
+    pub(super) fn new(model: &str, wrong: HashMap<&'static str, BTreeSet<String>>) -> Self {
+        Self {
+            model: model.into(),
+            wrong,
+            fail_format: "",
+            fail_call: 0,
+            calls: Default::default(),
+        }
+    }
+}
+
+pub(super) fn ids(range: std::ops::RangeInclusive<u32>) -> BTreeSet<String> {
     range.map(|i| format!("q{i:03}")).collect()
 }
 
@@ -67,7 +80,7 @@ impl Provider for Double {
     }
 }
 
-fn model(d: Double) -> Model {
+pub(super) fn model(d: Double) -> Model {
     Model {
         config: ModelConfig {
             provider: "double".into(),
@@ -78,7 +91,7 @@ fn model(d: Double) -> Model {
     }
 }
 
-fn plan(root: &Path, records: Vec<u32>, runs: u32) -> Plan {
+pub(super) fn plan(root: &Path, records: Vec<u32>, runs: u32) -> Plan {
     Plan {
         formats: vec![
             Format::Csv,
@@ -130,7 +143,7 @@ async fn run(root: &Path, records: Vec<u32>) -> std::path::PathBuf {
     outcome.jsonl.parent().unwrap().to_path_buf()
 }
 
-fn find<'a>(rows: &'a [ComparisonRow], model: &str, format: &str) -> &'a ComparisonRow {
+pub(super) fn find<'a>(rows: &'a [ComparisonRow], model: &str, format: &str) -> &'a ComparisonRow {
     rows.iter()
         .find(|c| c.family.model == model && c.format == format)
         .unwrap_or_else(|| panic!("no comparison for {model} {format}"))

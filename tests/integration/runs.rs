@@ -136,6 +136,7 @@ async fn injected_faults_lose_and_duplicate_nothing_and_no_file_holds_the_key() 
         budget_usd: None,
         retry: fast_retries(),
         batch: None,
+        margin_pp: None,
     };
     let outcome = run(&plan, models, opts).await;
     assert_eq!(outcome.missing, 0);
@@ -192,6 +193,7 @@ async fn injected_faults_lose_and_duplicate_nothing_and_no_file_holds_the_key() 
             budget_usd: None,
             retry: fast_retries(),
             batch: None,
+            margin_pp: None,
         },
     )
     .await;
@@ -347,6 +349,7 @@ async fn budget_stops_scheduling_and_marks_the_summary() {
         budget_usd: Some(1.0),
         retry: fast_retries(),
         batch: None,
+        margin_pp: None,
     };
     let outcome = run(&plan(tmp.path(), 10), vec![model], opts).await;
     assert!(matches!(outcome.stopped, Some(StopReason::Budget(_))));

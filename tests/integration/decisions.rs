@@ -1,0 +1,137 @@
+//! Non-inferiority decisions end to end: test doubles answer like the reference except on
+//! planted questions, two runs go through the real runner, and the report's decision must
+//! follow from the paired rows: identical answers are non-inferior, a planted loss is worse, an
+//! observed loss of exactly the margin is not non-inferior, and the recommendation is the
+//! cheapest non-inferior format.
+
+use super::report::{Double, find, ids, model, plan};
+use super::runs::run as run_plan;
+use bench::report::data::{gather_run, run_info};
+use bench::runner::Options;
+use std::collections::HashMap;
+use std::path::Path;
+
+/// Two runs of csv, json_compact, json_pretty and yaml (flat, mandatory, 31 records), answered
+/// by `wrong`'s double.
+async fn run(
+    root: &Path,
+    name: &str,
+    wrong: HashMap<&'static str, std::collections::BTreeSet<String>>,
+) -> std::path::PathBuf {
+    let outcome = run_plan(
+        &plan(root, vec![31], 2),
+        vec![model(Double::new(name, wrong))],
+        Options::default(),
+    )
+    .await;
+    assert_eq!(outcome.missing, 0);
+    outcome.jsonl.parent().unwrap().to_path_buf()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn decisions_follow_the_paired_rows() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = run(
+        tmp.path(),
+        "ni",
+        HashMap::from([("csv", ids(1..=1)), ("yaml", ids(1..=15))]),
+    )
+    .await;
+    let at = |margin: f64| {
+        let mut info = run_info(&dir).unwrap();
+        info.metadata.margin_pp = Some(margin);
+        gather_run(info, "json_compact").unwrap()
+    };
+    let d = at(2.0);
+    // The 90 % lower bound above −margin is the unadjusted test at α = 0.05, row by row.
+    for c in &d.versus_best {
+        assert_eq!(c.margin_pp, 2.0);
+        assert_eq!(
+            c.ni_low_pp.unwrap() > -2.0,
+            c.ni_p.unwrap() < 0.05,
+            "{}",
+            c.format
+        );
+    }
+    // Identical answers on 248 pairs: non-inferior, by both halves of the rule.
+    let pretty = find(&d.versus_best, "ni", "json_pretty");
+    assert_eq!(
+        (
+            pretty.discordant_format_only,
+            pretty.discordant_baseline_only
+        ),
+        (0, 0)
+    );
+    assert!(pretty.ni_significant && pretty.noninferior());
+    assert_eq!(pretty.runs_needed_ni, None);
+    // 15 questions wrong in each run: significantly worse, so nothing to wait for.
+    let yaml = find(&d.versus_best, "ni", "yaml");
+    assert!(yaml.worse() && !yaml.noninferior() && yaml.runs_needed_ni.is_none());
+    // One question wrong in each run: neither shown within 2 points nor shown worse.
+    let csv = find(&d.versus_best, "ni", "csv");
+    assert_eq!(
+        (
+            csv.discordant_format_only,
+            csv.discordant_baseline_only,
+            csv.n_pairs
+        ),
+        (0, 2, 248)
+    );
+    assert!(!csv.noninferior() && !csv.worse());
+    let needed = csv.runs_needed_ni.unwrap();
+    assert!(needed > 2, "{needed}");
+
+    let json = analytics(&dir, 2.0);
+    let v = &json["verdict"][0];
+    assert_eq!(v["most_accurate"], "json_compact");
+    assert_eq!(v["margin_pp"], 2.0);
+    assert_eq!(v["noninferior"], serde_json::json!(["json_pretty"]));
+    assert_eq!(v["recommendation"], "json_compact");
+    assert_eq!(v["decided"], false);
+    assert_eq!(v["undecided"], serde_json::json!(["csv"]));
+    assert_eq!(v["more_runs"], needed - 2);
+    let md = std::fs::read_to_string(dir.join("formats/BENCHMARK_REPORT.md")).unwrap();
+    assert!(md.contains("for now; not yet decided: about"), "{md}");
+    assert!(
+        md.contains("within a margin of 2 percentage points"),
+        "{md}"
+    );
+
+    // A 5-point margin: csv is shown within it, and it has the fewest tokens.
+    let json = analytics(&dir, 5.0);
+    let v = &json["verdict"][0];
+    assert_eq!(v["recommendation"], "csv", "{v}");
+    assert_eq!(v["decided"], true);
+    let md = std::fs::read_to_string(dir.join("formats/BENCHMARK_REPORT.md")).unwrap();
+    assert!(
+        md.contains("use `csv`: it is within 5 points of the most accurate `json_compact`"),
+        "{md}"
+    );
+
+    // An observed loss of exactly the margin (yaml: 30 of 248 pairs) is not non-inferior.
+    let edge = 100.0 * 30.0 / 248.0;
+    let d = at(edge);
+    let yaml = find(&d.versus_best, "ni", "yaml");
+    assert!((yaml.ni_p.unwrap() - 0.5).abs() < 1e-6, "{:?}", yaml.ni_p);
+    assert!(!yaml.ni_significant && !yaml.noninferior());
+}
+
+/// `bench report --margin PP` on `dir`; its analytics_results.json.
+fn analytics(dir: &Path, margin: f64) -> serde_json::Value {
+    let out = super::run_cli::bench(&dir.join("cache"))
+        .args([
+            "report",
+            dir.to_str().unwrap(),
+            "--margin",
+            &margin.to_string(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(dir.join("formats/analytics_results.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
