@@ -33,6 +33,10 @@ pub enum Command {
     /// Write a run's report: BENCHMARK_REPORT.md, report.html, metrics.json,
     /// analytics_results.json and charts, into its artifact folder.
     Report(ReportArgs),
+    /// Compare two runs of one suite on the same data, answer by answer: per rendering, Δ with
+    /// its interval, McNemar with Holm and non-inferiority of B against A; a CI gate with
+    /// --fail-on.
+    Compare(CompareArgs),
     /// Write a commented models.toml template for `bench run --config`.
     InitConfig(InitConfigArgs),
     /// Measure bench itself (the runner against a local mock server).
@@ -241,6 +245,40 @@ pub struct ExportArgs {
     /// Staging SQL to run first instead of the sql/views.sql compiled into bench.
     #[arg(long, value_name = "FILE")]
     pub views: Option<PathBuf>,
+}
+
+/// `bench compare`.
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// Run A (the reference side): a run folder, its run log, `latest` or `latest~N` (the
+    /// N-th before the newest under --root).
+    #[arg(value_name = "RUN_A")]
+    pub run_a: String,
+    /// Run B, compared against A.
+    #[arg(value_name = "RUN_B")]
+    pub run_b: String,
+    /// Root folder holding benchmarks/<timestamp>/ (for `latest`).
+    #[arg(long, default_value = "data")]
+    pub root: PathBuf,
+    /// Non-inferiority margin in percentage points (default: run A's `--margin`, else 2).
+    #[arg(long, value_name = "PP", value_parser = parse_margin)]
+    pub margin: Option<f64>,
+    /// Output: an aligned table, markdown or json.
+    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+    pub format: TableFormat,
+    /// Exit 1 when any rendering of B is significantly worse than A (`regression`, Holm) or
+    /// not shown non-inferior to it (`not-noninferior`).
+    #[arg(long, value_enum, value_name = "WHAT")]
+    pub fail_on: Option<FailOn>,
+}
+
+/// What makes `bench compare` exit 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    /// A rendering of B significantly worse than A (exact McNemar, Holm-adjusted).
+    Regression,
+    /// A rendering of B not shown non-inferior to A within the margin.
+    NotNoninferior,
 }
 
 /// `bench report`.

@@ -66,6 +66,30 @@ fn connect() -> Result<Connection> {
     offline_connection().context("opening DuckDB")
 }
 
+/// The root folder and the name of a run folder `<root>/benchmarks/<name>`.
+fn run_location(run_dir: &Path) -> Result<(&Path, &str)> {
+    let name = run_dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .filter(|n| !n.contains(['*', '?', '[', ']', '{', '}', '\'']))
+        .with_context(|| format!("'{}' is not a usable run folder name", run_dir.display()))?;
+    let benchmarks = run_dir
+        .parent()
+        .filter(|p| p.file_name().is_some_and(|n| n == "benchmarks"));
+    let Some(root) = benchmarks.map(|b| b.parent().unwrap_or(Path::new("."))) else {
+        anyhow::bail!(crate::UsageError::new(format!(
+            "'{}' is not a run folder: expected <root>/benchmarks/<timestamp>",
+            run_dir.display()
+        )));
+    };
+    let root = if root.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        root
+    };
+    Ok((root, name))
+}
+
 /// Escapes a string for a single-quoted SQL literal.
 pub fn sql_string(s: &str) -> String {
     format!("'{}'", s.replace('\'', "''"))
@@ -94,37 +118,40 @@ impl Analytics {
     /// Opens DuckDB with the views over one run folder, `<root>/benchmarks/<name>` (the
     /// `bench_run` variable of views.sql narrows the glob to it).
     pub fn open_run(run_dir: &Path) -> Result<Self> {
-        let name = run_dir
-            .file_name()
-            .and_then(|n| n.to_str())
-            .filter(|n| !n.contains(['*', '?', '[', ']', '{', '}', '\'']))
-            .with_context(|| format!("'{}' is not a usable run folder name", run_dir.display()))?;
-        let benchmarks = run_dir
-            .parent()
-            .filter(|p| p.file_name().is_some_and(|n| n == "benchmarks"));
-        let Some(root) = benchmarks.map(|b| b.parent().unwrap_or(Path::new("."))) else {
-            anyhow::bail!(crate::UsageError::new(format!(
-                "'{}' is not a run folder: expected <root>/benchmarks/<timestamp>",
-                run_dir.display()
-            )));
-        };
-        let root = if root.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            root
-        };
-        let this = Self::open(root)?;
-        this.conn
-            .execute_batch(&format!("SET VARIABLE bench_run = {};", sql_string(name)))?;
-        // A report runs a dozen queries over one run: parse its JSONL once into in-memory
-        // tables and point the staged views at them (the derived views bind by name).
-        for view in ["benchmarks", "results", "answers"] {
+        Self::open_runs(&[run_dir])
+    }
+
+    /// Opens DuckDB with the views over several run folders (each `<root>/benchmarks/<name>`,
+    /// roots may differ): each run's log is parsed once into in-memory tables and the staged
+    /// views read their union (the derived views bind by name).
+    pub fn open_runs(run_dirs: &[&Path]) -> Result<Self> {
+        let this = Self { conn: connect()? };
+        const STAGED: [&str; 3] = ["benchmarks", "results", "answers"];
+        for (i, run_dir) in run_dirs.iter().enumerate() {
+            let (root, name) = run_location(run_dir)?;
+            this.conn.execute_batch(&format!(
+                "SET VARIABLE bench_root = {}; SET VARIABLE bench_run = {};",
+                sql_string(root.to_string_lossy().trim_end_matches('/')),
+                sql_string(name)
+            ))?;
             this.conn
-                .execute_batch(&format!(
-                    "CREATE TEMP TABLE {view}_loaded AS SELECT * FROM {view};
-                     CREATE OR REPLACE VIEW {view} AS SELECT * FROM {view}_loaded;"
-                ))
-                .with_context(|| format!("reading the run log of '{}'", run_dir.display()))?;
+                .execute_batch(VIEWS_SQL)
+                .context("sql/views.sql")?;
+            for view in STAGED {
+                this.conn
+                    .execute_batch(&format!(
+                        "CREATE TEMP TABLE {view}_loaded_{i} AS SELECT * FROM {view};"
+                    ))
+                    .with_context(|| format!("reading the run log of '{}'", run_dir.display()))?;
+            }
+        }
+        for view in STAGED {
+            let union = (0..run_dirs.len())
+                .map(|i| format!("SELECT * FROM {view}_loaded_{i}"))
+                .collect::<Vec<_>>()
+                .join(" UNION ALL BY NAME ");
+            this.conn
+                .execute_batch(&format!("CREATE OR REPLACE VIEW {view} AS {union};"))?;
         }
         Ok(this)
     }

@@ -35,3 +35,7 @@ pub const TASK_FORMATS: &str = include_str!("../../sql/task_formats.sql");
 pub const WRITE_ACCURACY: &str = include_str!("../../sql/write_accuracy.sql");
 /// `sql/write_failures.sql`: first-shot and final outcomes per output of a write run.
 pub const WRITE_FAILURES: &str = include_str!("../../sql/write_failures.sql");
+/// `sql/compare.sql`: two runs answer by answer, per rendering (`bench compare`).
+pub const COMPARE: &str = include_str!("../../sql/compare.sql");
+/// `sql/compare_pairs.sql`: the bootstrap's question clusters of Δ weighted between two runs.
+pub const COMPARE_PAIRS: &str = include_str!("../../sql/compare_pairs.sql");

@@ -1,5 +1,6 @@
 //! Command handlers: turn parsed arguments into library calls and print the results.
 
+pub mod compare;
 pub mod export;
 pub mod generate;
 pub mod init_config;

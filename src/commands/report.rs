@@ -13,6 +13,11 @@ use std::path::{Path, PathBuf};
 /// The newest run folder under `root/benchmarks` (names are timestamps; `_N` suffixes of runs
 /// started in the same second sort numerically).
 pub fn latest_run(root: &Path) -> Result<PathBuf> {
+    nth_latest(root, 0)
+}
+
+/// The `n`-th run folder before the newest under `root/benchmarks` (0: the newest).
+pub fn nth_latest(root: &Path, n: usize) -> Result<PathBuf> {
     let dir = root.join("benchmarks");
     let key = |p: &Path| {
         let name = p
@@ -26,21 +31,61 @@ pub fn latest_run(root: &Path) -> Result<PathBuf> {
             _ => (name, 1),
         }
     };
-    std::fs::read_dir(&dir)
+    let mut runs: Vec<PathBuf> = std::fs::read_dir(&dir)
         .ok()
         .into_iter()
         .flatten()
         .flatten()
         .map(|e| e.path())
         .filter(|p| data::run_log(p).is_ok())
-        .max_by_key(|p| key(p))
-        .ok_or_else(|| {
-            UsageError::new(format!(
-                "no runs under {} — run `bench run` first",
+        .collect();
+    runs.sort_by_key(|p| std::cmp::Reverse(key(p)));
+    let count = runs.len();
+    runs.into_iter().nth(n).ok_or_else(|| {
+        let why = if count == 0 {
+            format!("no runs under {} — run `bench run` first", dir.display())
+        } else {
+            format!(
+                "latest~{n} needs {} runs under {}, and there are {count}",
+                n + 1,
                 dir.display()
-            ))
-            .into()
-        })
+            )
+        };
+        UsageError::new(why).into()
+    })
+}
+
+/// A run named on the command line: `latest`, `latest~N`, a run folder or its run log.
+pub fn resolve_run(spec: &str, root: &Path) -> Result<PathBuf> {
+    let back = match spec {
+        "latest" => Some(0),
+        s => s
+            .strip_prefix("latest~")
+            .map(|n| {
+                n.parse::<usize>().map_err(|_| {
+                    UsageError::new(format!("'{spec}': expected latest~N with N a whole number"))
+                })
+            })
+            .transpose()?,
+    };
+    if let Some(n) = back {
+        return nth_latest(root, n);
+    }
+    let p = PathBuf::from(spec);
+    // A run log file names its folder.
+    let dir = if p.extension().is_some_and(|x| x == "jsonl") {
+        p.parent().map(Path::to_path_buf).unwrap_or(p)
+    } else {
+        p
+    };
+    if !dir.is_dir() {
+        return Err(UsageError::new(format!(
+            "'{}' is not a run folder (expected data/benchmarks/<timestamp>, `latest` or `latest~N`)",
+            dir.display()
+        ))
+        .into());
+    }
+    Ok(dir)
 }
 
 /// The baseline to compare against: the one asked for (which the run must contain), else
@@ -107,23 +152,6 @@ pub fn write_for_run(run_dir: &Path, baseline: Option<Format>, margin: Option<f6
 
 /// `bench report [RUN_DIR|latest]`.
 pub fn execute(args: &ReportArgs) -> Result<()> {
-    let dir = if args.run == "latest" {
-        latest_run(&args.root)?
-    } else {
-        let p = PathBuf::from(&args.run);
-        // A run log file names its folder.
-        if p.extension().is_some_and(|x| x == "jsonl") {
-            p.parent().map(Path::to_path_buf).unwrap_or(p)
-        } else {
-            p
-        }
-    };
-    if !dir.is_dir() {
-        return Err(UsageError::new(format!(
-            "'{}' is not a run folder (expected data/benchmarks/<timestamp> or `latest`)",
-            dir.display()
-        ))
-        .into());
-    }
+    let dir = resolve_run(&args.run, &args.root)?;
     write_for_run(&dir, args.baseline, args.margin)
 }

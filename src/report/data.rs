@@ -348,7 +348,7 @@ pub struct ReportData {
 }
 
 /// Rows of a table as typed structs (columns by name).
-fn typed<T: DeserializeOwned>(t: &Table, what: &str) -> Result<Vec<T>> {
+pub(crate) fn typed<T: DeserializeOwned>(t: &Table, what: &str) -> Result<Vec<T>> {
     t.objects()
         .map(|o| {
             serde_json::from_value(Value::Object(o))
@@ -357,7 +357,7 @@ fn typed<T: DeserializeOwned>(t: &Table, what: &str) -> Result<Vec<T>> {
         .collect()
 }
 
-fn run_sql(a: &Analytics, sql: &str, what: &str) -> Result<Table> {
+pub(crate) fn run_sql(a: &Analytics, sql: &str, what: &str) -> Result<Table> {
     a.query(sql).with_context(|| format!("running {what}"))
 }
 
@@ -521,22 +521,18 @@ fn bootstrap_accuracy(a: &Analytics, run: &RunInfo, rows: &mut [AccuracyRow]) ->
     Ok(())
 }
 
-/// Runs paired_comparison.sql against `baseline`; with `bootstrap`, adds the bootstrap interval
-/// of Δ weighted accuracy to each row.
-fn comparisons(
+/// The question-clustered bootstrap interval of Δ weighted accuracy (a proportion) per
+/// rendering, from the paired clusters `pairs_sql` returns (sql/bootstrap_pairs.sql,
+/// sql/compare_pairs.sql), with `run`'s category weights; seeded by the rendering and `against`.
+pub fn paired_intervals(
     a: &Analytics,
     run: &RunInfo,
-    baseline: &str,
-    bootstrap: bool,
-) -> Result<Vec<ComparisonRow>> {
-    a.set_variable("bench_baseline", baseline)?;
-    let t = run_sql(a, sql::PAIRED_COMPARISON, "sql/paired_comparison.sql")?;
-    let mut rows: Vec<ComparisonRow> = typed(&t, "sql/paired_comparison.sql")?;
-    if !bootstrap {
-        return Ok(rows);
-    }
+    pairs_sql: &str,
+    what: &str,
+    against: &str,
+) -> Result<HashMap<(Family, String), stats::Interval>> {
     let (names, weights) = weight_table(run);
-    let pairs = run_sql(a, sql::BOOTSTRAP_PAIRS, "sql/bootstrap_pairs.sql")?;
+    let pairs = run_sql(a, pairs_sql, what)?;
     let clusters = clusters_of(
         &pairs,
         &names,
@@ -548,12 +544,30 @@ fn comparisons(
             total: n[2],
         },
     )?;
+    Ok(clusters
+        .into_iter()
+        .filter_map(|(key, cs)| {
+            let seed = stats::seed_for(&format!("{key:?} vs {against}"));
+            stats::paired_delta(&cs, &weights, RESAMPLES, seed).map(|i| (key, i))
+        })
+        .collect())
+}
+
+/// Runs paired_comparison.sql against `baseline` and adds the bootstrap interval of Δ weighted
+/// accuracy to each row.
+fn comparisons(a: &Analytics, run: &RunInfo, baseline: &str) -> Result<Vec<ComparisonRow>> {
+    a.set_variable("bench_baseline", baseline)?;
+    let t = run_sql(a, sql::PAIRED_COMPARISON, "sql/paired_comparison.sql")?;
+    let mut rows: Vec<ComparisonRow> = typed(&t, "sql/paired_comparison.sql")?;
+    let deltas = paired_intervals(
+        a,
+        run,
+        sql::BOOTSTRAP_PAIRS,
+        "sql/bootstrap_pairs.sql",
+        baseline,
+    )?;
     for row in &mut rows {
-        let key = (row.family.clone(), row.format.clone());
-        let seed = stats::seed_for(&format!("{key:?} vs {baseline}"));
-        if let Some(cs) = clusters.get(&key)
-            && let Some(i) = stats::paired_delta(cs, &weights, RESAMPLES, seed)
-        {
+        if let Some(i) = deltas.get(&(row.family.clone(), row.format.clone())) {
             row.delta_low_pp = Some(100.0 * i.low);
             row.delta_high_pp = Some(100.0 * i.high);
         }
@@ -602,9 +616,9 @@ pub fn gather_run(run: RunInfo, baseline: &str) -> Result<ReportData> {
         run.dir.display()
     );
     bootstrap_accuracy(&a, &run, &mut accuracy)?;
-    let comparisons_rows = comparisons(&a, &run, baseline, true)?;
+    let comparisons_rows = comparisons(&a, &run, baseline)?;
     // Against the most accurate format of each family: one pass per distinct best format (the
-    // verdict needs only the tests, not the Δ intervals).
+    // decision needs the tests and the Δ intervals).
     let best = best_per_family(&accuracy);
     let mut versus_best = Vec::new();
     let mut bests: Vec<&str> = best.values().map(|r| r.format.as_str()).collect();
@@ -612,7 +626,7 @@ pub fn gather_run(run: RunInfo, baseline: &str) -> Result<ReportData> {
     bests.dedup();
     for b in bests {
         versus_best.extend(
-            comparisons(&a, &run, b, true)?
+            comparisons(&a, &run, b)?
                 .into_iter()
                 .filter(|c| best.get(&c.family).is_some_and(|r| r.format == b)),
         );

@@ -5,6 +5,7 @@ mod anywhere;
 mod batch_api;
 mod batch_run;
 mod cli;
+mod compare;
 mod contracts;
 mod decisions;
 mod doc_links;

@@ -1,0 +1,129 @@
+//! `bench compare` as a CI gate: two runs through the real runner with test doubles, one with
+//! a planted regression in one format (exit 1 naming it), two identical runs (exit 0, every Δ
+//! 0), and runs over different data refused with a one-line reason.
+
+use super::report::{Double, ids, model, plan};
+use super::run_cli::bench;
+use super::runs::run as run_plan;
+use bench::runner::Options;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// One run of `name`'s double over `records` records, under `root`.
+async fn run(root: &Path, name: &str, wrong: &[(&'static str, u32)], records: u32) -> PathBuf {
+    let wrong: HashMap<_, _> = wrong.iter().map(|&(f, n)| (f, ids(1..=n))).collect();
+    let plan = plan(root, vec![records], 1);
+    let outcome = run_plan(
+        &plan,
+        vec![model(Double::new(name, wrong))],
+        Options::default(),
+    )
+    .await;
+    assert_eq!(outcome.missing, 0);
+    outcome.jsonl.parent().unwrap().to_path_buf()
+}
+
+/// `bench compare A B --format json` plus `extra`: exit code, the parsed output, stderr.
+fn compare(a: &Path, b: &Path, extra: &[&str]) -> (i32, Option<Value>, String) {
+    let out = bench(&a.join("cache"))
+        .args([
+            "compare",
+            a.to_str().unwrap(),
+            b.to_str().unwrap(),
+            "--format",
+            "json",
+        ])
+        .args(extra)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    let json = serde_json::from_slice(&out.stdout).ok();
+    (out.status.code().unwrap(), json, stderr)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_planted_regression_fails_the_gate_and_names_its_format() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = run(tmp.path(), "old", &[], 31).await;
+    let b = run(tmp.path(), "new", &[("csv", 15)], 31).await;
+    let (code, json, stderr) = compare(&a, &b, &["--fail-on", "regression"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("significantly worse than A"), "{stderr}");
+    assert!(
+        stderr.contains("csv · flat · mandatory · 31 (Δ -12.1 pp)"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("yaml"), "{stderr}");
+    let json = json.expect("the table is printed before the gate fails");
+    assert_eq!(json["a"]["model"], "old");
+    assert_eq!(json["b"]["model"], "new");
+    let rows = json["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    for r in rows {
+        let csv = r["format"] == "csv";
+        assert_eq!(r["regression"], csv, "{r}");
+        assert_eq!(r["n_pairs"], 124);
+        let (b_only, a_only) = (r["b_only"].as_i64().unwrap(), r["a_only"].as_i64().unwrap());
+        assert_eq!((b_only, a_only), if csv { (0, 15) } else { (0, 0) });
+        if csv {
+            // Exact McNemar on (0, 15), Holm ×4: 4 · 2 · 2⁻¹⁵.
+            let p = r["p_holm"].as_f64().unwrap();
+            assert!((p - 8.0 * 0.5f64.powi(15)).abs() < 1e-15, "{p}");
+            assert!(r["delta_high_pp"].as_f64().unwrap() < 0.0);
+            assert_eq!(r["noninferior"], false);
+        }
+    }
+    // Without --fail-on the same comparison exits 0; --fail-on not-noninferior fails too.
+    assert_eq!(compare(&a, &b, &[]).0, 0);
+    assert_eq!(compare(&a, &b, &["--fail-on", "not-noninferior"]).0, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn identical_runs_pass_with_every_delta_zero() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = run(tmp.path(), "same", &[("yaml", 3)], 31).await;
+    let b = run(tmp.path(), "same", &[("yaml", 3)], 31).await;
+    let (code, json, stderr) = compare(&a, &b, &["--fail-on", "regression"]);
+    assert_eq!(code, 0, "{stderr}");
+    for r in json.unwrap()["rows"].as_array().unwrap() {
+        assert_eq!(r["delta_accuracy_pp"], 0.0, "{r}");
+        assert_eq!(r["delta_weighted_pp"], 0.0, "{r}");
+        assert_eq!(
+            (r["b_only"].as_i64(), r["a_only"].as_i64()),
+            (Some(0), Some(0))
+        );
+        assert_eq!(r["p_value"], 1.0);
+    }
+    // `latest~1 latest` names the same two runs.
+    let out = bench(&tmp.path().join("cache"))
+        .args(["compare", "latest~1", "latest", "--root"])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("same answers"), "{stdout}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn runs_over_different_data_are_refused_in_one_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = run(tmp.path(), "m", &[], 31).await;
+    let b = run(tmp.path(), "m", &[], 10).await;
+    let (code, json, stderr) = compare(&a, &b, &[]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(json.is_none());
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("ran on different data (dataset hash"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = compare(&a, &a, &[]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("are the same run"), "{stderr}");
+}
