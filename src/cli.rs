@@ -37,6 +37,9 @@ pub enum Command {
     /// its interval, McNemar with Holm and non-inferiority of B against A; a CI gate with
     /// --fail-on.
     Compare(CompareArgs),
+    /// Find the cheapest format a model reads as well as json_compact: rounds of runs of the
+    /// cheaper candidates, each look tested, stopping as soon as the answer is shown.
+    Recommend(Box<RecommendArgs>),
     /// Write a commented models.toml template for `bench run --config`.
     InitConfig(InitConfigArgs),
     /// Measure bench itself (the runner against a local mock server).
@@ -245,6 +248,19 @@ pub struct ExportArgs {
     /// Staging SQL to run first instead of the sql/views.sql compiled into bench.
     #[arg(long, value_name = "FILE")]
     pub views: Option<PathBuf>,
+}
+
+/// `bench recommend`: every `bench run` option, plus the rounds.
+#[derive(Debug, Args)]
+pub struct RecommendArgs {
+    /// Rounds at most: each is one run of every surviving candidate; each look tests at
+    /// α = 0.05 / this.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=50))]
+    pub max_rounds: u32,
+    /// The run options (one --provider; --runs, --resume and --suite do not apply: a round is
+    /// one run, the formats suite or your --data).
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
 /// `bench compare`.

@@ -15,6 +15,7 @@ pub mod perf;
 pub mod prompt;
 pub mod providers;
 pub mod questions;
+pub mod recommend;
 pub mod report;
 pub mod runlog;
 pub mod runner;

@@ -6,6 +6,7 @@ pub mod generate;
 pub mod init_config;
 pub mod perf;
 pub mod query;
+pub mod recommend;
 pub mod report;
 pub mod rescore;
 pub mod run;

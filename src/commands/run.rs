@@ -22,7 +22,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// The models to run: from `--provider` specs and `--config`, else the reference.
-fn model_configs(args: &RunArgs) -> Result<Vec<ModelConfig>> {
+pub(super) fn model_configs(args: &RunArgs) -> Result<Vec<ModelConfig>> {
     let file = match &args.config {
         Some(path) => ConfigFile::load(path)?,
         None => ConfigFile::default(),
@@ -163,7 +163,7 @@ fn resumed(args: &RunArgs) -> Result<Option<Resumed>> {
 }
 
 /// The plan of a new run from the command line: its suite, data, formats and sizes.
-fn new_plan(args: &RunArgs) -> Result<Plan> {
+pub(super) fn new_plan(args: &RunArgs) -> Result<Plan> {
     let d = &args.data;
     let formats = d.formats_or(Format::defaults());
     if args.suite == Suite::Write {
@@ -269,7 +269,7 @@ fn write_plan(args: &RunArgs, formats: Vec<Format>) -> Result<Plan> {
 }
 
 /// The models with the command line's overrides, each once.
-fn build_models(args: &RunArgs, mut configs: Vec<ModelConfig>) -> Result<Vec<Model>> {
+pub(super) fn build_models(args: &RunArgs, mut configs: Vec<ModelConfig>) -> Result<Vec<Model>> {
     apply_overrides(args, &mut configs);
     check_unique(&configs)?;
     let models: Vec<Model> = configs
@@ -307,7 +307,7 @@ fn dry_run(args: &RunArgs, plan: &Plan, models: &[Model], warmup: Option<bool>) 
 }
 
 /// The runner's options from the command line.
-fn options(args: &RunArgs, warmup: Option<bool>, resumed_batch: bool) -> Options {
+pub(super) fn options(args: &RunArgs, warmup: Option<bool>, resumed_batch: bool) -> Options {
     Options {
         warmup,
         cache: if args.no_cache {

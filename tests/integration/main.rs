@@ -15,6 +15,7 @@ mod grading;
 mod module_graph;
 mod pipeline;
 mod providers;
+mod recommend;
 mod report;
 mod report_cli;
 mod rescore;

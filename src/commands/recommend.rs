@@ -1,0 +1,240 @@
+//! `bench recommend`: picks the candidates, runs the rounds of `crate::recommend` and prints
+//! the decision with its evidence, or what is still open and what another round costs.
+
+use super::run;
+use crate::UsageError;
+use crate::analytics::Table;
+use crate::cli::{RecommendArgs, Suite};
+use crate::formats::Format;
+use crate::numfmt::thousands as int;
+use crate::providers::{self, ModelConfig, process_env};
+use crate::recommend::{self, Recommendation, Settings};
+use crate::runner::progress::Console;
+use crate::runner::{Model, Plan, Stop, estimate};
+use anyhow::Result;
+use std::sync::Arc;
+
+/// `bench recommend`.
+pub fn execute(a: &RecommendArgs) -> Result<()> {
+    let args = &a.run;
+    if args.resume.is_some() || args.suite != Suite::Formats {
+        return Err(UsageError::new(
+            "bench recommend runs its own rounds over the formats suite or your --data: \
+             --resume and --suite do not apply",
+        )
+        .into());
+    }
+    let configs = run::model_configs(args)?;
+    let [config] = configs.as_slice() else {
+        return Err(
+            UsageError::new("bench recommend decides for one model: give one --provider").into(),
+        );
+    };
+    let mut plan = run::new_plan(args)?;
+    one_shape(&mut plan);
+    let forced = args
+        .data
+        .formats
+        .as_ref()
+        .map(|f| f.0.clone())
+        .unwrap_or_default();
+    plan.formats = Format::ALL.to_vec();
+    plan.runs = 1;
+    let candidates = recommend::candidates(&plan, Format::JsonCompact, &forced)?;
+    plan.formats = candidates.iter().map(|(f, _)| *f).collect();
+    print_candidates(config, &candidates);
+    let model =
+        || -> Result<Model> { Ok(run::build_models(args, vec![config.clone()])?.remove(0)) };
+    let warmup = args.warmup.forced();
+    if args.dry_run {
+        let (est, max) = round_cost(&plan, &model()?, warmup, args.batch)?;
+        println!(
+            "one round: ${est:.4} expected, ${max:.4} at most; all {} rounds: ${:.4} at most",
+            a.max_rounds,
+            max * f64::from(a.max_rounds)
+        );
+        return Ok(());
+    }
+    let options = || run::options(args, warmup, false);
+    let settings = Settings {
+        margin_pp: args.margin,
+        max_rounds: a.max_rounds,
+        budget_usd: args.budget_usd,
+        baseline: Format::JsonCompact,
+        options: &options,
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let r = runtime.block_on(recommend::recommend(
+        plan.clone(),
+        &model,
+        &settings,
+        Arc::new(Console::new()),
+        Arc::new(Stop::default()),
+    ))?;
+    runtime.shutdown_background();
+    print_decision(&r, &candidates, config);
+    if let Some((_, _)) = &r.open {
+        let mut next = plan.clone();
+        next.formats
+            .retain(|f| !r.dropped.iter().any(|(d, _)| d == f.name()));
+        if let Ok((est, max)) = round_cost(&next, &model()?, warmup, args.batch) {
+            println!("another round would cost about ${est:.4} (at most ${max:.4})");
+        }
+    }
+    if !args.no_report {
+        super::report::write_for_run(&r.run_dir, Some(Format::JsonCompact), None)?;
+    }
+    Ok(())
+}
+
+/// Narrows the plan to one data shape, saying which.
+fn one_shape(plan: &mut Plan) {
+    let shape = |p: &Plan| {
+        (
+            p.structures.len(),
+            p.variants.len(),
+            p.records.len(),
+            p.primers.len(),
+        )
+    };
+    if shape(plan) != (1, 1, 1, 1) {
+        plan.structures.truncate(1);
+        plan.variants.truncate(1);
+        plan.records.truncate(1);
+        plan.primers.truncate(1);
+        eprintln!(
+            "recommend: deciding for one data shape, {} · {} · {} records{} (the first of each \
+             option; give one --structures, --variants and --records for another)",
+            plan.structures[0].name(),
+            plan.variants[0].name(),
+            plan.records[0],
+            if plan.primers[0] { " · primer" } else { "" }
+        );
+    }
+}
+
+/// The candidates and which tokenizer counted them.
+fn print_candidates(config: &ModelConfig, candidates: &[(Format, u64)]) {
+    let proxy = if matches!(config.provider.as_str(), "openai" | "openai-responses") {
+        "o200k_base, the tokenizer of OpenAI's current models".to_string()
+    } else {
+        format!(
+            "o200k_base, standing in for {}'s own tokenizer (the run log records the tokens \
+             it reports)",
+            config.provider
+        )
+    };
+    let base = candidates
+        .iter()
+        .find(|(f, _)| *f == Format::JsonCompact)
+        .map_or(0, |&(_, t)| t);
+    let list: Vec<String> = candidates
+        .iter()
+        .map(|(f, t)| format!("{f} {} ({:+.0} %)", int(*t as i64), pct_change(*t, base)))
+        .collect();
+    eprintln!(
+        "recommend: candidates by data tokens ({proxy}): {}",
+        list.join(", ")
+    );
+}
+
+fn pct_change(t: u64, base: u64) -> f64 {
+    if base == 0 {
+        0.0
+    } else {
+        100.0 * (t as f64 - base as f64) / base as f64
+    }
+}
+
+/// The decision and its evidence, or what is open.
+fn print_decision(r: &Recommendation, candidates: &[(Format, u64)], config: &ModelConfig) {
+    let tokens = |f: &str| {
+        candidates
+            .iter()
+            .find(|(c, _)| c.name() == f)
+            .map(|&(_, t)| t)
+    };
+    for (f, round) in &r.dropped {
+        println!(
+            "dropped after round {round}: `{f}` (significantly worse than the most accurate at α {:.4})",
+            r.alpha
+        );
+    }
+    let base = tokens(Format::JsonCompact.name()).unwrap_or(0);
+    match &r.format {
+        Some(f) => {
+            let t = tokens(f).unwrap_or(0);
+            println!(
+                "recommendation for {}: use `{f}` (after {} round(s), each look at α {:.4}, ${:.4} spent)",
+                config.spec(),
+                r.rounds,
+                r.alpha,
+                r.spent_usd
+            );
+            for c in &r.evidence {
+                println!(
+                    "  against `{}`: Δ {:+.1} pp over {} paired answers, 90 % lower bound {:+.1} pp, \
+                     Tango p (Holm) {}, question-clustered 95 % lower bound of Δ weighted {:+.1} pp \
+                     (margin {} pp)",
+                    c.baseline,
+                    c.delta_accuracy_pp.unwrap_or(0.0),
+                    int(c.n_pairs),
+                    c.ni_low_pp.unwrap_or(f64::NAN),
+                    c.ni_p_holm.map_or("–".into(), crate::numfmt::p_value),
+                    c.delta_low_pp.unwrap_or(f64::NAN),
+                    c.margin_pp
+                );
+            }
+            let saved = base.saturating_sub(t);
+            let dollars = config.price().map_or(String::new(), |p| {
+                format!(
+                    ", ${:.2} per million calls at ${}/M input tokens",
+                    saved as f64 * p.input,
+                    p.input
+                )
+            });
+            println!(
+                "  data tokens: {} against {} for json_compact ({:+.1} %){dollars}",
+                int(t as i64),
+                int(base as i64),
+                pct_change(t, base)
+            );
+        }
+        None => {
+            let (f, why) = r.open.clone().unwrap_or_default();
+            println!(
+                "undecided after {} round(s) (${:.4} spent): `{f}` is {why}",
+                r.rounds, r.spent_usd
+            );
+        }
+    }
+    println!("run folder: {}", r.run_dir.display());
+}
+
+/// What one round of `plan` costs for `model`: expected and at most (batch prices with
+/// `batch`), from the dry-run estimate.
+fn round_cost(plan: &Plan, model: &Model, warmup: Option<bool>, batch: bool) -> Result<(f64, f64)> {
+    let models = [Model {
+        config: model.config.clone(),
+        provider: providers::build(&model.config, &process_env)?,
+    }];
+    let e = estimate::estimate(plan, &models, warmup, batch)?;
+    let num = |t: &Table, col: &str| -> f64 {
+        t.columns
+            .iter()
+            .position(|c| c == col)
+            .and_then(|i| t.rows.first().map(|r| &r[i]))
+            .and_then(|v| v.as_str().and_then(|s| s.parse().ok()).or(v.as_f64()))
+            .unwrap_or(0.0)
+    };
+    let est = num(&e.providers, if batch { "batch_usd" } else { "est_usd" });
+    let max = num(&e.providers, "max_usd");
+    let max = if batch {
+        max * est / num(&e.providers, "est_usd").max(f64::MIN_POSITIVE)
+    } else {
+        max
+    };
+    Ok((est, max))
+}

@@ -1,0 +1,243 @@
+//! `bench recommend`: the shortest honest path to "use format X". The candidates are the
+//! baseline (json_compact) and every format that holds the data in fewer tokens; each round is
+//! one more run of every surviving candidate through the normal runner (limits, cache, batch,
+//! resume) into one run folder; after each round the paired tests of the report
+//! (`sql/paired_comparison.sql`) are read at α / max-rounds (Bonferroni over the planned looks,
+//! so stopping early is valid): candidates shown worse than the most accurate are dropped, and
+//! the run stops once the cheapest survivor is shown non-inferior to the most accurate and to
+//! the baseline, or when the rounds or the budget run out.
+
+use crate::formats::Format;
+use crate::report::data::{ComparisonRow, ReportData, best_per_family, gather_run, run_info};
+use crate::runner::progress::Observer;
+use crate::runner::{self, Model, Options, Plan, Stop, resume};
+use anyhow::Result;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// How the rounds run and decide.
+pub struct Settings<'a> {
+    /// Non-inferiority margin, percentage points.
+    pub margin_pp: f64,
+    /// Rounds at most; each look tests at 0.05 / this.
+    pub max_rounds: u32,
+    /// Spend at most this over all rounds.
+    pub budget_usd: Option<f64>,
+    /// The format the user would otherwise use.
+    pub baseline: Format,
+    /// The runner's options for each round (its budget is set to what is left).
+    pub options: &'a (dyn Fn() -> Options + Sync),
+}
+
+/// The candidates of `plan`'s data: the baseline, every format whose rendering holds the data
+/// in fewer o200k_base tokens, and the `forced` ones; cheapest first, with their tokens.
+pub fn candidates(plan: &Plan, baseline: Format, forced: &[Format]) -> Result<Vec<(Format, u64)>> {
+    let (matrix, _) = runner::plan::build_all(plan)?;
+    let tokens: BTreeMap<Format, u64> = matrix
+        .combos
+        .iter()
+        .map(|c| {
+            let r = &c.rendering;
+            (
+                r.format,
+                r.stats.tokens.get("o200k_base").copied().unwrap_or(0) as u64,
+            )
+        })
+        .collect();
+    let Some(&base) = tokens.get(&baseline) else {
+        anyhow::bail!(crate::UsageError::new(format!(
+            "the baseline {baseline} cannot render this data, so there is nothing to compare with"
+        )));
+    };
+    let mut out: Vec<(Format, u64)> = tokens
+        .iter()
+        .filter(|(f, t)| **f == baseline || **t < base || forced.contains(f))
+        .map(|(f, t)| (*f, *t))
+        .collect();
+    out.sort_by_key(|&(f, t)| (t, f.name()));
+    Ok(out)
+}
+
+/// What the rounds concluded.
+#[derive(Debug, Clone)]
+pub struct Recommendation {
+    /// The run folder holding every round.
+    pub run_dir: PathBuf,
+    /// Rounds run.
+    pub rounds: u32,
+    /// The level each look tested at.
+    pub alpha: f64,
+    /// The format to use, when shown.
+    pub format: Option<String>,
+    /// Its comparisons (against the most accurate and the baseline) that decided it.
+    pub evidence: Vec<ComparisonRow>,
+    /// Candidates dropped as shown worse than the most accurate, with the round.
+    pub dropped: Vec<(String, u32)>,
+    /// The cheapest survivor when undecided, and why the run stopped.
+    pub open: Option<(String, String)>,
+    /// Dollars spent over all rounds (None when unpriced).
+    pub spent_usd: f64,
+}
+
+/// Runs rounds until the decision or the end of rounds or budget. `make_model` builds the
+/// model afresh for each round.
+pub async fn recommend(
+    mut plan: Plan,
+    make_model: &(dyn Fn() -> Result<Model> + Sync),
+    s: &Settings<'_>,
+    observer: Arc<dyn Observer>,
+    stop: Arc<Stop>,
+) -> Result<Recommendation> {
+    let alpha = 0.05 / f64::from(s.max_rounds);
+    let mut out = Recommendation {
+        run_dir: PathBuf::new(),
+        rounds: 0,
+        alpha,
+        format: None,
+        evidence: Vec::new(),
+        dropped: Vec::new(),
+        open: None,
+        spent_usd: 0.0,
+    };
+    for round in 1..=s.max_rounds {
+        plan.runs = round;
+        let resumed = (round > 1)
+            .then(|| resume::load(&out.run_dir, false))
+            .transpose()?;
+        let mut opts = (s.options)();
+        opts.margin_pp = Some(s.margin_pp);
+        opts.budget_usd = s.budget_usd.map(|b| (b - out.spent_usd).max(0.0));
+        let outcome = runner::run(
+            &plan,
+            vec![make_model()?],
+            opts,
+            resumed,
+            observer.clone(),
+            stop.clone(),
+        )
+        .await?;
+        out.run_dir = outcome
+            .jsonl
+            .parent()
+            .expect("a run log has a folder")
+            .into();
+        out.rounds = round;
+        out.spent_usd = spent(&out.run_dir)?;
+        if let Some(why) = outcome.stopped {
+            let why = match why {
+                runner::StopReason::Budget(b) => format!(
+                    "not decided: round {round} stopped at the budget (${b:.2} left of --budget-usd)"
+                ),
+                runner::StopReason::Interrupted => {
+                    format!("not decided: round {round} was interrupted")
+                }
+            };
+            let cheapest = plan.formats.first().map(|f| f.name().to_string());
+            out.open = cheapest.map(|f| (f, why));
+            return Ok(out);
+        }
+        let d = gather_run(run_info(&out.run_dir)?, s.baseline.name())?;
+        let seen = look(&d, s.baseline.name(), alpha, &plan.formats);
+        out.dropped
+            .extend(seen.dropped.iter().map(|f| (f.clone(), round)));
+        plan.formats
+            .retain(|f| !seen.dropped.contains(&f.name().to_string()));
+        if seen.decided {
+            out.format = Some(seen.cheapest);
+            out.evidence = seen.evidence;
+            out.open = None;
+            return Ok(out);
+        }
+        out.open = Some((seen.cheapest, seen.why));
+    }
+    if let Some((_, why)) = out.open.as_mut() {
+        *why = format!("{why}; no rounds left (--max-rounds {})", s.max_rounds);
+    }
+    Ok(out)
+}
+
+/// Dollars spent so far by the run in `dir`.
+fn spent(dir: &std::path::Path) -> Result<f64> {
+    let a = crate::analytics::Analytics::open_run(dir)?;
+    let t = a.query("SELECT coalesce(sum(cost_usd), 0)::DOUBLE FROM results")?;
+    Ok(t.rows.first().and_then(|r| r[0].as_f64()).unwrap_or(0.0))
+}
+
+/// One look at the data so far.
+struct Look {
+    /// Shown worse than the most accurate at `alpha`.
+    dropped: Vec<String>,
+    /// The cheapest candidate not dropped.
+    cheapest: String,
+    /// Whether it is shown non-inferior to the most accurate and to the baseline.
+    decided: bool,
+    /// The comparisons that decide it.
+    evidence: Vec<ComparisonRow>,
+    /// Why it is not decided yet.
+    why: String,
+}
+
+/// Reads the paired tests of one round at level `alpha`. `formats` are this round's
+/// candidates, cheapest first.
+fn look(d: &ReportData, baseline: &str, alpha: f64, formats: &[Format]) -> Look {
+    let best = best_per_family(&d.accuracy)
+        .values()
+        .next()
+        .map(|r| r.format.clone())
+        .unwrap_or_else(|| baseline.to_string());
+    let dropped: Vec<String> = d
+        .versus_best
+        .iter()
+        .filter(|c| c.p_holm < alpha && c.delta_accuracy_pp.is_some_and(|x| x < 0.0))
+        .map(|c| c.format.clone())
+        .collect();
+    let cheapest = formats
+        .iter()
+        .map(|f| f.name().to_string())
+        .find(|f| !dropped.contains(f))
+        .unwrap_or_else(|| best.clone());
+    let mut evidence = Vec::new();
+    let mut missing = Vec::new();
+    for (against, rows) in [
+        (&best, &d.versus_best),
+        (&baseline.to_string(), &d.comparisons),
+    ] {
+        if cheapest == *against
+            || evidence
+                .iter()
+                .any(|c: &ComparisonRow| &c.baseline == against)
+        {
+            continue;
+        }
+        match rows.iter().find(|c| c.format == cheapest) {
+            Some(c) => evidence.push(c.clone()),
+            None => missing.push(format!("no answers paired with `{against}` yet")),
+        }
+    }
+    let shown = |c: &ComparisonRow| {
+        c.ni_p_holm.is_some_and(|p| p < alpha) && c.delta_low_pp.is_some_and(|l| l > -c.margin_pp)
+    };
+    let open: Vec<String> = missing
+        .into_iter()
+        .chain(evidence
+        .iter()
+        .filter(|c| !shown(c))
+        .map(|c| {
+            format!(
+                "not yet shown within {} pp of `{}` (Δ {:+.1} pp, Tango p Holm {} against α {alpha:.4})",
+                c.margin_pp,
+                c.baseline,
+                c.delta_accuracy_pp.unwrap_or(0.0),
+                c.ni_p_holm.map_or("–".into(), crate::numfmt::p_value)
+            )
+        }))
+        .collect();
+    Look {
+        dropped,
+        decided: open.is_empty(),
+        why: open.join("; "),
+        cheapest,
+        evidence,
+    }
+}

@@ -1,0 +1,102 @@
+//! `bench recommend`'s rounds through the real runner with test doubles: a model that reads
+//! every format alike gets the cheapest one recommended before the last round; one that is 15
+//! points worse on the cheapest does not get it; and a budget is never passed.
+
+use super::report::{Double, ids, plan};
+use bench::formats::Format;
+use bench::providers::{ModelConfig, Price};
+use bench::recommend::{self, Recommendation, Settings};
+use bench::runner::progress::Silent;
+use bench::runner::{Model, Options, Stop};
+use std::collections::{BTreeSet, HashMap};
+use std::path::Path;
+use std::sync::Arc;
+
+/// The rounds over csv, json_compact, json_pretty and yaml (flat, mandatory, 31 records) with a
+/// double wrong on `wrong`, priced at `price` per million input and output tokens.
+async fn rounds(
+    root: &Path,
+    wrong: &HashMap<&'static str, BTreeSet<String>>,
+    max_rounds: u32,
+    budget_usd: Option<f64>,
+    price: Option<f64>,
+) -> Recommendation {
+    let mut p = plan(root, vec![31], 1);
+    let candidates = recommend::candidates(&p, Format::JsonCompact, &[]).unwrap();
+    p.formats = candidates.iter().map(|(f, _)| *f).collect();
+    assert_eq!(
+        p.formats[0],
+        Format::Csv,
+        "csv is the cheapest: {candidates:?}"
+    );
+    let make = || {
+        Ok(Model {
+            config: ModelConfig {
+                provider: "double".into(),
+                model: "m".into(),
+                price: price.map(|x| Price {
+                    input: x,
+                    output: x,
+                    cache_read: None,
+                    cache_write: None,
+                    batch: None,
+                }),
+                ..ModelConfig::default()
+            },
+            provider: Box::new(Double::new("m", wrong.clone())),
+        })
+    };
+    let options = Options::default;
+    let s = Settings {
+        margin_pp: 2.0,
+        max_rounds,
+        budget_usd,
+        baseline: Format::JsonCompact,
+        options: &options,
+    };
+    recommend::recommend(p, &make, &s, Arc::new(Silent), Arc::new(Stop::default()))
+        .await
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_same_accuracy_everywhere_recommends_the_cheapest_before_the_last_round() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = rounds(tmp.path(), &HashMap::new(), 6, None, None).await;
+    assert_eq!(r.format.as_deref(), Some("csv"), "{r:?}");
+    assert!(r.rounds < 6, "stopped early: {}", r.rounds);
+    assert!(r.rounds > 1, "one round of 124 pairs cannot show 2 points");
+    assert!((r.alpha - 0.05 / 6.0).abs() < 1e-15);
+    // Against json_compact, shown at the look's level by both halves of the rule.
+    let c = &r.evidence[0];
+    assert_eq!(c.baseline, "json_compact");
+    assert!(c.ni_p_holm.unwrap() < r.alpha && c.delta_low_pp.unwrap() > -2.0);
+    assert!(r.dropped.is_empty() && r.open.is_none());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cheapest_format_15_points_worse_is_not_recommended() {
+    let tmp = tempfile::tempdir().unwrap();
+    // 19 of 124 questions wrong in every run: 15.3 points.
+    let wrong = HashMap::from([("csv", ids(1..=19))]);
+    let r = rounds(tmp.path(), &wrong, 6, None, None).await;
+    assert_eq!(r.dropped, [("csv".to_string(), 1)], "{r:?}");
+    assert_ne!(r.format.as_deref(), Some("csv"));
+    assert!(r.format.is_some(), "the next cheapest is decided: {r:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_budget_is_never_passed() {
+    let tmp = tempfile::tempdir().unwrap();
+    // $1 per million tokens: a round of the candidates costs a few cents.
+    let budget = 0.05;
+    let r = rounds(tmp.path(), &HashMap::new(), 6, Some(budget), Some(1.0)).await;
+    assert!(
+        r.spent_usd > 0.0 && r.spent_usd <= budget,
+        "{}",
+        r.spent_usd
+    );
+    assert!(r.format.is_none(), "{r:?}");
+    let (_, why) = r.open.unwrap();
+    assert!(why.contains("stopped at the budget"), "{why}");
+}
