@@ -7,8 +7,9 @@
 -- percentage points, the discordant pairs, the exact McNemar p with Holm across the renderings,
 -- and non-inferiority of B against A within the margin (bench_margin, points; default 2):
 -- the lower bound of Tango's 90 % interval, the one-sided Tango p and its Holm adjustment.
--- `bench compare` adds the question-clustered bootstrap interval of Δ weighted
--- (compare_pairs.sql) and the second half of the non-inferiority rule.
+-- For a write run, also the first-shot exact rate of each over the same cases and runs (the
+-- final one is the accuracy). `bench compare` adds the clustered bootstrap interval of Δ
+-- weighted (compare_pairs.sql) and the second half of the non-inferiority rule.
 WITH a AS (
     SELECT * FROM complete_answers WHERE benchmark_id = getvariable('bench_a')
 ),
@@ -42,8 +43,19 @@ weighted AS (
       AND NOT ra.failed AND NOT rb.failed
     GROUP BY ALL
 ),
+-- A write run's renderings are one per output (views.sql result_keys: structure 'cases').
+first_shot AS (
+    SELECT a.output AS format, 'cases' AS structure, 'mixed' AS variant, a.primer,
+           avg(a.first_exact::INTEGER) AS a_first_exact,
+           avg(b.first_exact::INTEGER) AS b_first_exact
+    FROM write_results AS a
+    JOIN write_results AS b USING (output, case_id, kind, run, primer)
+    WHERE a.benchmark_id = getvariable('bench_a') AND b.benchmark_id = getvariable('bench_b')
+      AND a.error IS NULL AND b.error IS NULL
+    GROUP BY ALL
+),
 tested AS (
-    SELECT c.*, w.a_weighted, w.b_weighted,
+    SELECT c.*, w.a_weighted, w.b_weighted, f.a_first_exact, f.b_first_exact,
            coalesce(getvariable('bench_margin')::DOUBLE, 2.0) / 100 AS margin,
            mcnemar_exact_p(c.b_only, c.a_only) AS p_value,
            noninferiority_p(c.b_only, c.a_only, c.n_pairs,
@@ -51,6 +63,7 @@ tested AS (
            count(*) OVER () AS family_size
     FROM counts AS c
     LEFT JOIN weighted AS w USING (format, structure, variant, records, primer)
+    LEFT JOIN first_shot AS f USING (format, structure, variant, primer)
 ),
 ranked AS (
     SELECT *,
@@ -78,6 +91,8 @@ SELECT provider, model, format, structure, variant, records, primer, n_pairs, ru
        100 * margin AS margin_pp,
        100 * tango_low(b_only, a_only, n_pairs, 1.6448536269514722) AS ni_low_pp,
        ni_p, ni_p_holm,
-       ni_p_holm < 0.05 AS ni_significant
+       ni_p_holm < 0.05 AS ni_significant,
+       a_first_exact, b_first_exact,
+       100 * (b_first_exact - a_first_exact) AS delta_first_exact_pp
 FROM holm
 ORDER BY records, primer, structure, variant, format;

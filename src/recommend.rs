@@ -5,7 +5,8 @@
 //! (`sql/paired_comparison.sql`) are read at α / max-rounds (Bonferroni over the planned looks,
 //! so stopping early is valid): candidates shown worse than the most accurate are dropped, and
 //! the run stops once the cheapest survivor is shown non-inferior to the most accurate and to
-//! the baseline, or when the rounds or the budget run out.
+//! the baseline, or when the rounds or the budget run out. Candidates are ordered by o200k_base
+//! data tokens at first, then by the prompt tokens the provider reports in round 1.
 
 use crate::formats::Format;
 use crate::report::data::{ComparisonRow, ReportData, best_per_family, gather_run, run_info};
@@ -137,6 +138,9 @@ pub async fn recommend(
             out.open = cheapest.map(|f| (f, why));
             return Ok(out);
         }
+        if round == 1 {
+            by_reported_tokens(&out.run_dir, &mut plan.formats)?;
+        }
         let d = gather_run(run_info(&out.run_dir)?, s.baseline.name())?;
         let seen = look(&d, s.baseline.name(), alpha, &plan.formats);
         out.dropped
@@ -155,6 +159,25 @@ pub async fn recommend(
         *why = format!("{why}; no rounds left (--max-rounds {})", s.max_rounds);
     }
     Ok(out)
+}
+
+/// Orders `formats` by the prompt tokens the provider reported in round 1 (its own tokenizer),
+/// when it reported them for every format; the o200k_base counts stand in until then.
+fn by_reported_tokens(dir: &std::path::Path, formats: &mut [Format]) -> Result<()> {
+    let a = crate::analytics::Analytics::open_run(dir)?;
+    let t = a.query(
+        "SELECT format, avg(input_tokens)::DOUBLE FROM runs WHERE NOT failed GROUP BY format",
+    )?;
+    let reported: BTreeMap<String, f64> = t
+        .rows
+        .iter()
+        .filter_map(|r| Some((r[0].as_str()?.to_string(), r[1].as_f64()?)))
+        .filter(|(_, n)| *n > 0.0)
+        .collect();
+    if formats.iter().all(|f| reported.contains_key(f.name())) {
+        formats.sort_by(|x, y| reported[x.name()].total_cmp(&reported[y.name()]));
+    }
+    Ok(())
 }
 
 /// Dollars spent so far by the run in `dir`.

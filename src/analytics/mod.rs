@@ -126,7 +126,8 @@ impl Analytics {
     /// views read their union (the derived views bind by name).
     pub fn open_runs(run_dirs: &[&Path]) -> Result<Self> {
         let this = Self { conn: connect()? };
-        const STAGED: [&str; 3] = ["benchmarks", "results", "answers"];
+        // result_keys too: write_results and other views read it directly.
+        const STAGED: [&str; 4] = ["benchmarks", "result_keys", "results", "answers"];
         for (i, run_dir) in run_dirs.iter().enumerate() {
             let (root, name) = run_location(run_dir)?;
             this.conn.execute_batch(&format!(

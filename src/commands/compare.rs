@@ -75,6 +75,15 @@ pub struct CompareRow {
     pub ni_p_holm: Option<f64>,
     /// ni_p_holm < 0.05.
     pub ni_significant: bool,
+    /// Write runs: first-shot exact rate of A over the paired cases and runs.
+    #[serde(default)]
+    pub a_first_exact: Option<f64>,
+    /// The same for B.
+    #[serde(default)]
+    pub b_first_exact: Option<f64>,
+    /// Δ first-shot exact rate, B − A, pp (the final rate is `delta_accuracy_pp`).
+    #[serde(default)]
+    pub delta_first_exact_pp: Option<f64>,
     /// B shown non-inferior to A: ni_significant and the bootstrap lower bound above −margin.
     #[serde(default)]
     pub noninferior: bool,
@@ -283,7 +292,7 @@ fn pct(x: Option<f64>) -> String {
 }
 
 /// The rows as text cells.
-fn table(rows: &[CompareRow]) -> Table {
+fn table(src: &[CompareRow]) -> Table {
     let columns = [
         "rendering",
         "A",
@@ -298,7 +307,7 @@ fn table(rows: &[CompareRow]) -> Table {
     ];
     let s = |t: String| Value::String(t);
     let p = |x: f64| crate::numfmt::p_value(x);
-    let rows = rows
+    let rows = src
         .iter()
         .map(|r| {
             vec![
@@ -324,10 +333,25 @@ fn table(rows: &[CompareRow]) -> Table {
             ]
         })
         .collect();
-    Table {
+    let mut t = Table {
         columns: columns.map(String::from).to_vec(),
         rows,
+    };
+    // A write run: the first shot beside the final outcome (the accuracy columns).
+    if src.iter().any(|r| r.a_first_exact.is_some()) {
+        t.columns.insert(3, "first shot A → B".into());
+        for (row, r) in t.rows.iter_mut().zip(src) {
+            row.insert(
+                3,
+                s(format!(
+                    "{} → {}",
+                    pct(r.a_first_exact),
+                    pct(r.b_first_exact)
+                )),
+            );
+        }
     }
+    t
 }
 
 /// `--fail-on`: exit 1 naming the renderings that fail the gate.

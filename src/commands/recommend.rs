@@ -117,14 +117,15 @@ fn one_shape(plan: &mut Plan) {
 
 /// The candidates and which tokenizer counted them.
 fn print_candidates(config: &ModelConfig, candidates: &[(Format, u64)]) {
-    let proxy = if matches!(config.provider.as_str(), "openai" | "openai-responses") {
-        "o200k_base, the tokenizer of OpenAI's current models".to_string()
-    } else {
-        format!(
-            "o200k_base, standing in for {}'s own tokenizer (the run log records the tokens \
-             it reports)",
-            config.provider
-        )
+    let proxy = match config.provider.as_str() {
+        "openai" | "openai-responses" => {
+            "o200k_base, the tokenizer of OpenAI's current models".into()
+        }
+        "reference" => "o200k_base".into(),
+        p => format!(
+            "o200k_base, standing in for {p}'s own tokenizer, which bench does not have; from \
+             round 2 the candidates are ordered by the prompt tokens {p} reports"
+        ),
     };
     let base = candidates
         .iter()

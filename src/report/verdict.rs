@@ -390,7 +390,7 @@ pub fn verdict(d: &ReportData, verdicts: &[VerdictRow], findings: &[String]) -> 
         "Per model and data shape: the most accurate format by weighted accuracy; the formats shown \
          **non-inferior** to it within a margin of {} percentage points — on the same questions and runs, \
          Tango's score test of a loss of at least the margin rejects it (one-sided α = 0.05, Holm-adjusted \
-         across the formats) *and* the question-clustered bootstrap 95 % interval of Δ weighted accuracy lies \
+         across the formats) and the question-clustered bootstrap 95 % interval of Δ weighted accuracy lies \
          above minus the margin; the format to **use**: the one with the fewest data tokens among the most \
          accurate and those, or, while a cheaper format is neither shown non-inferior nor shown worse, how many \
          more runs would settle it; and the highest weighted accuracy per 1,000 data tokens. A format missing \

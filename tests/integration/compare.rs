@@ -127,3 +127,90 @@ async fn runs_over_different_data_are_refused_in_one_line() {
     assert_eq!(code, 2);
     assert!(stderr.contains("are the same run"), "{stderr}");
 }
+
+/// A write run of the one-case file against a mock model whose first reply is `first` and
+/// whose repair reply is `later`, under `root`; its run folder.
+async fn write_run(root: &Path, first: &str, later: &str) -> PathBuf {
+    use wiremock::{Mock, MockServer, matchers::method};
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(super::write_run::Model {
+            first: first.into(),
+            later: later.into(),
+        })
+        .mount(&server)
+        .await;
+    let cases = root.join("cases.json");
+    std::fs::write(&cases, super::write_run::CASE).unwrap();
+    let (uri, root) = (format!("{}/v1", server.uri()), root.to_path_buf());
+    tokio::task::spawn_blocking(move || {
+        let out = bench(&root.join("cache"))
+            .args([
+                "run",
+                "--suite",
+                "write",
+                "--provider",
+                "openai-compatible:m",
+            ])
+            .args([
+                "--base-url",
+                &uri,
+                "--formats",
+                "json_compact",
+                "--no-json-schema",
+            ])
+            .args(["--repairs", "1", "--runs", "1", "--no-report", "--no-cache"])
+            .arg("--cases")
+            .arg(&cases)
+            .arg("--output-root")
+            .arg(root.join("data"))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        super::run_cli::run_dir(&root.join("data"))
+    })
+    .await
+    .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn write_runs_compare_the_first_shot_beside_the_final_outcome() {
+    let tmp = tempfile::tempdir().unwrap();
+    let good = "```json\n{\"pair\":[{\"id\":1,\"name\":\"Ann\"},{\"id\":2,\"name\":\"Bo\"}]}\n```";
+    let broken = "```json\n{\"pair\":[{\"id\":1,\"name\":\"Ann\"},\n```";
+    let a = write_run(tmp.path(), good, good).await;
+    // Run folders are named by the second they start in.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let b = write_run(tmp.path(), broken, good).await;
+    assert_ne!(a, b);
+    let (code, json, stderr) = compare(&a, &b, &["--fail-on", "regression"]);
+    assert_eq!(code, 0, "{stderr}");
+    let json = json.unwrap();
+    let rows = json["rows"].as_array().unwrap();
+    assert_eq!(json["suite"], "write");
+    assert!(!rows.is_empty());
+    for r in rows {
+        // Both end exact; B needed its repair.
+        assert_eq!(
+            (r["a_accuracy"].as_f64(), r["b_accuracy"].as_f64()),
+            (Some(1.0), Some(1.0)),
+            "{r}"
+        );
+        assert_eq!(r["a_first_exact"], 1.0, "{r}");
+        assert_eq!(r["b_first_exact"], 0.0, "{r}");
+        assert_eq!(r["delta_first_exact_pp"], -100.0, "{r}");
+    }
+    let out = bench(&tmp.path().join("cache"))
+        .args(["compare", a.to_str().unwrap(), b.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        table.contains("first shot A → B") && table.contains("100.0 % → 0.0 %"),
+        "{table}"
+    );
+}

@@ -78,9 +78,9 @@ fn reference_writes_users_records_exactly() {
 }
 
 /// A chat-completions model whose first reply is `first` and every later one `later`.
-struct Model {
-    first: String,
-    later: String,
+pub(super) struct Model {
+    pub(super) first: String,
+    pub(super) later: String,
 }
 
 impl Respond for Model {
@@ -100,7 +100,7 @@ impl Respond for Model {
     }
 }
 
-const CASE: &str = r#"{"cases": [{"id": "pair", "kind": "transcode",
+pub(super) const CASE: &str = r#"{"cases": [{"id": "pair", "kind": "transcode",
     "gold": {"pair": [{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bo"}]}}]}"#;
 
 fn mock_run(first: &str, later: &str, repairs: &str) -> bench::runlog::ResultRecord {
