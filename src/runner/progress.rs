@@ -103,6 +103,11 @@ impl Observer for Console {
         let mut tallies = self.tallies.lock().expect("progress lock");
         let mut bars = self.bars.lock().expect("progress lock");
         let width = providers.iter().map(|p| p.0.len()).max().unwrap_or(0);
+        // A new start (the next round of `bench recommend`) counts afresh.
+        tallies.clear();
+        for bar in bars.drain(..) {
+            bar.finish_and_clear();
+        }
         for (spec, total, done) in providers {
             tallies.push(Tally {
                 spec: spec.clone(),
