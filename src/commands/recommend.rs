@@ -79,7 +79,14 @@ pub fn execute(a: &RecommendArgs) -> Result<()> {
         let mut next = plan.clone();
         next.formats
             .retain(|f| !r.dropped.iter().any(|(d, _)| d == f.name()));
-        if let Ok((est, max)) = round_cost(&next, &model()?, warmup, args.batch) {
+        if config.unpriced() {
+            println!(
+                "another round runs the {} remaining candidates once more; no price is known \
+                 for {} to say what it costs (set `price` in the config)",
+                next.formats.len(),
+                config.spec()
+            );
+        } else if let Ok((est, max)) = round_cost(&next, &model()?, warmup, args.batch) {
             println!("another round would cost about ${est:.4} (at most ${max:.4})");
         }
     }
