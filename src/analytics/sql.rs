@@ -39,3 +39,5 @@ pub const WRITE_FAILURES: &str = include_str!("../../sql/write_failures.sql");
 pub const COMPARE: &str = include_str!("../../sql/compare.sql");
 /// `sql/compare_pairs.sql`: the bootstrap's question clusters of Δ weighted between two runs.
 pub const COMPARE_PAIRS: &str = include_str!("../../sql/compare_pairs.sql");
+/// `sql/compare_tasks.sql`: two tasks runs per format and task (`bench compare`).
+pub const COMPARE_TASKS: &str = include_str!("../../sql/compare_tasks.sql");

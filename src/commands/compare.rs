@@ -128,6 +128,11 @@ pub fn execute(args: &CompareArgs) -> Result<()> {
     an.set_variable("bench_margin", &margin.to_string())?;
     same_questions(&an, &a_dir, &b_dir)?;
     let rows = compared(&an, &a)?;
+    let tasks = run_sql(
+        &an,
+        crate::analytics::sql::COMPARE_TASKS,
+        "sql/compare_tasks.sql",
+    )?;
     if rows.is_empty() {
         return Err(UsageError::new(format!(
             "'{}' and '{}' have no rendering with complete runs in common to pair",
@@ -136,10 +141,8 @@ pub fn execute(args: &CompareArgs) -> Result<()> {
         ))
         .into());
     }
-    print!(
-        "{}",
-        output(args.format, &rows, (&a_dir, &a), (&b_dir, &b), margin)?
-    );
+    let sides = ((a_dir.as_path(), &a), (b_dir.as_path(), &b));
+    print!("{}", output(args.format, &rows, &tasks, sides, margin)?);
     gate(args.fail_on, &rows, margin)
 }
 
@@ -259,8 +262,8 @@ fn same_questions(an: &Analytics, a_dir: &Path, b_dir: &Path) -> Result<()> {
 fn output(
     format: TableFormat,
     rows: &[CompareRow],
-    (a_dir, a): (&Path, &RunInfo),
-    (b_dir, b): (&Path, &RunInfo),
+    tasks: &Table,
+    ((a_dir, a), (b_dir, b)): ((&Path, &RunInfo), (&Path, &RunInfo)),
     margin: f64,
 ) -> Result<String> {
     let side = |dir: &Path, r: &RunInfo| {
@@ -269,8 +272,9 @@ fn output(
                "provider": p.provider, "model": p.model})
     };
     if format == TableFormat::Json {
+        let per_task: Vec<Value> = tasks.objects().map(Value::Object).collect();
         let doc = json!({"a": side(a_dir, a), "b": side(b_dir, b), "margin_pp": margin,
-                         "suite": a.suite, "rows": rows});
+                         "suite": a.suite, "rows": rows, "tasks": per_task});
         return Ok(serde_json::to_string_pretty(&doc)? + "\n");
     }
     let label = |r: &RunInfo| {
@@ -284,7 +288,12 @@ fn output(
         label(b),
         b_dir.display()
     );
-    Ok(head + &render(&table(rows), format)?)
+    let mut out = head + &render(&table(rows), format)?;
+    if !tasks.rows.is_empty() {
+        out.push_str("\nPer task (fact accuracy of A and B over the same facts and runs):\n");
+        out.push_str(&render(tasks, format)?);
+    }
+    Ok(out)
 }
 
 fn pct(x: Option<f64>) -> String {

@@ -462,7 +462,7 @@ fn every_report_returns_the_expected_rows() {
             }
             // Two runs named by bench_a and bench_b only (tests/integration/compare.rs runs
             // them through `bench compare`): unset, nothing is paired.
-            "compare.sql" | "compare_pairs.sql" => {
+            "compare.sql" | "compare_pairs.sql" | "compare_tasks.sql" => {
                 assert!(t.rows.is_empty(), "{name}: {:?}", t.rows)
             }
             other => panic!("{other} has no expectations in tests/analytics.rs: add them"),

@@ -214,3 +214,53 @@ async fn write_runs_compare_the_first_shot_beside_the_final_outcome() {
         "{table}"
     );
 }
+
+#[test]
+fn tasks_runs_compare_per_format_and_per_task() {
+    let tmp = tempfile::tempdir().unwrap();
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks/tasks/synthetic.json");
+    let mut dirs = Vec::new();
+    for _ in 0..2 {
+        let out = bench(&tmp.path().join("cache"))
+            .args(["run", "--suite", "tasks", "--tasks"])
+            .arg(&manifest)
+            .args([
+                "--formats",
+                "csv,json_compact",
+                "--runs",
+                "1",
+                "--no-report",
+            ])
+            .arg("--output-root")
+            .arg(tmp.path().join("data"))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        dirs.push(super::run_cli::run_dir(&tmp.path().join("data")));
+        std::thread::sleep(std::time::Duration::from_millis(1100));
+    }
+    let (code, json, stderr) = compare(&dirs[0], &dirs[1], &["--fail-on", "regression"]);
+    assert_eq!(code, 0, "{stderr}");
+    let json = json.unwrap();
+    assert_eq!(json["suite"], "tasks");
+    let rows = json["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 2, "one row per format: {rows:?}");
+    let tasks = json["tasks"].as_array().unwrap();
+    assert!(tasks.len() >= 2 * 3, "{tasks:?}");
+    for t in tasks {
+        assert_eq!(t["delta_pp"], 0.0, "{t}");
+        assert!(t["facts"].as_i64().unwrap() > 0);
+    }
+    // The bootstrap over whole tasks gives an interval (of zero width here).
+    for r in rows {
+        assert_eq!(
+            (r["delta_low_pp"].as_f64(), r["delta_high_pp"].as_f64()),
+            (Some(0.0), Some(0.0)),
+            "{r}"
+        );
+    }
+}
