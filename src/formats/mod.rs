@@ -237,6 +237,10 @@ formats! {
     Tealeaf => tealeaf::TEALEAF,
     /// TOON spec v4.0: nested field groups, keyed tables, no key folding.
     ToonV4 => toon_v4::TOON_V4,
+    /// Tab-separated values, one row per record (flat only).
+    Tsv => csv::TSV,
+    /// Pipe-separated values, one row per record (flat only).
+    Psv => csv::PSV,
 }
 
 impl Format {

@@ -146,7 +146,12 @@ pub fn decode(t: &Target, text: &str) -> Result<Value, String> {
 fn untyped(f: Format) -> bool {
     matches!(
         f,
-        Format::Csv | Format::MarkdownTable | Format::XmlCompact | Format::XmlPretty
+        Format::Csv
+            | Format::Tsv
+            | Format::Psv
+            | Format::MarkdownTable
+            | Format::XmlCompact
+            | Format::XmlPretty
     )
 }
 

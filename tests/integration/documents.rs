@@ -7,12 +7,12 @@ use serde_json::{Value, json};
 
 /// A shape, its document, and the formats expected to refuse it.
 fn shapes() -> Vec<(&'static str, Value, &'static [&'static str])> {
-    const TABULAR: &[&str] = &["csv", "markdown_table"];
+    const TABULAR: &[&str] = &["csv", "tsv", "psv", "markdown_table"];
     vec![
         (
             "flat records under one key, sparse, awkward text",
             json!({"orders": [
-                {"id": "O-1", "note": "a, \"quoted\"\nline | pipe", "total": 12.5, "paid": true},
+                {"id": "O-1", "note": "a, \"quoted\"\nline | pipe\ttab", "total": 12.5, "paid": true},
                 {"id": "O-2", "total": 3, "city": "Zürich"},
                 {"id": "O-3", "note": null, "total": -0.25, "paid": false, "city": "東京"}
             ]}),
@@ -42,7 +42,7 @@ fn shapes() -> Vec<(&'static str, Value, &'static [&'static str])> {
         (
             "several top-level keys",
             json!({"company": "Acme", "year": 2025, "regions": [{"name": "West", "sales": 10}]}),
-            &["csv", "markdown_table", "jsonl"],
+            &["csv", "tsv", "psv", "markdown_table", "jsonl"],
         ),
         (
             "lists of scalars in records",
@@ -52,7 +52,14 @@ fn shapes() -> Vec<(&'static str, Value, &'static [&'static str])> {
         (
             "an empty list, which XML cannot tell from an empty string",
             json!({"patients": [{"id": "P-1", "medications": []}, {"id": "P-2", "medications": ["x"]}]}),
-            &["csv", "markdown_table", "xml_compact", "xml_pretty"],
+            &[
+                "csv",
+                "tsv",
+                "psv",
+                "markdown_table",
+                "xml_compact",
+                "xml_pretty",
+            ],
         ),
     ]
 }

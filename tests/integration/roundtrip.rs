@@ -83,7 +83,13 @@ fn empty_strings_are_refused_where_an_empty_cell_means_null_and_kept_elsewhere()
                 assert_eq!(back[0]["share"], 7.692870742481609e-6, "{f}: {text}");
             }
             Err(e) => {
-                assert!(matches!(f, Format::Csv | Format::MarkdownTable), "{f}: {e}");
+                assert!(
+                    matches!(
+                        f,
+                        Format::Csv | Format::Tsv | Format::Psv | Format::MarkdownTable
+                    ),
+                    "{f}: {e}"
+                );
                 assert_eq!(
                     e.to_string(),
                     format!(

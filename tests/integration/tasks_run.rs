@@ -64,7 +64,11 @@ fn reference_states_every_fact_on_every_representable_rendering() {
         }
         let results = results(&lines);
         let tasks = meta.tasks.as_ref().unwrap().ids.len();
-        assert_eq!(results.len() + skipped.len(), tasks * 12, "{source}");
+        assert_eq!(
+            results.len() + skipped.len(),
+            tasks * bench::formats::Format::ALL.len(),
+            "{source}"
+        );
         for r in &results {
             let s = r.task_scores.unwrap();
             assert_eq!(
@@ -81,7 +85,7 @@ fn reference_states_every_fact_on_every_representable_rendering() {
         assert!(skipped.iter().any(|s| s.format.name() == "csv"));
         assert!(!skipped.iter().any(|s| s.format.name() == "json_compact"));
         let rows = query(&root, &cache);
-        assert_eq!(rows.len(), 12, "{rows:?}");
+        assert_eq!(rows.len(), bench::formats::Format::ALL.len(), "{rows:?}");
         for row in &rows {
             assert_eq!(row["fact_accuracy_pct"], 100.0, "{row}");
             // Formats that skipped a task rank after those that rendered all of them.
@@ -250,7 +254,7 @@ fn list_tasks_and_dump_prompts_write_every_task_in_every_format() {
     names.sort();
     assert_eq!(
         names.len(),
-        12,
+        bench::formats::Format::ALL.len(),
         "HR-002's data is flat: every format renders it: {names:?}"
     );
     let csv = std::fs::read_to_string(dir.join("HR-002-csv.txt")).unwrap();
