@@ -13,6 +13,7 @@ mod documents;
 mod gemini_batch_run;
 mod grading;
 mod module_graph;
+mod outside_readers;
 mod pipeline;
 mod providers;
 mod recommend;
