@@ -317,7 +317,7 @@ pub struct ReportArgs {
 /// What data to render: shared by every command.
 #[derive(Debug, Clone, Args)]
 pub struct DataArgs {
-    /// Formats, comma-separated, `default` (the 8 of the `formats` suite) or `all` (14).
+    /// Formats, comma-separated, `default` (the 8 of the `formats` suite) or `all` (15).
     /// Default: the 8 for `run` and `generate`, all 12 for `tokens`.
     #[arg(long, value_parser = parse_formats)]
     pub formats: Option<Formats>,

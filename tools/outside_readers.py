@@ -4,7 +4,8 @@ wrote) and checks that the values it reads equal the source records.
 
     outside_readers.py FORMAT RENDERING SOURCE.json
 
-FORMAT is tsv or psv (read by `csv` with delimiter "\\t" or "|"). SOURCE.json is the document
+FORMAT is tsv or psv (read by `csv` with delimiter "\\t" or "|") or html_table (read by
+`html.parser`, character references converted). SOURCE.json is the document
 the rendering was made from: an array of records, or an object holding one under one key. A
 cell is compared as bench writes it: null is the empty cell, true/false are lower case, a
 number equals the source number. Prints one `ok` line, or the first difference and exits 1.
@@ -13,8 +14,43 @@ number equals the source number. Prints one `ok` line, or the first difference a
 import csv
 import json
 import sys
+from html.parser import HTMLParser
 
 DELIMITERS = {"tsv": "\t", "psv": "|"}
+
+
+class Cells(HTMLParser):
+    """Every <th>/<td> text, row by row."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.rows, self.cell = [], None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("th", "td"):
+            self.cell = ""
+
+    def handle_endtag(self, tag):
+        if tag in ("th", "td"):
+            self.rows[-1].append(self.cell)
+            self.cell = None
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell += data
+
+
+def read(fmt, path):
+    with open(path, encoding="utf-8", newline="") as f:
+        if fmt in DELIMITERS:
+            return list(csv.DictReader(f, delimiter=DELIMITERS[fmt]))
+        p = Cells()
+        p.feed(f.read())
+        p.close()
+        header, *body = p.rows
+        return [dict(zip(header, row)) for row in body]
 
 
 def records(doc):
@@ -40,12 +76,11 @@ def same(cell, want):
 
 def main():
     fmt, rendering, source = sys.argv[1:4]
-    if fmt not in DELIMITERS:
-        sys.exit(f"unknown format {fmt!r}: expected one of {', '.join(DELIMITERS)}")
+    if fmt not in (*DELIMITERS, "html_table"):
+        sys.exit(f"unknown format {fmt!r}: expected tsv, psv or html_table")
     with open(source, encoding="utf-8") as f:
         want = records(json.load(f))
-    with open(rendering, encoding="utf-8", newline="") as f:
-        rows = list(csv.DictReader(f, delimiter=DELIMITERS[fmt]))
+    rows = read(fmt, rendering)
     if len(rows) != len(want):
         sys.exit(f"{rendering}: {len(rows)} rows read, the source has {len(want)} records")
     cells = 0

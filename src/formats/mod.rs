@@ -3,6 +3,7 @@
 //! reference provider reads.
 
 mod csv;
+mod html_table;
 mod json;
 mod jsonl;
 mod markdown_table;
@@ -241,6 +242,8 @@ formats! {
     Tsv => csv::TSV,
     /// Pipe-separated values, one row per record (flat only).
     Psv => csv::PSV,
+    /// One HTML `<table>`, a row per record (flat only).
+    HtmlTable => html_table::HTML_TABLE,
 }
 
 impl Format {

@@ -149,6 +149,7 @@ fn untyped(f: Format) -> bool {
         Format::Csv
             | Format::Tsv
             | Format::Psv
+            | Format::HtmlTable
             | Format::MarkdownTable
             | Format::XmlCompact
             | Format::XmlPretty

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 /// A shape, its document, and the formats expected to refuse it.
 fn shapes() -> Vec<(&'static str, Value, &'static [&'static str])> {
-    const TABULAR: &[&str] = &["csv", "tsv", "psv", "markdown_table"];
+    const TABULAR: &[&str] = &["csv", "tsv", "psv", "html_table", "markdown_table"];
     vec![
         (
             "flat records under one key, sparse, awkward text",
@@ -42,7 +42,7 @@ fn shapes() -> Vec<(&'static str, Value, &'static [&'static str])> {
         (
             "several top-level keys",
             json!({"company": "Acme", "year": 2025, "regions": [{"name": "West", "sales": 10}]}),
-            &["csv", "tsv", "psv", "markdown_table", "jsonl"],
+            &["csv", "tsv", "psv", "html_table", "markdown_table", "jsonl"],
         ),
         (
             "lists of scalars in records",
@@ -56,6 +56,7 @@ fn shapes() -> Vec<(&'static str, Value, &'static [&'static str])> {
                 "csv",
                 "tsv",
                 "psv",
+                "html_table",
                 "markdown_table",
                 "xml_compact",
                 "xml_pretty",

@@ -1,6 +1,7 @@
-//! The delimited formats read by a reader nobody on the team wrote: `tools/outside_readers.py`
-//! reads bench's TSV and PSV with Python's standard `csv` module and compares every cell with
-//! the source records, on the product records and on awkward text.
+//! The tabular formats read by readers nobody on the team wrote: `tools/outside_readers.py`
+//! reads bench's TSV and PSV with Python's standard `csv` module and its HTML table with
+//! `html.parser`, and compares every cell with the source records, on the product records and
+//! on awkward text.
 
 use bench::dataset::{self, Structure, Variant};
 use bench::formats::Format;
@@ -14,7 +15,8 @@ fn awkward() -> Value {
         {"id": "A-1", "note": "tab\there | pipe, comma", "q": "say \"hi\"", "n": 1.5, "ok": true},
         {"id": "A-2", "note": "two\nlines\r\nand more", "q": "=SUM(A1) [x] #tag", "n": -3, "ok": false},
         {"id": "A-3", "note": "  leading spaces", "q": "Zürich 東京 مرحبا", "n": 0},
-        {"id": "A-4", "note": null, "q": "|", "n": 1e21, "ok": null}
+        {"id": "A-4", "note": null, "q": "|", "n": 1e21, "ok": null},
+        {"id": "A-5", "note": "<b>bold</b> &amp; <!-- not a comment -->", "q": "a&b", "n": 2}
     ]})
 }
 
@@ -53,7 +55,7 @@ fn python_csv_reads_tsv_and_psv_as_the_source_records() {
     }
     let dir = tempfile::tempdir().unwrap();
     let ds = dataset::generate(31, 42);
-    for format in [Format::Tsv, Format::Psv] {
+    for format in [Format::Tsv, Format::Psv, Format::HtmlTable] {
         for v in [Variant::Mandatory, Variant::Optional] {
             let doc = ds.document(v, Structure::Flat);
             check(dir.path(), format, &format!("products_{}", v.name()), &doc);

@@ -86,7 +86,11 @@ fn empty_strings_are_refused_where_an_empty_cell_means_null_and_kept_elsewhere()
                 assert!(
                     matches!(
                         f,
-                        Format::Csv | Format::Tsv | Format::Psv | Format::MarkdownTable
+                        Format::Csv
+                            | Format::Tsv
+                            | Format::Psv
+                            | Format::HtmlTable
+                            | Format::MarkdownTable
                     ),
                     "{f}: {e}"
                 );

@@ -134,7 +134,10 @@ fn nested_records_three_levels_deep_skip_the_tabular_formats() {
     let (_, meta) = run_all(dir.path(), &f, &[]);
     // JSONL holds any record, one a line; the delimited formats and the Markdown table hold
     // flat values only.
-    assert_eq!(skipped(&meta), ["csv", "markdown_table", "psv", "tsv"]);
+    assert_eq!(
+        skipped(&meta),
+        ["csv", "html_table", "markdown_table", "psv", "tsv"]
+    );
     assert_eq!(meta.id_field, "id");
     // Questions reach the third level.
     let log =
@@ -246,7 +249,10 @@ fn an_array_valued_field_is_asked_as_a_set() {
     let f = write(dir.path(), "tagged.jsonl", &jsonl(&recs));
     let (_, meta) = run_all(dir.path(), &f, &[]);
     // The delimited formats and the Markdown table hold flat values only; JSONL holds any record.
-    assert_eq!(skipped(&meta), ["csv", "markdown_table", "psv", "tsv"]);
+    assert_eq!(
+        skipped(&meta),
+        ["csv", "html_table", "markdown_table", "psv", "tsv"]
+    );
 }
 
 #[test]
