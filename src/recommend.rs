@@ -124,7 +124,8 @@ pub async fn recommend(
             .expect("a run log has a folder")
             .into();
         out.rounds = round;
-        out.spent_usd = spent(&out.run_dir)?;
+        let (spent_usd, reported) = usage(&out.run_dir)?;
+        out.spent_usd = spent_usd;
         if let Some(why) = outcome.stopped {
             let why = match why {
                 runner::StopReason::Budget(b) => format!(
@@ -139,7 +140,7 @@ pub async fn recommend(
             return Ok(out);
         }
         if round == 1 {
-            by_reported_tokens(&out.run_dir, &mut plan.formats)?;
+            by_reported_tokens(&reported, &mut plan.formats);
         }
         let d = gather_run(run_info(&out.run_dir)?, s.baseline.name())?;
         let seen = look(&d, s.baseline.name(), alpha, &plan.formats);
@@ -163,28 +164,29 @@ pub async fn recommend(
 
 /// Orders `formats` by the prompt tokens the provider reported in round 1 (its own tokenizer),
 /// when it reported them for every format; the o200k_base counts stand in until then.
-fn by_reported_tokens(dir: &std::path::Path, formats: &mut [Format]) -> Result<()> {
+fn by_reported_tokens(reported: &BTreeMap<String, f64>, formats: &mut [Format]) {
+    if formats.iter().all(|f| reported.contains_key(f.name())) {
+        formats.sort_by(|x, y| reported[x.name()].total_cmp(&reported[y.name()]));
+    }
+}
+
+/// From one reading of the run log in `dir`: the dollars spent so far, and the mean prompt
+/// tokens the provider reported per call of each format (complete runs, only where it
+/// reported some).
+fn usage(dir: &std::path::Path) -> Result<(f64, BTreeMap<String, f64>)> {
     let a = crate::analytics::Analytics::open_run(dir)?;
+    let t = a.query("SELECT coalesce(sum(cost_usd), 0)::DOUBLE FROM results")?;
+    let spent = t.rows.first().and_then(|r| r[0].as_f64()).unwrap_or(0.0);
     let t = a.query(
         "SELECT format, avg(input_tokens)::DOUBLE FROM runs WHERE NOT failed GROUP BY format",
     )?;
-    let reported: BTreeMap<String, f64> = t
+    let reported = t
         .rows
         .iter()
         .filter_map(|r| Some((r[0].as_str()?.to_string(), r[1].as_f64()?)))
         .filter(|(_, n)| *n > 0.0)
         .collect();
-    if formats.iter().all(|f| reported.contains_key(f.name())) {
-        formats.sort_by(|x, y| reported[x.name()].total_cmp(&reported[y.name()]));
-    }
-    Ok(())
-}
-
-/// Dollars spent so far by the run in `dir`.
-fn spent(dir: &std::path::Path) -> Result<f64> {
-    let a = crate::analytics::Analytics::open_run(dir)?;
-    let t = a.query("SELECT coalesce(sum(cost_usd), 0)::DOUBLE FROM results")?;
-    Ok(t.rows.first().and_then(|r| r[0].as_f64()).unwrap_or(0.0))
+    Ok((spent, reported))
 }
 
 /// One look at the data so far.
@@ -212,7 +214,7 @@ fn look(d: &ReportData, baseline: &str, alpha: f64, formats: &[Format]) -> Look 
     let dropped: Vec<String> = d
         .versus_best
         .iter()
-        .filter(|c| c.p_holm < alpha && c.delta_accuracy_pp.is_some_and(|x| x < 0.0))
+        .filter(|c| c.worse_at(alpha))
         .map(|c| c.format.clone())
         .collect();
     let cheapest = formats
@@ -238,14 +240,11 @@ fn look(d: &ReportData, baseline: &str, alpha: f64, formats: &[Format]) -> Look 
             None => missing.push(format!("no answers paired with `{against}` yet")),
         }
     }
-    let shown = |c: &ComparisonRow| {
-        c.ni_p_holm.is_some_and(|p| p < alpha) && c.delta_low_pp.is_some_and(|l| l > -c.margin_pp)
-    };
     let open: Vec<String> = missing
         .into_iter()
         .chain(evidence
         .iter()
-        .filter(|c| !shown(c))
+        .filter(|c| !c.noninferior_at(alpha))
         .map(|c| {
             format!(
                 "not yet shown within {} pp of `{}` (Δ {:+.1} pp, Tango p Holm {} against α {alpha:.4})",

@@ -7,6 +7,7 @@ use crate::UsageError;
 use crate::analytics::{Analytics, Table};
 use crate::cli::{CompareArgs, FailOn};
 use crate::error::Stopped;
+use crate::numfmt::percent as pct;
 use crate::report::data::{self, RunInfo, paired_intervals, run_sql, typed};
 use crate::report::tables::{TableFormat, render};
 use anyhow::Result;
@@ -173,7 +174,7 @@ fn compared(an: &Analytics, a: &RunInfo) -> Result<Vec<CompareRow>> {
             r.delta_low_pp = Some(100.0 * i.low);
             r.delta_high_pp = Some(100.0 * i.high);
         }
-        r.noninferior = r.ni_significant && r.delta_low_pp.is_some_and(|l| l > -r.margin_pp);
+        r.noninferior = crate::stats::noninferior(r.ni_p_holm, r.delta_low_pp, r.margin_pp, 0.05);
     }
     Ok(rows)
 }
@@ -294,10 +295,6 @@ fn output(
         out.push_str(&render(tasks, format)?);
     }
     Ok(out)
-}
-
-fn pct(x: Option<f64>) -> String {
-    x.map_or("–".into(), |v| format!("{:.1} %", 100.0 * v))
 }
 
 /// The rows as text cells.

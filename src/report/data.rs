@@ -180,12 +180,22 @@ impl ComparisonRow {
     /// bootstrap interval of Δ weighted above −margin (repeated runs of one question are not
     /// independent pairs).
     pub fn noninferior(&self) -> bool {
-        self.ni_significant && self.delta_low_pp.is_some_and(|l| l > -self.margin_pp)
+        self.noninferior_at(0.05)
+    }
+
+    /// [`noninferior`](Self::noninferior) with the Holm-adjusted test at level `alpha`.
+    pub fn noninferior_at(&self, alpha: f64) -> bool {
+        stats::noninferior(self.ni_p_holm, self.delta_low_pp, self.margin_pp, alpha)
     }
 
     /// Significantly worse than its baseline (Holm-adjusted exact McNemar).
     pub fn worse(&self) -> bool {
-        self.significant && self.delta_accuracy_pp.is_some_and(|d| d < 0.0)
+        self.worse_at(0.05)
+    }
+
+    /// [`worse`](Self::worse) at level `alpha`.
+    pub fn worse_at(&self, alpha: f64) -> bool {
+        self.p_holm < alpha && self.delta_accuracy_pp.is_some_and(|d| d < 0.0)
     }
 }
 

@@ -70,14 +70,7 @@ impl ProviderBatches {
         let Some(cache) = &self.shared.cache else {
             return;
         };
-        let w = &self.work[k];
-        let ck = super::super::Cache::key(
-            self.p.provider.as_ref(),
-            &self.messages(k),
-            w.run,
-            w.combo.scorer.response_schema(),
-        );
-        if let Err(e) = cache.put(&ck, resp) {
+        if let Err(e) = cache.put(&self.cache_key(k), resp) {
             self.notice(&format!(
                 "warning: cannot write response cache '{}': {e}",
                 cache.dir().display()
@@ -176,13 +169,17 @@ impl ProviderBatches {
 
     /// The cached reply to `k`'s next request.
     fn cached(&self, k: &SampleKey) -> Option<Response> {
-        let cache = self.shared.cache.as_ref()?;
+        self.shared.cache.as_ref()?.get(&self.cache_key(k))
+    }
+
+    /// The response-cache key of `k`'s next request (the live runner's key for the same turn).
+    fn cache_key(&self, k: &SampleKey) -> String {
         let w = &self.work[k];
-        cache.get(&super::super::Cache::key(
+        super::super::Cache::key(
             self.p.provider.as_ref(),
             &self.messages(k),
             w.run,
             w.combo.scorer.response_schema(),
-        ))
+        )
     }
 }
