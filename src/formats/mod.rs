@@ -4,8 +4,11 @@
 
 mod csv;
 mod html_table;
+mod ini;
 mod json;
 mod jsonl;
+mod kv_paths;
+mod markdown_kv;
 mod markdown_table;
 mod scalar;
 mod tealeaf;
@@ -244,6 +247,10 @@ formats! {
     Psv => csv::PSV,
     /// One HTML `<table>`, a row per record (flat only).
     HtmlTable => html_table::HTML_TABLE,
+    /// Markdown key-value: a `## Record N` heading and a fenced block of `key: value` lines.
+    MarkdownKv => markdown_kv::MARKDOWN_KV,
+    /// INI: a `[Record N]` section of `key = value` lines per record.
+    Ini => ini::INI,
 }
 
 impl Format {

@@ -51,20 +51,25 @@ pub fn extract<'a>(reply: &'a str, fence: &str) -> (&'a str, bool, bool) {
     let mut rest = reply;
     let mut offset = 0;
     while let Some(open) = rest.find("```") {
-        let after = &rest[open + 3..];
+        // As in CommonMark, a fence of N backticks is closed by a line of N or more, so a
+        // document holding ``` fences itself (markdown_kv) can sit in a ```` fence.
+        let ticks = rest[open..].bytes().take_while(|&b| b == b'`').count();
+        let fence = &rest[open..open + ticks];
+        let after = &rest[open + ticks..];
         let Some(nl) = after.find('\n') else { break };
         let info = after[..nl].trim();
         let body = &after[nl + 1..];
         let close = body
-            .find("\n```")
+            .find(&format!("\n{fence}"))
             .map(|c| c + 1)
-            .or_else(|| body.find("```"));
+            .or_else(|| body.find(fence));
         let Some(close) = close else {
             // An unclosed fence (a cut reply): the rest is the block.
             blocks.push((info, body, offset + open, reply.len()));
             break;
         };
-        let end = offset + open + 3 + nl + 1 + close + 3;
+        let closing = body[close..].bytes().take_while(|&b| b == b'`').count();
+        let end = offset + open + ticks + nl + 1 + close + closing;
         blocks.push((info, &body[..close], offset + open, end));
         rest = &reply[end..];
         offset = end;

@@ -47,7 +47,14 @@ pub struct WriteRequest {
 impl WriteRequest {
     /// The reply of a model that writes the gold perfectly: it in one fenced block.
     pub fn reply(&self) -> String {
-        format!("```{}\n{}\n```", self.format.spec().fence, self.text)
+        // A longer fence than any backtick run inside, so a document holding fences itself
+        // (markdown_kv) stays one block.
+        let fence = crate::prompt::fence_for(&self.text);
+        format!(
+            "{fence}{}\n{}\n{fence}",
+            self.format.spec().fence,
+            self.text
+        )
     }
 }
 

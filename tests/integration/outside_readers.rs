@@ -1,7 +1,8 @@
-//! The tabular formats read by readers nobody on the team wrote: `tools/outside_readers.py`
-//! reads bench's TSV and PSV with Python's standard `csv` module and its HTML table with
-//! `html.parser`, and compares every cell with the source records, on the product records and
-//! on awkward text.
+//! The formats people compare in public, read by readers nobody on the team wrote:
+//! `tools/outside_readers.py` reads bench's TSV and PSV with Python's standard `csv` module, its
+//! HTML table with `html.parser` and its INI with `configparser`; Markdown-KV is parsed by
+//! pulldown-cmark (CommonMark) here and its blocks' lines read by the script. Every value is
+//! compared with the source records, on the product records and on awkward text and keys.
 
 use bench::dataset::{self, Structure, Variant};
 use bench::formats::Format;
@@ -20,8 +21,48 @@ fn awkward() -> Value {
     ]})
 }
 
+/// Nested records whose keys need quoting in INI and Markdown-KV paths.
+fn awkward_keys() -> Value {
+    json!([
+        {"id": "K-1", "a.b": {"c:d": 1, "e=f": ["x", "", " y"]}, "[x]": "#h", "; c": {"k k": null}},
+        {"id": "K-2", "a.b": {}, "[x]": "= v", "; c": {"k k": [[1, "2"], []]}, "ünï": "1e5"}
+    ])
+}
+
+/// The text of every fenced code block under a `## Record N` heading, as CommonMark reads it;
+/// the headings must be Record 1, Record 2, … in order.
+fn markdown_blocks(text: &str) -> Vec<String> {
+    use pulldown_cmark::{Event, Parser, Tag, TagEnd};
+    let (mut headings, mut blocks) = (Vec::new(), Vec::new());
+    let mut current: Option<String> = None;
+    for event in Parser::new(text) {
+        match event {
+            Event::Start(Tag::Heading { .. }) => headings.push(String::new()),
+            Event::Start(Tag::CodeBlock(_)) => current = Some(String::new()),
+            Event::End(TagEnd::CodeBlock) => blocks.push(current.take().unwrap()),
+            Event::Text(t) => match current.as_mut() {
+                Some(block) => block.push_str(&t),
+                None => headings.last_mut().unwrap().push_str(&t),
+            },
+            _ => {}
+        }
+    }
+    let want: Vec<String> = (1..=blocks.len()).map(|i| format!("Record {i}")).collect();
+    assert_eq!(headings, want, "{text}");
+    blocks
+}
+
 fn check(dir: &Path, format: Format, name: &str, doc: &Value) {
     let text = format.encode(doc).unwrap();
+    let (reader, text) = if format == Format::MarkdownKv {
+        let blocks = markdown_blocks(&text);
+        (
+            "markdown_kv_blocks",
+            serde_json::to_string(&blocks).unwrap(),
+        )
+    } else {
+        (format.name(), text)
+    };
     let rendering = dir.join(format!("{name}.{}", format.spec().extension));
     let source = dir.join(format!("{name}.json"));
     std::fs::write(&rendering, &text).unwrap();
@@ -29,7 +70,7 @@ fn check(dir: &Path, format: Format, name: &str, doc: &Value) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/outside_readers.py");
     let out = std::process::Command::new("python3")
         .arg(script)
-        .arg(format.name())
+        .arg(reader)
         .arg(&rendering)
         .arg(&source)
         .output()
@@ -44,13 +85,15 @@ fn check(dir: &Path, format: Format, name: &str, doc: &Value) {
 }
 
 #[test]
-fn python_csv_reads_tsv_and_psv_as_the_source_records() {
+fn outside_readers_read_the_source_records() {
     if std::process::Command::new("python3")
         .arg("--version")
         .output()
         .is_err()
     {
-        eprintln!("notice: python3 not found; the outside-reader check of TSV and PSV is skipped");
+        eprintln!(
+            "notice: python3 not found; the outside-reader check of TSV, PSV, HTML, INI and Markdown-KV is skipped"
+        );
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -61,5 +104,20 @@ fn python_csv_reads_tsv_and_psv_as_the_source_records() {
             check(dir.path(), format, &format!("products_{}", v.name()), &doc);
         }
         check(dir.path(), format, "awkward", &awkward());
+    }
+    for format in [Format::Ini, Format::MarkdownKv] {
+        for v in [Variant::Mandatory, Variant::Optional] {
+            for s in [Structure::Flat, Structure::Nested] {
+                let doc = ds.document(v, s);
+                check(
+                    dir.path(),
+                    format,
+                    &format!("products_{}_{s:?}", v.name()),
+                    &doc,
+                );
+            }
+        }
+        check(dir.path(), format, "awkward", &awkward());
+        check(dir.path(), format, "awkward_keys", &awkward_keys());
     }
 }
