@@ -373,11 +373,34 @@ pub struct SynthArgs {
     #[arg(long, value_name = "FIELD[,FIELD…]", requires = "data_file")]
     pub id_field: Option<String>,
     /// With --data: questions in all, split 55 : 27 : 21 : 21 over retrieval, structure,
-    /// filtering and aggregation like the formats suite.
-    #[arg(long, value_name = "N", default_value_t = crate::questions::synth::DEFAULT_QUESTIONS,
-          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=100_000),
+    /// filtering and aggregation like the formats suite; or a question file (JSON, JSONL or
+    /// CSV rows, or the original benchmark's questionnaire or answer key) asked instead, see
+    /// docs/questions.md.
+    #[arg(long, value_name = "N|FILE", default_value = "124", value_parser = parse_questions,
           requires = "data_file")]
-    pub questions: usize,
+    pub questions: QuestionsArg,
+}
+
+/// `--questions`: how many to synthesise, or the user's own question file.
+#[derive(Debug, Clone, PartialEq)]
+pub enum QuestionsArg {
+    /// Synthesise this many.
+    Count(usize),
+    /// Ask the questions of this file.
+    File(PathBuf),
+}
+
+/// Digits are a count (1 to 100000), anything else a file (`./124` names a file called 124).
+fn parse_questions(s: &str) -> Result<QuestionsArg, String> {
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+        return match s.parse::<usize>() {
+            Ok(n @ 1..=100_000) => Ok(QuestionsArg::Count(n)),
+            _ => Err(format!(
+                "{s} is not a count from 1 to 100000 (or a question file)"
+            )),
+        };
+    }
+    Ok(QuestionsArg::File(PathBuf::from(s)))
 }
 
 /// `bench generate`.

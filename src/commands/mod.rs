@@ -14,7 +14,7 @@ pub mod tasks;
 pub mod tokens;
 pub mod write;
 
-use crate::cli::{DataArgs, DataFileArgs, SynthArgs};
+use crate::cli::{DataArgs, DataFileArgs, QuestionsArg, SynthArgs};
 use crate::dataset::user::LoadOptions;
 use crate::dataset::{Dataset, Structure, Variant};
 use crate::formats::Format;
@@ -83,9 +83,16 @@ pub fn data_plan(
         path,
         load_options(file, d)?,
         crate::questions::synth::Options {
-            questions: synth.questions,
+            questions: match synth.questions {
+                QuestionsArg::Count(n) => n,
+                QuestionsArg::File(_) => crate::questions::synth::DEFAULT_QUESTIONS,
+            },
             id_field: synth.id_field.clone(),
             seed: d.seed,
+            file: match &synth.questions {
+                QuestionsArg::File(f) => Some(f.clone()),
+                QuestionsArg::Count(_) => None,
+            },
         },
     )?;
     eprintln!(

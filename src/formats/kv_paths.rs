@@ -200,10 +200,10 @@ impl Builder {
     pub fn add(&mut self, path: &str, value: &str) -> Result<(), String> {
         let segs = parse_path(path)?;
         let leaf = parse_value(value)?;
-        if let Some(Seg::Index(_)) = segs.first() {
-            if matches!(&self.root, Value::Object(o) if o.is_empty()) {
-                self.root = Value::Array(Vec::new());
-            }
+        if let Some(Seg::Index(_)) = segs.first()
+            && matches!(&self.root, Value::Object(o) if o.is_empty())
+        {
+            self.root = Value::Array(Vec::new());
         }
         insert(&mut self.root, &segs, leaf).map_err(|why| format!("{path}: {why}"))
     }

@@ -7,6 +7,7 @@ use super::{Finish, Provider, ProviderError, Request, Response, Usage};
 use crate::dataset::records_from_document;
 use crate::formats::Format;
 use crate::prompt::parse_data_block;
+use crate::questions::Query;
 use crate::tasks::TaskRequest;
 use crate::tokens::Tokenizer;
 use serde_json::{Map, Value, json};
@@ -110,10 +111,27 @@ fn answer_questions(input: &str, asked: &Lookups) -> Result<String, ProviderErro
         None => records_from_document(&doc)
             .map_err(|e| ProviderError::BadPrompt(format!("{name}: {e}")))?,
     };
+    // A question file's SQL runs on one table of the decoded records, loaded once.
+    let table = asked
+        .questions
+        .iter()
+        .any(|q| matches!(q.query, Query::Sql { .. }))
+        .then(|| crate::questions::sql::Table::load(&records));
     let answers: Map<String, Value> = asked
         .questions
         .iter()
-        .map(|q| (q.id.clone(), q.query.evaluate(&records)))
+        .filter_map(|q| {
+            let answer = match (&q.query, &table) {
+                // A given answer has no query: nothing to evaluate, so no answer.
+                (Query::Given, _) => return None,
+                (Query::Sql { sql, list }, Some(Ok(t))) => {
+                    t.answer(sql, *list).unwrap_or(Value::Null)
+                }
+                (Query::Sql { .. }, _) => Value::Null,
+                (query, _) => query.evaluate(&records),
+            };
+            Some((q.id.clone(), answer))
+        })
         .collect();
     Ok(serde_json::to_string(&answers).expect("answers serialize"))
 }

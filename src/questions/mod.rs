@@ -1,8 +1,10 @@
 //! Questions generated from the data: each carries its expected answer, validation rule and a
 //! machine-readable query that the reference answerer evaluates.
 
+pub mod file;
 pub(crate) mod generate;
 pub mod query;
+pub mod sql;
 pub mod synth;
 
 pub use generate::generate;

@@ -213,6 +213,17 @@ pub enum Query {
         /// Condition.
         filter: Filter,
     },
+    /// A question file's DuckDB SQL over the table `records` (see [`crate::questions::sql`]).
+    Sql {
+        /// The query; its one column is the answer.
+        sql: String,
+        /// The answer is the list of its rows' values, not one value.
+        #[serde(default)]
+        list: bool,
+    },
+    /// No query: a question file gave the answer, so there is nothing to evaluate (the
+    /// reference answerer is not graded on it; models are).
+    Given,
 }
 
 /// One field of a composite key and its value as text.
@@ -324,6 +335,10 @@ impl Query {
     /// Evaluates the query; a missing record or an empty aggregate gives null.
     pub fn evaluate(&self, records: &[Record]) -> Value {
         match self {
+            Query::Sql { sql, list } => crate::questions::sql::Table::load(records)
+                .and_then(|t| t.answer(sql, *list))
+                .unwrap_or(Value::Null),
+            Query::Given => Value::Null,
             Query::Get { id, field: f, key } => {
                 let key = key.as_deref().unwrap_or("id");
                 records

@@ -347,6 +347,8 @@ pub struct ReportData {
     pub usage: Table,
     /// Failed answers by kind (`sql/failure_modes.sql`), as returned.
     pub failure_modes: Table,
+    /// Questions whose key every answer contradicts in agreement (`sql/key_check.sql`).
+    pub key_check: Table,
     /// Tokens and accuracy against record count, when the run swept sizes.
     pub scaling: Option<Table>,
     /// Retrieval accuracy by position.
@@ -655,6 +657,7 @@ pub fn gather_run(run: RunInfo, baseline: &str) -> Result<ReportData> {
     )?;
     let usage = run_sql(&a, sql::USAGE, "sql/usage.sql")?;
     let failure_modes = run_sql(&a, sql::FAILURE_MODES, "sql/failure_modes.sql")?;
+    let key_check = run_sql(&a, sql::KEY_CHECK, "sql/key_check.sql")?;
     let sizes = accuracy
         .iter()
         .map(|r| r.family.records)
@@ -689,6 +692,7 @@ pub fn gather_run(run: RunInfo, baseline: &str) -> Result<ReportData> {
         tokens,
         usage,
         failure_modes,
+        key_check,
         scaling,
         position: (!position.rows.is_empty()).then_some(position),
         tasks,

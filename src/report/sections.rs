@@ -542,6 +542,7 @@ pub fn tables(d: &ReportData) -> Vec<Block> {
     } else {
         out.push(generic_table(&d.failure_modes));
     }
+    out.extend(key_check(d));
     out.push(Block::Heading(2, "Cost and latency".into()));
     out.push(Block::Para(
         "Usage as the APIs reported it, dollars from the price table (null when the model's price is unknown), \
@@ -620,4 +621,36 @@ pub fn methodology(d: &ReportData) -> Vec<Block> {
         Block::Heading(2, "Methodology".into()),
         Block::Bullets(items),
     ]
+}
+
+/// "Check the key": questions whose expected answer every answer contradicts in agreement.
+/// Shown only when there are some: a key given in a question file may be wrong.
+fn key_check(d: &ReportData) -> Vec<Block> {
+    if d.key_check.rows.is_empty() {
+        return Vec::new();
+    }
+    let mut out = vec![
+        Block::Heading(2, "Check the key".into()),
+        Block::Para(
+            "Every answer to these questions (all models, formats and runs; the reference answerer left out) \
+             states the same value, and the key says another (`sql/key_check.sql`). When all agree, the key \
+             is the first suspect: a key given in a question file is not computed from the data."
+                .into(),
+        ),
+    ];
+    let lines: Vec<String> = d
+        .key_check
+        .objects()
+        .map(|o| {
+            format!(
+                "check the key of {}: all {} answers say {}, the key says {}",
+                o["question"].as_str().unwrap_or("?"),
+                o["answers"],
+                o["all_say"].as_str().unwrap_or("?"),
+                o["key_says"].as_str().unwrap_or("?")
+            )
+        })
+        .collect();
+    out.push(Block::Bullets(lines));
+    out
 }

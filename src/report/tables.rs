@@ -89,11 +89,12 @@ pub fn ranking_table(rows: &[RankingRow]) -> String {
                 row.push(if r.primer { "on" } else { "off" }.to_string());
             }
             row.extend([r.provider.clone(), pct(r.weighted_accuracy)]);
-            row.extend(
-                Category::ALL
-                    .iter()
-                    .map(|c| pct(r.accuracy_by_category.get(c.name()).copied().unwrap_or(0.0))),
-            );
+            // A category with no questions (a question file may have none) shows "–", not 0 %.
+            row.extend(Category::ALL.iter().map(|c| {
+                r.accuracy_by_category
+                    .get(c.name())
+                    .map_or_else(|| "–".to_string(), |a| pct(*a))
+            }));
             let runs = if r.errors > 0 {
                 format!("{} ({} failed)", r.runs, r.errors)
             } else {

@@ -128,8 +128,14 @@ pub struct DataMeta {
     pub id_field_asked: Option<String>,
     /// Questions asked.
     pub questions: usize,
-    /// `--questions`.
+    /// `--questions N`.
     pub questions_asked: usize,
+    /// `--questions FILE`: the user's question file, replacing the synthesised questions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub questions_file: Option<std::path::PathBuf>,
+    /// Its SHA-256, checked when the run is planned again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub questions_sha256: Option<String>,
     /// What the synthesis could not do as asked.
     pub notices: Vec<String>,
     /// Formats that could not represent the records.

@@ -478,6 +478,7 @@ pub(super) fn build(
         task_scores,
         write,
     } = c.scorer.score_turns(u, &replies, error.is_some(), cut);
+    let metrics = unanswerable_dropped(p.provider.name(), u, metrics);
     let summary = summarize(&metrics);
     let run_tag = if run == 0 {
         "warmup".to_string()
@@ -568,4 +569,22 @@ pub(super) fn build(
         batch_matched_by: None,
         error,
     }
+}
+
+/// The reference answerer evaluates queries, so a question whose answer a question file gave
+/// without one is not graded for it (the run's notices say so); every model is graded on it.
+fn unanswerable_dropped(
+    provider: &str,
+    u: &Unit,
+    mut metrics: Vec<crate::grading::Metric>,
+) -> Vec<crate::grading::Metric> {
+    if provider == "reference" {
+        let given = |id: &str| {
+            u.questions
+                .iter()
+                .any(|q| q.id == id && q.query == crate::questions::Query::Given)
+        };
+        metrics.retain(|m| !given(&m.metric));
+    }
+    metrics
 }

@@ -103,8 +103,35 @@ impl DataPlan {
     /// Loads `file` and synthesises its questions; every error is one line naming the file.
     pub fn new(file: &Path, load: LoadOptions, synth: synth::Options) -> Result<Self> {
         let data = user::load(file, &load)?;
-        let synthesis = synth::synthesize(&data.records, &synth)
+        let mut synthesis = synth::synthesize(&data.records, &synth)
             .map_err(|e| UsageError::new(format!("{}: {e}", file.display())))?;
+        if let Some(qfile) = &synth.file {
+            synthesis.questions = crate::questions::file::load(qfile, &data.records, |v, e, a| {
+                crate::grading::validate(v, e, a).passed
+            })
+            .map_err(UsageError::new)?;
+            // The synthesis's notices are about questions no longer asked.
+            synthesis.notices.clear();
+            let given: Vec<&str> = synthesis
+                .questions
+                .iter()
+                .filter(|q| q.query == crate::questions::Query::Given)
+                .map(|q| q.id.as_str())
+                .collect();
+            if !given.is_empty() {
+                synthesis.notices.push(format!(
+                    "{}: {} question(s) have a given answer and no sql ({}); the reference \
+                     answerer has no query to evaluate and is not graded on them (models are)",
+                    qfile.display(),
+                    given.len(),
+                    if given.len() > 5 {
+                        format!("{}, …", given[..5].join(", "))
+                    } else {
+                        given.join(", ")
+                    }
+                ));
+            }
+        }
         let doc = data.document();
         let structure = formats::structure_of(&doc);
         let sparse = synthesis.profile.fields.iter().any(|f| f.sparse());
@@ -169,6 +196,8 @@ impl DataPlan {
             id_field_asked: self.synth.id_field.clone(),
             questions: self.synthesis.questions.len(),
             questions_asked: self.synth.questions,
+            questions_file: self.synth.file.clone(),
+            questions_sha256: self.synth.file.as_deref().and_then(sha256_of),
             notices: self
                 .data
                 .notes
@@ -200,7 +229,19 @@ impl DataMeta {
             questions: self.questions_asked,
             id_field: self.id_field_asked.clone(),
             seed,
+            file: self.questions_file.clone(),
         };
+        if let Some(f) = &self.questions_file {
+            let now = sha256_of(f);
+            if now != self.questions_sha256 {
+                return Err(UsageError::new(format!(
+                    "{}: the question file changed since the run started (or is gone); the \
+                     questions would differ",
+                    f.display()
+                ))
+                .into());
+            }
+        }
         let plan = DataPlan::new(&self.file, load, synth)?;
         if plan.data.sha256 != self.sha256 {
             return Err(UsageError::new(format!(
@@ -272,4 +313,11 @@ pub fn build(plan: &Plan, dp: &DataPlan) -> Result<(Matrix, Vec<Skip>)> {
         },
         skips,
     ))
+}
+
+/// SHA-256 of a file's bytes, hex; `None` when it cannot be read.
+fn sha256_of(path: &Path) -> Option<String> {
+    use sha2::Digest;
+    let bytes = std::fs::read(path).ok()?;
+    Some(format!("{:x}", sha2::Sha256::digest(bytes)))
 }

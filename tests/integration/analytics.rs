@@ -465,6 +465,15 @@ fn every_report_returns_the_expected_rows() {
             "compare.sql" | "compare_pairs.sql" | "compare_tasks.sql" => {
                 assert!(t.rows.is_empty(), "{name}: {:?}", t.rows)
             }
+            // Keys every answer contradicts in agreement (tests/integration/question_file.rs
+            // plants two and checks the report's lines): at least 2 answers, all saying one
+            // value that is not the key's.
+            "key_check.sql" => {
+                for row in &t.rows {
+                    assert!(row[col(&t, "answers")].as_i64().unwrap() >= 2, "{row:?}");
+                    assert_ne!(row[col(&t, "all_say")], row[col(&t, "key_says")], "{row:?}");
+                }
+            }
             other => panic!("{other} has no expectations in tests/analytics.rs: add them"),
         }
     }

@@ -16,6 +16,7 @@ mod module_graph;
 mod outside_readers;
 mod pipeline;
 mod providers;
+mod question_file;
 mod recommend;
 mod report;
 mod report_cli;

@@ -23,6 +23,9 @@ pub struct Options {
     pub id_field: Option<String>,
     /// Seed of every choice.
     pub seed: u64,
+    /// A question file (`--questions FILE`) whose questions replace the synthesised ones; the
+    /// synthesis still picks the identifier and profiles the fields.
+    pub file: Option<std::path::PathBuf>,
 }
 
 /// The questions and how they came to be.

@@ -64,6 +64,7 @@ fn opts(questions: usize, id_field: Option<&str>) -> Options {
         questions,
         id_field: id_field.map(str::to_string),
         seed: 3,
+        file: None,
     }
 }
 
@@ -107,6 +108,7 @@ fn sql_answers_equal_the_evaluators_on_the_source_records() {
             questions: 124,
             id_field: None,
             seed: 7,
+            file: None,
         },
     )
     .unwrap();
@@ -144,6 +146,7 @@ fn data_without_numbers_redistributes_and_says_so() {
             questions: 124,
             id_field: None,
             seed: 1,
+            file: None,
         },
     )
     .unwrap();
