@@ -105,6 +105,35 @@ fn outside_readers_read_the_source_records() {
         }
         check(dir.path(), format, "awkward", &awkward());
     }
+    // A --data file with awkward values, read as bench reads it (DuckDB's CSV reader), in all
+    // five formats.
+    let csv = dir.path().join("awkward_data.csv");
+    std::fs::write(
+        &csv,
+        "id,note,q,n\n\
+         A-1,\"tab\there | pipe, comma\",\"say \"\"hi\"\"\",1.5\n\
+         A-2,\"two\nlines\",=SUM(A1) [x] #tag,-3\n\
+         A-3,\"  leading spaces\",Zürich 東京 مرحبا,0\n\
+         A-4,key = value; # not a comment,|,2\n",
+    )
+    .unwrap();
+    let opts = bench::dataset::user::LoadOptions {
+        root_key: None,
+        records: None,
+        sample: bench::dataset::user::Sample::First,
+        seed: 1,
+    };
+    let data = bench::dataset::user::load(&csv, &opts).unwrap().document();
+    assert_eq!(data["awkward_data"][1]["note"], "two\nlines", "{data}");
+    for format in [
+        Format::Tsv,
+        Format::Psv,
+        Format::HtmlTable,
+        Format::Ini,
+        Format::MarkdownKv,
+    ] {
+        check(dir.path(), format, "awkward_data", &data);
+    }
     for format in [Format::Ini, Format::MarkdownKv] {
         for v in [Variant::Mandatory, Variant::Optional] {
             for s in [Structure::Flat, Structure::Nested] {
