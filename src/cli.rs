@@ -374,10 +374,9 @@ pub struct SynthArgs {
     pub id_field: Option<String>,
     /// With --data: questions in all, split 55 : 27 : 21 : 21 over retrieval, structure,
     /// filtering and aggregation like the formats suite; or a question file (JSON, JSONL or
-    /// CSV rows, or the original benchmark's questionnaire or answer key) asked instead, see
-    /// docs/questions.md.
-    #[arg(long, value_name = "N|FILE", default_value = "124", value_parser = parse_questions,
-          requires = "data_file")]
+    /// CSV rows, or the original benchmark's questionnaire or answer key) asked instead, about
+    /// --data's records or the product records; see docs/questions.md.
+    #[arg(long, value_name = "N|FILE", default_value = "124", value_parser = parse_questions)]
     pub questions: QuestionsArg,
 }
 

@@ -3,6 +3,7 @@
 use super::{check_selection, for_each_rendering};
 use crate::UsageError;
 use crate::cli::GenerateArgs;
+use crate::cli::QuestionsArg;
 use crate::dataset;
 use crate::formats::Format;
 use crate::layout::Writer;
@@ -17,6 +18,7 @@ pub fn execute(args: &GenerateArgs) -> Result<()> {
         return data_layout(args, path);
     }
     let d = &args.data;
+    super::product_questions(&args.synth.questions)?;
     let formats = d.formats_or(Format::defaults());
     check_selection(&formats, &d.structures, &d.variants)?;
     let mut w = Writer::create(&args.output).map_err(|e| UsageError::new(format!("{e:#}")))?;
@@ -27,7 +29,15 @@ pub fn execute(args: &GenerateArgs) -> Result<()> {
         let ds = dataset::generate(records, d.seed);
         let n = ds.mandatory.len();
         for &v in &d.variants {
-            w.questions(v, n, &questions::generate(&ds.records(v), d.seed))?;
+            let records = ds.records(v);
+            let qs = match &args.synth.questions {
+                QuestionsArg::File(f) => questions::file::load(f, &records, |r, e, a| {
+                    crate::grading::validate(r, e, a).passed
+                })
+                .map_err(UsageError::new)?,
+                QuestionsArg::Count(_) => questions::generate(&records, d.seed),
+            };
+            w.questions(v, n, &qs)?;
             question_sets += 1;
         }
         for_each_rendering(&ds, d, &formats, |r| {

@@ -71,6 +71,20 @@ pub fn data_line(path: &std::path::Path, data: &crate::dataset::user::UserData) 
     )
 }
 
+/// Without `--data`, `--questions` may name a question file about the product records; a
+/// count applies to `--data` only (the product suite asks its 124 generated questions).
+pub fn product_questions(q: &QuestionsArg) -> Result<Option<&std::path::Path>> {
+    match q {
+        QuestionsArg::File(f) => Ok(Some(f)),
+        QuestionsArg::Count(crate::questions::synth::DEFAULT_QUESTIONS) => Ok(None),
+        QuestionsArg::Count(n) => Err(crate::UsageError::new(format!(
+            "--questions {n} sets how many questions to synthesise from --data; the product \
+             suite asks its 124 generated questions (or give --questions FILE)"
+        ))
+        .into()),
+    }
+}
+
 /// Loads the `--data` file and synthesises its questions, printing what the synthesis could
 /// not do as asked.
 pub fn data_plan(

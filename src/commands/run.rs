@@ -166,6 +166,16 @@ fn resumed(args: &RunArgs) -> Result<Option<Resumed>> {
 pub(super) fn new_plan(args: &RunArgs) -> Result<Plan> {
     let d = &args.data;
     let formats = d.formats_or(Format::defaults());
+    if args.suite != Suite::Formats
+        && args.synth.questions
+            != crate::cli::QuestionsArg::Count(crate::questions::synth::DEFAULT_QUESTIONS)
+    {
+        return Err(UsageError::new(
+            "--questions applies to the formats suite (its questions, or --data's); --suite \
+             tasks and --suite write ask their own",
+        )
+        .into());
+    }
     if args.suite == Suite::Write {
         return write_plan(args, formats);
     }
@@ -201,7 +211,10 @@ pub(super) fn new_plan(args: &RunArgs) -> Result<Plan> {
         (Suite::Formats, Some(dp)) => dp.clone(),
         (Suite::Formats, None) => {
             check_selection(&formats, &d.structures, &d.variants)?;
-            crate::suites::product()
+            match super::product_questions(&args.synth.questions)? {
+                Some(f) => Arc::new(crate::suites::formats::Formats::with_questions(f)?),
+                None => crate::suites::product(),
+            }
         }
     };
     // A data file has one shape: its structure and variant are what it is.

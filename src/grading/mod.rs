@@ -140,14 +140,10 @@ pub struct Summary {
 pub fn weighted_accuracy(by_category: &BTreeMap<String, CategoryScore>) -> f64 {
     let mut sum = 0.0;
     let mut weights = 0.0;
-    for c in Category::ALL
-        .into_iter()
-        .chain([Category::Fact, Category::Document])
-    {
-        if let Some(s) = by_category.get(c.name()).filter(|s| s.total > 0) {
-            sum += c.weight() * s.accuracy;
-            weights += c.weight();
-        }
+    for (name, s) in by_category.iter().filter(|(_, s)| s.total > 0) {
+        let w = Category::from_name(name).weight();
+        sum += w * s.accuracy;
+        weights += w;
     }
     if weights == 0.0 { 0.0 } else { sum / weights }
 }

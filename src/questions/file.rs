@@ -1,7 +1,7 @@
 //! `--questions FILE`: the user's own questions about their records, instead of synthesised
 //! ones. Two layouts:
 //! - bench's rows (a JSON array, `{"questions": [...]}`, JSONL or CSV), each with `question`,
-//!   `category` and `sql` (DuckDB SQL over the table `records`), or `expected` with
+//!   `category` (one of the four, or a name of the user's own) and `sql` (DuckDB SQL over the table `records`), or `expected` with
 //!   `validation`, or both (then the key is checked against its own SQL);
 //! - the original file-format benchmark's answer key (`questions_and_answers_with_…json`,
 //!   `answersAndQuestions`), or its questionnaire (`questions_with_…json`), whose key is read
@@ -38,6 +38,53 @@ pub type Agrees = fn(&Validation, &Value, &Value) -> bool;
 /// own `sql` must pass `agrees` against the SQL's answer.
 pub fn load(path: &Path, records: &[Record], agrees: Agrees) -> Result<Vec<Question>, String> {
     let at = |e: String| format!("{}: {e}", path.display());
+    let rows = rows(path)?;
+    let table = if rows.iter().any(|r| r.get("sql").is_some()) {
+        Some(Table::load(records).map_err(at)?)
+    } else {
+        None
+    };
+    let mut questions: Vec<Question> = Vec::with_capacity(rows.len());
+    for (i, row) in rows.iter().enumerate() {
+        let label = match row_id(i, row) {
+            Ok(id) => format!("row {} ({id})", i + 1),
+            Err(_) => format!("row {}", i + 1),
+        };
+        let q =
+            question(i, row, table.as_ref(), agrees).map_err(|e| at(format!("{label}: {e}")))?;
+        if questions.iter().any(|o| o.id == q.id) {
+            return Err(at(format!("row {}: id '{}' is used twice", i + 1, q.id)));
+        }
+        questions.push(q);
+    }
+    Ok(questions)
+}
+
+/// The categories `path` asks about, in first-seen order, without evaluating anything.
+pub fn categories(path: &Path) -> Result<Vec<Category>, String> {
+    let mut out: Vec<Category> = Vec::new();
+    for (i, row) in rows(path)?.iter().enumerate() {
+        let name = text_field(row, "category")
+            .and_then(|c| c.ok_or_else(|| "field 'category' is missing".to_string()))
+            .map_err(|e| format!("{}: row {}: {e}", path.display(), i + 1))?;
+        let c = Category::from_name(name.trim());
+        if !out.contains(&c) {
+            out.push(c);
+        }
+    }
+    Ok(out)
+}
+
+/// SHA-256 of a question file's bytes, hex (pins it in the run log); `None` when unreadable.
+pub fn sha256(path: &Path) -> Option<String> {
+    use sha2::Digest;
+    let bytes = std::fs::read(path).ok()?;
+    Some(format!("{:x}", sha2::Sha256::digest(bytes)))
+}
+
+/// The rows of a question file in bench's field names, whatever its layout.
+fn rows(path: &Path) -> Result<Vec<Map<String, Value>>, String> {
+    let at = |e: String| format!("{}: {e}", path.display());
     let text = std::fs::read_to_string(path).map_err(|e| at(e.to_string()))?;
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
     let rows = match ext.to_ascii_lowercase().as_str() {
@@ -59,25 +106,7 @@ pub fn load(path: &Path, records: &[Record], agrees: Agrees) -> Result<Vec<Quest
     if rows.is_empty() {
         return Err(at("no questions".into()));
     }
-    let table = if rows.iter().any(|r| r.get("sql").is_some()) {
-        Some(Table::load(records).map_err(at)?)
-    } else {
-        None
-    };
-    let mut questions: Vec<Question> = Vec::with_capacity(rows.len());
-    for (i, row) in rows.iter().enumerate() {
-        let label = match row_id(i, row) {
-            Ok(id) => format!("row {} ({id})", i + 1),
-            Err(_) => format!("row {}", i + 1),
-        };
-        let q =
-            question(i, row, table.as_ref(), agrees).map_err(|e| at(format!("{label}: {e}")))?;
-        if questions.iter().any(|o| o.id == q.id) {
-            return Err(at(format!("row {}: id '{}' is used twice", i + 1, q.id)));
-        }
-        questions.push(q);
-    }
-    Ok(questions)
+    Ok(rows)
 }
 
 fn json_rows(doc: Value) -> Result<Vec<Map<String, Value>>, String> {
@@ -174,15 +203,7 @@ fn question(
     let id = row_id(i, row)?;
     let text = text_field(row, "question")?.ok_or("field 'question' is missing")?;
     let category = text_field(row, "category")?.ok_or("field 'category' is missing")?;
-    let category = Category::ALL
-        .into_iter()
-        .find(|c| c.name() == category)
-        .ok_or_else(|| {
-            format!(
-                "field 'category': '{category}' is not one of {}",
-                Category::ALL.map(Category::name).join(", ")
-            )
-        })?;
+    let category = Category::from_name(category.trim());
     let tolerance = match row.get("tolerance") {
         None | Some(Value::Null) => None,
         Some(v) => Some(
@@ -462,8 +483,8 @@ mod tests {
                 "DIR/q.json: row 1 (q001): field 'question' is missing",
             ),
             (
-                r#"[{"question": "x", "category": "trivia", "expected": 1}]"#,
-                "field 'category': 'trivia' is not one of",
+                r#"[{"question": "x", "category": 7, "expected": 1}]"#,
+                "field 'category': expected text, found 7",
             ),
             (
                 r#"[{"question": "x", "category": "filtering"}]"#,

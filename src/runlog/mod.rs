@@ -104,6 +104,12 @@ pub struct Metadata {
     /// The `write` suite's cases, repairs and skips.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub write: Option<meta::WriteMeta>,
+    /// The product suite's question file (`--questions FILE` without `--data`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub questions_file: Option<std::path::PathBuf>,
+    /// Its SHA-256, checked when the run is planned again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub questions_sha256: Option<String>,
     /// The non-inferiority margin in percentage points (`--margin`) the report decides with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub margin_pp: Option<f64>,

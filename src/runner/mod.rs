@@ -301,6 +301,8 @@ fn metadata(
         tasks: None,
         data: None,
         write: None,
+        questions_file: None,
+        questions_sha256: None,
         margin_pp: None,
     };
     plan.suite.record(&mut meta, skipped);

@@ -44,7 +44,7 @@ impl Suite for DataPlan {
     }
 
     fn categories(&self) -> &'static [Category] {
-        &Category::ALL
+        self.categories
     }
 
     fn renderings(&self, plan: &Plan) -> usize {
@@ -97,6 +97,8 @@ pub struct DataPlan {
     /// `optional` when some record lacks a field (at any depth) or holds a null, else
     /// `mandatory`.
     pub variant: Variant,
+    /// The categories asked: the four, or with a question file the four and its own names.
+    pub categories: &'static [Category],
 }
 
 impl DataPlan {
@@ -132,6 +134,18 @@ impl DataPlan {
                 ));
             }
         }
+        let mut categories = Category::ALL.to_vec();
+        for q in &synthesis.questions {
+            if !categories.contains(&q.category) {
+                categories.push(q.category);
+            }
+        }
+        // Leaked once per plan (a handful of names): suites hand out 'static category lists.
+        let categories: &'static [Category] = if categories.len() == Category::ALL.len() {
+            &Category::ALL
+        } else {
+            Box::leak(categories.into_boxed_slice())
+        };
         let doc = data.document();
         let structure = formats::structure_of(&doc);
         let sparse = synthesis.profile.fields.iter().any(|f| f.sparse());
@@ -143,6 +157,7 @@ impl DataPlan {
             synthesis,
             doc,
             structure,
+            categories,
             variant: if sparse {
                 Variant::Optional
             } else {
@@ -197,7 +212,11 @@ impl DataPlan {
             questions: self.synthesis.questions.len(),
             questions_asked: self.synth.questions,
             questions_file: self.synth.file.clone(),
-            questions_sha256: self.synth.file.as_deref().and_then(sha256_of),
+            questions_sha256: self
+                .synth
+                .file
+                .as_deref()
+                .and_then(crate::questions::file::sha256),
             notices: self
                 .data
                 .notes
@@ -232,7 +251,7 @@ impl DataMeta {
             file: self.questions_file.clone(),
         };
         if let Some(f) = &self.questions_file {
-            let now = sha256_of(f);
+            let now = crate::questions::file::sha256(f);
             if now != self.questions_sha256 {
                 return Err(UsageError::new(format!(
                     "{}: the question file changed since the run started (or is gone); the \
@@ -313,11 +332,4 @@ pub fn build(plan: &Plan, dp: &DataPlan) -> Result<(Matrix, Vec<Skip>)> {
         },
         skips,
     ))
-}
-
-/// SHA-256 of a file's bytes, hex; `None` when it cannot be read.
-fn sha256_of(path: &Path) -> Option<String> {
-    use sha2::Digest;
-    let bytes = std::fs::read(path).ok()?;
-    Some(format!("{:x}", sha2::Sha256::digest(bytes)))
 }

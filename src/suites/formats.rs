@@ -12,6 +12,7 @@ use crate::questions::{self, Category, Question};
 use anyhow::Result;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Name of the default suite.
@@ -20,12 +21,56 @@ pub const SUITE: &str = "formats";
 /// Claims every metadata line no other suite claimed.
 pub const ENTRY: Entry = Entry {
     kind: SUITE,
-    from_metadata: |_| Ok(Some(super::product())),
+    from_metadata: |m| {
+        let Some(file) = &m.questions_file else {
+            return Ok(Some(super::product()));
+        };
+        if questions::file::sha256(file) != m.questions_sha256 {
+            return Err(crate::UsageError::new(format!(
+                "{}: the question file changed since the run started (or is gone); the \
+                 questions would differ",
+                file.display()
+            ))
+            .into());
+        }
+        Ok(Some(Arc::new(Formats::with_questions(file)?)))
+    },
 };
 
-/// The product questions over the generated data set.
-#[derive(Debug, Clone, Copy)]
-pub struct Formats;
+/// The product questions over the generated data set: the generated 124, or a question
+/// file's about the logical (flat) records of each size and variant.
+#[derive(Debug, Clone)]
+pub struct Formats {
+    /// `--questions FILE`, asked instead of the generated questions.
+    questions_file: Option<PathBuf>,
+    /// The categories asked: the four, and a question file's own names.
+    categories: &'static [Category],
+}
+
+impl Formats {
+    /// The generated questions.
+    pub fn generated() -> Self {
+        Self {
+            questions_file: None,
+            categories: &Category::ALL,
+        }
+    }
+
+    /// The questions of `file`, checked for shape now (their answers per data set later).
+    pub fn with_questions(file: &Path) -> Result<Self> {
+        let mut categories = Category::ALL.to_vec();
+        for c in questions::file::categories(file).map_err(crate::UsageError::new)? {
+            if !categories.contains(&c) {
+                categories.push(c);
+            }
+        }
+        Ok(Self {
+            questions_file: Some(file.to_path_buf()),
+            // Leaked once per run (a handful of names): suites hand out 'static lists.
+            categories: Box::leak(categories.into_boxed_slice()),
+        })
+    }
+}
 
 impl Suite for Formats {
     fn name(&self) -> String {
@@ -37,7 +82,7 @@ impl Suite for Formats {
     }
 
     fn categories(&self) -> &'static [Category] {
-        &Category::ALL
+        self.categories
     }
 
     fn renderings(&self, plan: &Plan) -> usize {
@@ -45,7 +90,15 @@ impl Suite for Formats {
     }
 
     fn build(&self, plan: &Plan) -> Result<(Matrix, Vec<Skip>)> {
-        Ok((build(plan)?, Vec::new()))
+        Ok((build(plan, self.questions_file.as_deref())?, Vec::new()))
+    }
+
+    fn record(&self, meta: &mut crate::runlog::Metadata, _: &[Skip]) {
+        meta.questions_file = self.questions_file.clone();
+        meta.questions_sha256 = self
+            .questions_file
+            .as_deref()
+            .and_then(questions::file::sha256);
     }
 
     fn data_hashes(&self, matrix: &Matrix) -> Vec<String> {
@@ -80,8 +133,9 @@ pub(super) fn data_files(plan: &Plan, matrix: &Matrix, w: &mut Writer) -> Result
     Ok(())
 }
 
-/// Renders every combination of the `formats` suite and its prompts.
-pub fn build(plan: &Plan) -> Result<Matrix> {
+/// Renders every combination of the `formats` suite and its prompts, asking the generated
+/// questions or those of `file`.
+pub fn build(plan: &Plan, file: Option<&Path>) -> Result<Matrix> {
     let mut sizes = Vec::new();
     let mut combos = Vec::new();
     for &n in &plan.records {
@@ -89,8 +143,18 @@ pub fn build(plan: &Plan) -> Result<Matrix> {
         let questions: BTreeMap<Variant, Vec<Question>> = plan
             .variants
             .iter()
-            .map(|&v| (v, questions::generate(&dataset.records(v), plan.seed)))
-            .collect();
+            .map(|&v| {
+                let records = dataset.records(v);
+                let qs = match file {
+                    None => questions::generate(&records, plan.seed),
+                    Some(f) => questions::file::load(f, &records, |r, e, a| {
+                        crate::grading::validate(r, e, a).passed
+                    })
+                    .map_err(|e| crate::UsageError::new(format!("{e} ({n} {v} records)")))?,
+                };
+                Ok((v, qs))
+            })
+            .collect::<Result<_>>()?;
         for &v in &plan.variants {
             let scorer: Arc<dyn Scorer> =
                 Arc::new(Lookups::new(DataIndex::of_dataset(dataset.clone(), v)));
@@ -162,11 +226,16 @@ impl Scorer for Lookups {
     }
 }
 
-/// Weights are per category; the metadata line's `weights` object.
+/// Weights are per category; the metadata line's `weights` object. A question file that names
+/// a category of its own has every category weighted equally.
 pub fn weights(categories: &[Category]) -> Value {
+    let equal = categories.iter().any(|c| matches!(c, Category::Other(_)));
     categories
         .iter()
-        .map(|c| (c.name().to_string(), json!(c.weight())))
+        .map(|c| {
+            let w = if equal { 1.0 } else { c.weight() };
+            (c.name().to_string(), json!(w))
+        })
         .collect::<Map<_, _>>()
         .into()
 }

@@ -152,5 +152,5 @@ pub fn from_metadata(m: &Metadata) -> Result<Arc<dyn Suite>> {
 
 /// The product questions over the generated data set: the default suite.
 pub fn product() -> Arc<dyn Suite> {
-    Arc::new(formats::Formats)
+    Arc::new(formats::Formats::generated())
 }

@@ -332,7 +332,7 @@ mod tests {
             primers: vec![false, true],
             suite: crate::suites::product(),
         };
-        let m = crate::suites::formats::build(&plan).unwrap();
+        let m = crate::suites::formats::build(&plan, None).unwrap();
         let mut checked = 0;
         for c in &m.combos {
             for u in &c.units {

@@ -223,3 +223,68 @@ fn a_key_that_contradicts_its_own_sql_is_refused_before_any_call() {
     );
     assert!(!tmp.path().join("out/benchmarks").exists(), "{stderr}");
 }
+
+#[test]
+fn a_question_file_about_the_product_records_scores_100_in_every_structure_and_weights_its_own_category()
+ {
+    let tmp = tempfile::tempdir().unwrap();
+    let questions = tmp.path().join("q.csv");
+    std::fs::write(
+        &questions,
+        "question,category,sql,validation\n\
+         How many products are there?,structure_awareness,SELECT count(*) FROM records,\n\
+         What is the price of PROD-000003?,field_retrieval,SELECT price FROM records WHERE id = 'PROD-000003',\n\
+         Which products are in Toys?,filtering,SELECT id FROM records WHERE category = 'Toys',array_set\n\
+         Lowest warehouse code?,warehouse,SELECT min(warehouse_code) FROM records,\n",
+    )
+    .unwrap();
+    let root = tmp.path().join("out");
+    let out = bench(&tmp.path().join("cache"))
+        .args([
+            "run",
+            "--formats",
+            "json_compact,csv,markdown_kv,ini",
+            "--records",
+            "31,62",
+        ])
+        .args(["--runs", "1", "--no-report", "--questions"])
+        .arg(&questions)
+        .arg("--output-root")
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let log = run_dir(&root).join("formats.jsonl");
+    let m = metrics(&log);
+    // 2 sizes × 2 variants × (4 flat + 3 nested renderings) × 4 questions.
+    assert_eq!(m.len(), 2 * 2 * 7 * 4);
+    assert!(m.iter().all(|(_, x)| x["passed"] == 1), "{m:?}");
+    assert!(m.iter().any(|(_, x)| x["category"] == "warehouse"));
+    let meta = parse(&log)
+        .into_iter()
+        .find_map(|l| match l {
+            Line::Metadata(m) => Some(m),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(meta.questions_file.as_deref(), Some(questions.as_path()));
+    // A category of the file's own: every category weighted equally.
+    let weights = serde_json::to_value(&meta).unwrap()["weights"].clone();
+    assert_eq!(weights["warehouse"], 1.0, "{weights}");
+    assert_eq!(weights["field_retrieval"], 1.0, "{weights}");
+    let out = bench(&tmp.path().join("cache"))
+        .args(["run", "--questions", "50"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("--questions 50 sets how many questions to synthesise from --data"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
