@@ -54,6 +54,7 @@ FROM read_json(
             timing STRUCT(provider_latency_ms BIGINT, evaluation_time_ms BIGINT),
             format VARCHAR, structure VARCHAR, variant VARCHAR,
             records INTEGER, run INTEGER, warmup BOOLEAN, question VARCHAR, primer BOOLEAN,
+            prompt_variant VARCHAR,
             usage STRUCT(input BIGINT, output BIGINT, reasoning BIGINT, cache_read BIGINT, cache_write BIGINT),
             data_stats STRUCT(chars BIGINT, bytes BIGINT, "values" BIGINT, objects BIGINT, tokens MAP(VARCHAR, BIGINT)),
             cost_usd DOUBLE, cached BOOLEAN, attempts INTEGER, status INTEGER, request_id VARCHAR,
@@ -124,6 +125,8 @@ SELECT
     r.warmup,
     coalesce(r.primer, false) AS primer,
     r.question,
+    -- The instruction wording of the call (`--prompt-variants`); 'default' when only one.
+    coalesce(r.prompt_variant, 'default') AS prompt_variant,
     r.error,
     r.sample.tag AS sample_tag,
     r.summary.weighted_accuracy,
@@ -289,7 +292,7 @@ accuracy AS (
 ),
 calls AS (
     SELECT ts, suite, benchmark_id, provider, model, format, structure, variant, records, primer,
-           run, count(*) AS calls,
+           run, prompt_variant, count(*) AS calls,
            count(*) FILTER (WHERE error IS NOT NULL) AS errors,
            avg(pass_rate) FILTER (WHERE error IS NULL) AS pass_rate,
            -- The data of one run: every call of a rendering carries the same data, except

@@ -461,6 +461,13 @@ pub struct RunArgs {
     /// Full runs per format × structure × variant.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub runs: u32,
+    /// Ask with the first K instruction wordings (benchmarks/prompts/lookups.json: the same
+    /// request in other words and layouts), one per run in turn, so every format of a run
+    /// shares one wording; the report says whether the verdict holds under each. Use --runs K
+    /// or a multiple. Formats suite and --data.
+    #[arg(long, value_name = "K", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=4))]
+    pub prompt_variants: u32,
     /// Prepend a one-line description of the format to the data block: off, on, or both (an
     /// ablation: every rendering with and without).
     #[arg(long, value_enum, default_value_t = Primer::Off)]

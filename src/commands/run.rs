@@ -176,6 +176,20 @@ pub(super) fn new_plan(args: &RunArgs) -> Result<Plan> {
         )
         .into());
     }
+    if args.suite != Suite::Formats && args.prompt_variants > 1 {
+        return Err(UsageError::new(
+            "--prompt-variants applies to the formats suite and --data (the tasks and write \
+             suites have one wording so far)",
+        )
+        .into());
+    }
+    if args.prompt_variants > args.runs {
+        eprintln!(
+            "note: --prompt-variants {} with --runs {}: only the first {} wording(s) are asked; \
+             use --runs {} (or a multiple) to ask each",
+            args.prompt_variants, args.runs, args.runs, args.prompt_variants
+        );
+    }
     if args.suite == Suite::Write {
         return write_plan(args, formats);
     }
@@ -257,6 +271,7 @@ fn plan_of(
         tokenizers: with_o200k(&d.tokenizers),
         output_root: args.output_root.clone(),
         question_mode: args.question_mode,
+        prompt_variants: args.prompt_variants,
         primers: args.primer.primers(),
         suite,
     }

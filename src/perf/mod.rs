@@ -76,6 +76,7 @@ pub async fn run(h: &Harness) -> Result<Report> {
         tokenizers: vec![Tokenizer::O200kBase],
         output_root: out.clone(),
         question_mode: QuestionMode::OnePrompt,
+        prompt_variants: 1,
         primers: vec![false],
         suite: crate::suites::product(),
     };

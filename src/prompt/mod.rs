@@ -2,6 +2,7 @@
 //! model output.
 
 mod extract;
+pub mod wording;
 
 use crate::formats::Format;
 use crate::questions::Question;
@@ -35,6 +36,8 @@ pub struct Prompt {
     pub data_block: String,
     /// Instructions, questions and the answer template.
     pub instructions: String,
+    /// The data block comes first (the default), else the instructions do.
+    pub data_first: bool,
 }
 
 /// The line before the fence; the reference provider reads the format name from it.
@@ -75,13 +78,32 @@ impl Prompt {
         Self::render_about(Subject::Products, format, data, questions, primer)
     }
 
-    /// [`Prompt::render`] for data of any `subject`.
+    /// [`Prompt::render`] for data of any `subject`, in the default wording.
     pub fn render_about(
         subject: Subject,
         format: Format,
         data: &str,
         questions: &[Question],
         primer: bool,
+    ) -> Self {
+        Self::render_worded(
+            subject,
+            format,
+            data,
+            questions,
+            primer,
+            wording::default_lookup(),
+        )
+    }
+
+    /// [`Prompt::render_about`] in `wording`.
+    pub fn render_worded(
+        subject: Subject,
+        format: Format,
+        data: &str,
+        questions: &[Question],
+        primer: bool,
+        wording: &wording::Wording,
     ) -> Self {
         let spec = format.spec();
         let fence = fence_for(data);
@@ -104,14 +126,12 @@ impl Prompt {
         data_block.push_str(&fence);
         data_block.push('\n');
 
-        let mut instructions = format!(
-            "Answer every question below using only the {} above.\n\
-             Reply with exactly one JSON object that maps each question id to its answer, shaped like \
-             the answer template: a JSON number for numeric answers (no units or currency symbols), \
-             a JSON array for lists, true or false for yes/no values, and null when the value is null \
-             or missing. Do not add any other text.\n\nQuestions:\n",
-            subject.noun()
-        );
+        let mut instructions = String::new();
+        if let Some(role) = &wording.role {
+            instructions.push_str(role);
+            instructions.push_str("\n\n");
+        }
+        instructions.push_str(&wording.text.replace("{noun}", subject.noun()));
         for q in questions {
             instructions.push_str(&format!("{}: {}\n", q.id, q.text));
         }
@@ -122,15 +142,32 @@ impl Prompt {
         Self {
             data_block,
             instructions,
+            data_first: wording.data_first,
         }
     }
 
-    /// The prompt as one user message: data block first, then the questions.
+    /// The prompt as one user message: data block first, then the questions (or the other
+    /// way round in a wording that puts the data last).
     pub fn messages(&self) -> Vec<Message> {
+        let content = if self.data_first {
+            format!("{}\n{}", self.data_block, self.instructions)
+        } else {
+            format!("{}\n{}", self.instructions, self.data_block)
+        };
         vec![Message {
             role: "user".into(),
-            content: format!("{}\n{}", self.data_block, self.instructions),
+            content,
         }]
+    }
+
+    /// Bytes at the start of the message that every prompt of the rendering shares: the data
+    /// block when it comes first, else none.
+    pub fn cache_prefix(&self) -> usize {
+        if self.data_first {
+            self.data_block.len()
+        } else {
+            0
+        }
     }
 }
 

@@ -349,6 +349,8 @@ pub struct ReportData {
     pub failure_modes: Table,
     /// Questions whose key every answer contradicts in agreement (`sql/key_check.sql`).
     pub key_check: Table,
+    /// Accuracy per format under each instruction wording (`sql/prompt_wording.sql`).
+    pub prompt_wording: Table,
     /// Tokens and accuracy against record count, when the run swept sizes.
     pub scaling: Option<Table>,
     /// Retrieval accuracy by position.
@@ -658,6 +660,7 @@ pub fn gather_run(run: RunInfo, baseline: &str) -> Result<ReportData> {
     let usage = run_sql(&a, sql::USAGE, "sql/usage.sql")?;
     let failure_modes = run_sql(&a, sql::FAILURE_MODES, "sql/failure_modes.sql")?;
     let key_check = run_sql(&a, sql::KEY_CHECK, "sql/key_check.sql")?;
+    let prompt_wording = run_sql(&a, sql::PROMPT_WORDING, "sql/prompt_wording.sql")?;
     let sizes = accuracy
         .iter()
         .map(|r| r.family.records)
@@ -693,6 +696,7 @@ pub fn gather_run(run: RunInfo, baseline: &str) -> Result<ReportData> {
         usage,
         failure_modes,
         key_check,
+        prompt_wording,
         scaling,
         position: (!position.rows.is_empty()).then_some(position),
         tasks,

@@ -10,6 +10,7 @@ mod json;
 mod sections;
 pub mod tables;
 mod verdict;
+mod wording;
 mod write;
 mod writing;
 

@@ -362,6 +362,7 @@ pub fn findings(d: &ReportData, verdicts: &[VerdictRow]) -> Vec<String> {
         findings.extend(super::decision::findings(d, v, &label));
     }
     findings.extend(comparison_findings(d));
+    findings.extend(super::wording::findings(d));
     findings.extend(token_findings(d));
     if failed > 0 {
         findings.push(format!(

@@ -110,6 +110,9 @@ pub struct Metadata {
     /// Its SHA-256, checked when the run is planned again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub questions_sha256: Option<String>,
+    /// The instruction wordings asked, one per run in turn (`--prompt-variants`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prompt_variants: Vec<String>,
     /// The non-inferiority margin in percentage points (`--margin`) the report decides with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub margin_pp: Option<f64>,
@@ -216,6 +219,9 @@ pub struct ResultRecord {
     /// The question asked, in per-question mode.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub question: Option<String>,
+    /// The instruction wording asked with (`--prompt-variants`; absent: the default only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_variant: Option<String>,
     /// The analysis task asked about (`tasks` suite).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub task: Option<String>,

@@ -43,7 +43,7 @@ pub(super) fn samples<'a>(
 ) -> impl Iterator<Item = (u32, usize, SampleKey)> + 'a {
     let served = c.scorer.response_schema().is_none() || p.provider.structured_output().is_ok();
     let runs = if served { runs } else { 0 };
-    (1..=runs).flat_map(move |run| {
+    (1..=runs).filter(|&r| c.slot.asks(r)).flat_map(move |run| {
         c.units
             .iter()
             .enumerate()
@@ -76,7 +76,10 @@ pub(super) async fn schedule(
                 planned.push(k);
             }
             // The warm-up only pays off if calls follow it and it has not been made already.
-            let warm = p.warmup && !todo.is_empty() && !done.contains(&key(p, c, 0, &c.units[0]));
+            let warm = p.warmup
+                && c.slot.asks(0)
+                && !todo.is_empty()
+                && !done.contains(&key(p, c, 0, &c.units[0]));
             total += usize::from(warm);
             if !todo.is_empty() {
                 work.push((p.clone(), c.clone(), warm, todo));
@@ -549,6 +552,7 @@ pub(super) fn build(
         warmup: run == 0,
         primer: c.primer,
         question: u.question.clone(),
+        prompt_variant: c.slot.wording.map(str::to_string),
         task: c.item().map(str::to_string),
         task_scores,
         write,

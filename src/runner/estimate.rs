@@ -32,6 +32,8 @@ struct Call {
     data: u64,
     out: u64,
     first: bool,
+    /// Runs that ask it (fewer than `--runs` when wordings take turns).
+    runs: u64,
 }
 
 /// Estimates `plan` for `models`; `warmup` as in `Options::warmup`; `batch` adds what the
@@ -56,7 +58,8 @@ pub fn estimate(
     }
     // Only the tasks suite names a task per rendering.
     let tasks = matrix.combos.iter().any(|c| c.item().is_some());
-    let (prompts, providers) = tables(tasks, batch, prompt_rows, provider_rows);
+    let worded = matrix.combos.iter().any(|c| c.slot.wording.is_some());
+    let (prompts, providers) = tables([tasks, worded], batch, prompt_rows, provider_rows);
     let follow_ups = matrix
         .combos
         .iter()
@@ -95,7 +98,8 @@ fn prompts(plan: &Plan, matrix: &plan::Matrix) -> (Vec<Vec<Value>>, Vec<Call>) {
                 prompt,
                 data,
                 out,
-                first: i == 0,
+                first: i == 0 && c.slot.asks(0),
+                runs: u64::from(c.slot.runs(plan.runs)),
             });
             lo = lo.min(prompt);
             hi = hi.max(prompt);
@@ -106,13 +110,14 @@ fn prompts(plan: &Plan, matrix: &plan::Matrix) -> (Vec<Vec<Value>>, Vec<Call>) {
             json!(format!("{lo}–{hi}"))
         };
         let mut row: Vec<Value> = c.item().map(|t| json!(t)).into_iter().collect();
+        row.extend(c.slot.wording.map(|w| json!(w)));
         row.extend([
             json!(c.records),
             json!(c.primer),
             json!(c.scorer.mode().unwrap_or(r.format.name())),
             json!(r.structure.name()),
             json!(r.variant.name()),
-            json!(c.units.len() as u64 * u64::from(plan.runs)),
+            json!(c.units.len() as u64 * u64::from(c.slot.runs(plan.runs))),
             per_call,
             json!(r.stats.tokens.get("o200k_base").copied().unwrap_or(0)),
         ]);
@@ -140,21 +145,25 @@ fn provider(
         output,
         cost,
         cost_max,
-    } = live(plan, calls, warm, price, max_out);
+    } = live(calls, warm, price, max_out);
     // A batch has no warm-ups and, to be safe, no cache hits: every prompt token is
     // priced as uncached, at the batch discount.
-    let batch_calls = calls.len() as u64 * u64::from(plan.runs);
+    let batch_calls: u64 = calls.iter().map(|c| c.runs).sum();
     let batch_cost: Option<f64> = price.map(|price| {
         calls
             .iter()
-            .map(|&Call { prompt, out, .. }| {
-                f64::from(plan.runs)
-                    * price.batch_cost(&Usage {
-                        input: prompt,
-                        output: out,
-                        ..Usage::default()
-                    })
-            })
+            .map(
+                |&Call {
+                     prompt, out, runs, ..
+                 }| {
+                    runs as f64
+                        * price.batch_cost(&Usage {
+                            input: prompt,
+                            output: out,
+                            ..Usage::default()
+                        })
+                },
+            )
             .sum()
     });
     let avg_in = input as f64 / n.max(1) as f64;
@@ -208,18 +217,18 @@ struct Live {
     cost_max: f64,
 }
 
-fn live(plan: &Plan, calls: &[Call], warm: bool, price: Option<Price>, max_out: u64) -> Live {
+fn live(calls: &[Call], warm: bool, price: Option<Price>, max_out: u64) -> Live {
     let (mut n, mut input, mut output, mut cost, mut cost_max) = (0u64, 0u64, 0u64, 0.0, 0.0);
     for &Call {
         prompt,
         data,
         out,
         first,
+        runs,
     } in calls
     {
         // A warm-up per rendering writes the data block to the cache; runs read it.
         let warm_calls = u64::from(warm && first);
-        let runs = u64::from(plan.runs);
         n += runs + warm_calls;
         input += prompt * (runs + warm_calls);
         output += out * (runs + warm_calls);
@@ -254,18 +263,20 @@ fn live(plan: &Plan, calls: &[Call], warm: bool, price: Option<Price>, max_out: 
 
 /// The two tables with their columns.
 fn tables(
-    tasks: bool,
+    [tasks, worded]: [bool; 2],
     batch: bool,
     prompt_rows: Vec<Vec<Value>>,
     provider_rows: Vec<Vec<Value>>,
 ) -> (Table, Table) {
     let cols = |c: &[&str]| c.iter().map(|s| s.to_string()).collect();
     let task_col: &[&str] = if tasks { &["task"] } else { &[] };
+    let wording_col: &[&str] = if worded { &["wording"] } else { &[] };
     (
         Table {
             columns: cols(
                 &[
                     task_col,
+                    wording_col,
                     &[
                         "records",
                         "primer",

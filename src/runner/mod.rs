@@ -303,6 +303,14 @@ fn metadata(
         write: None,
         questions_file: None,
         questions_sha256: None,
+        prompt_variants: if plan.prompt_variants > 1 {
+            crate::suites::plan::wordings(plan)
+                .into_iter()
+                .map(|(_, w)| w.id.clone())
+                .collect()
+        } else {
+            Vec::new()
+        },
         margin_pp: None,
     };
     plan.suite.record(&mut meta, skipped);

@@ -4,7 +4,7 @@
 //! report.
 
 use super::formats::Lookups;
-use super::plan::{Combo, Matrix, Plan, units};
+use super::plan::{Combo, Matrix, Plan, worded_units, wordings};
 use super::{Entry, Skip, Suite};
 use crate::UsageError;
 use crate::dataset::user::{self, LoadOptions, Sample, UserData};
@@ -307,22 +307,26 @@ pub fn build(plan: &Plan, dp: &DataPlan) -> Result<(Matrix, Vec<Skip>)> {
             }
         };
         for &primer in &plan.primers {
-            let rendering = rendered.clone();
-            let units = units(
-                plan,
-                Subject::Records,
-                &rendering,
-                primer,
-                questions,
-                Some(&key),
-            );
-            combos.push(Combo {
-                records: dp.data.records.len(),
-                primer,
-                rendering,
-                units,
-                scorer: scorer.clone(),
-            });
+            for (slot, wording) in wordings(plan) {
+                let rendering = rendered.clone();
+                let units = worded_units(
+                    plan,
+                    Subject::Records,
+                    &rendering,
+                    primer,
+                    questions,
+                    Some(&key),
+                    wording,
+                );
+                combos.push(Combo {
+                    slot,
+                    records: dp.data.records.len(),
+                    primer,
+                    rendering,
+                    units,
+                    scorer: scorer.clone(),
+                });
+            }
         }
     }
     Ok((

@@ -2,7 +2,7 @@
 //! and size, and the 124 field-lookup questions about it. Its scorer, [`Lookups`], also grades
 //! the `--data` suite's synthesised questions.
 
-use super::plan::{Combo, Matrix, Plan, Size, Unit, units};
+use super::plan::{Combo, Matrix, Plan, Size, Unit, worded_units, wordings};
 use super::{Entry, Scored, Scorer, Skip, Suite};
 use crate::dataset::{self, Variant};
 use crate::grading::{DataIndex, grade};
@@ -169,15 +169,26 @@ pub fn build(plan: &Plan, file: Option<&Path>) -> Result<Matrix> {
                 let qs = &questions[&v];
                 layout::render_each(&doc, &formats, s, v, &plan.tokenizers, |rendered| {
                     for &primer in &plan.primers {
-                        let rendering = rendered.clone();
-                        let units = units(plan, Subject::Products, &rendering, primer, qs, None);
-                        combos.push(Combo {
-                            records: n as usize,
-                            primer,
-                            rendering,
-                            units,
-                            scorer: scorer.clone(),
-                        });
+                        for (slot, wording) in wordings(plan) {
+                            let rendering = rendered.clone();
+                            let units = worded_units(
+                                plan,
+                                Subject::Products,
+                                &rendering,
+                                primer,
+                                qs,
+                                None,
+                                wording,
+                            );
+                            combos.push(Combo {
+                                slot,
+                                records: n as usize,
+                                primer,
+                                rendering,
+                                units,
+                                scorer: scorer.clone(),
+                            });
+                        }
                     }
                     Ok(())
                 })?;

@@ -4,6 +4,7 @@
 use crate::dataset::{Dataset, Structure, Variant};
 use crate::formats::Format;
 use crate::layout::Rendering;
+use crate::prompt::wording::{self, RunSlot, Wording};
 use crate::prompt::{Message, Prompt, Subject};
 use crate::providers::Request;
 use crate::providers::reference::Lookups;
@@ -39,6 +40,8 @@ pub struct Plan {
     pub output_root: PathBuf,
     /// Batch or per-question prompts.
     pub question_mode: QuestionMode,
+    /// Instruction wordings asked, one per run in turn (`--prompt-variants`; 1: the default).
+    pub prompt_variants: u32,
     /// Primer settings to run: `[false]`, `[true]` or both.
     pub primers: Vec<bool>,
     /// What the run measures: the product questions, the user's records, analysis tasks.
@@ -94,6 +97,7 @@ impl Plan {
             tokenizers,
             output_root: PathBuf::new(),
             question_mode: m.question_mode,
+            prompt_variants: (m.prompt_variants.len() as u32).max(1),
             primers: m.primers.clone(),
             suite: crate::suites::from_metadata(m)?,
         })
@@ -119,6 +123,8 @@ pub struct Unit {
 
 /// One rendering and its prompts.
 pub struct Combo {
+    /// Which runs ask its prompts, and in which wording (`--prompt-variants`).
+    pub slot: RunSlot,
     /// Records in the data.
     pub records: usize,
     /// Whether the format primer precedes the data.
@@ -190,9 +196,30 @@ pub fn units(
     questions: &[Question],
     root_key: Option<&Arc<str>>,
 ) -> Vec<Unit> {
+    worded_units(
+        plan,
+        subject,
+        rendering,
+        primer,
+        questions,
+        root_key,
+        wording::default_lookup(),
+    )
+}
+
+/// [`units`] in `wording` (`--prompt-variants`).
+pub fn worded_units(
+    plan: &Plan,
+    subject: Subject,
+    rendering: &Rendering,
+    primer: bool,
+    questions: &[Question],
+    root_key: Option<&Arc<str>>,
+    wording: &Wording,
+) -> Vec<Unit> {
     let mut data_tokens = None;
     let mut one = |qs: Vec<Question>, q| {
-        let mut u = unit(subject, rendering, primer, qs, q, &mut data_tokens);
+        let mut u = unit(subject, rendering, primer, qs, q, wording, &mut data_tokens);
         u.payload = Some(Arc::new(Lookups {
             questions: u.questions.clone(),
             root_key: root_key.cloned(),
@@ -208,25 +235,52 @@ pub fn units(
     }
 }
 
+/// The wordings a plan asks (`--prompt-variants K`: the first K, one per run in turn), each
+/// with the run slot of its combinations; one wording asks every run.
+pub fn wordings(plan: &Plan) -> Vec<(RunSlot, &'static Wording)> {
+    let all = wording::lookups();
+    let k = plan.prompt_variants.clamp(1, all.len() as u32);
+    (0..k)
+        .map(|i| {
+            let slot = if k == 1 {
+                RunSlot::default()
+            } else {
+                RunSlot {
+                    wording: Some(all[i as usize].id.as_str()),
+                    index: i,
+                    of: k,
+                }
+            };
+            (slot, &all[i as usize])
+        })
+        .collect()
+}
+
 /// One prompt. `data_tokens` caches the count of the data block (plus its separating newline),
 /// which every prompt of a rendering shares: the instructions start a new line with a letter,
 /// a pre-tokenizer piece boundary, so the two counts add up to the whole prompt's exactly.
+/// A wording that puts the data last is counted whole (a newline run may join across).
 fn unit(
     subject: Subject,
     r: &Rendering,
     primer: bool,
     questions: Vec<Question>,
     question: Option<String>,
+    wording: &Wording,
     data_tokens: &mut Option<usize>,
 ) -> Unit {
-    let prompt = Prompt::render_about(subject, r.format, &r.text, &questions, primer);
+    let prompt = Prompt::render_worded(subject, r.format, &r.text, &questions, primer, wording);
     let messages = prompt.messages();
-    let data = *data_tokens
-        .get_or_insert_with(|| Tokenizer::O200kBase.count(&format!("{}\n", prompt.data_block)));
-    let tokens = (data + Tokenizer::O200kBase.count(&prompt.instructions)) as u32;
+    let tokens = if prompt.data_first {
+        let data = *data_tokens
+            .get_or_insert_with(|| Tokenizer::O200kBase.count(&format!("{}\n", prompt.data_block)));
+        data + Tokenizer::O200kBase.count(&prompt.instructions)
+    } else {
+        Tokenizer::O200kBase.count(&messages[0].content)
+    } as u32;
     Unit {
         messages,
-        cache_prefix: prompt.data_block.len(),
+        cache_prefix: prompt.cache_prefix(),
         questions,
         question,
         payload: None,
@@ -329,6 +383,7 @@ mod tests {
             tokenizers: vec![Tokenizer::O200kBase],
             output_root: PathBuf::new(),
             question_mode: QuestionMode::PerQuestion,
+            prompt_variants: 1,
             primers: vec![false, true],
             suite: crate::suites::product(),
         };

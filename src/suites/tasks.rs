@@ -227,6 +227,7 @@ pub fn build(plan: &Plan, tp: &TaskPlan) -> Result<(Matrix, Vec<Skip>)> {
                 tokens,
             };
             combos.push(Combo {
+                slot: Default::default(),
                 records,
                 primer: false,
                 rendering: rendered,

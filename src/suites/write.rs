@@ -241,6 +241,7 @@ impl WritePlan {
                     payload: Some(request.clone()),
                 };
                 Combo {
+                    slot: Default::default(),
                     records: case.records(),
                     primer,
                     rendering: gold.clone(),

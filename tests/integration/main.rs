@@ -15,6 +15,7 @@ mod grading;
 mod module_graph;
 mod outside_readers;
 mod pipeline;
+mod prompt_wording;
 mod providers;
 mod question_file;
 mod recommend;

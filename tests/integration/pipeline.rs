@@ -121,6 +121,7 @@ fn unparseable_output_fails_every_question_and_is_kept() {
         tokenizers: vec![Tokenizer::O200kBase],
         output_root: tmp.path().to_path_buf(),
         question_mode: QuestionMode::OnePrompt,
+        prompt_variants: 1,
         primers: vec![false],
         suite: bench::suites::product(),
     };

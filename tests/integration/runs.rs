@@ -55,6 +55,7 @@ fn plan(root: &Path, runs: u32) -> Plan {
         tokenizers: vec![Tokenizer::O200kBase],
         output_root: root.to_path_buf(),
         question_mode: QuestionMode::OnePrompt,
+        prompt_variants: 1,
         primers: vec![false],
         suite: bench::suites::product(),
     }

@@ -36,6 +36,7 @@ fn plan(root: &Path, formats: Vec<Format>) -> Plan {
         tokenizers: vec![Tokenizer::O200kBase],
         output_root: root.to_path_buf(),
         question_mode: QuestionMode::OnePrompt,
+        prompt_variants: 1,
         primers: vec![false],
         suite: bench::suites::product(),
     }

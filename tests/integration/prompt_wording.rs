@@ -1,0 +1,108 @@
+//! `--prompt-variants`: every format of a run is asked in that run's wording, and the report
+//! says whether the verdict holds under each wording. A test double answers like the
+//! reference, except that yaml loses ten retrieval answers under the `numbered` wording only;
+//! the report must find that and name the wording.
+
+use super::runs::run as run_plan;
+use bench::formats::Format;
+use bench::prompt::parse_data_block;
+use bench::providers::{ModelConfig, Provider, ProviderError, Reference, Request, Response};
+use bench::runlog::Line;
+use bench::runner::{Model, Options};
+use serde_json::{Map, Value, json};
+
+/// Wrong on q001–q010 in yaml when the prompt is in the `numbered` wording; json_compact is
+/// wrong on q001–q003 and csv on q001–q005 under every wording.
+struct Worded;
+
+#[async_trait::async_trait]
+impl Provider for Worded {
+    fn name(&self) -> &str {
+        "double"
+    }
+    fn model(&self) -> &str {
+        "worded"
+    }
+    fn params(&self) -> Value {
+        json!({})
+    }
+    fn url(&self) -> Option<String> {
+        None
+    }
+    fn caches_prompts(&self) -> bool {
+        false
+    }
+    async fn complete(&self, req: &Request<'_>) -> Result<Response, ProviderError> {
+        let mut resp = Reference.complete(req).await?;
+        let input: String = req.messages.iter().map(|m| m.content.as_str()).collect();
+        let (format, _) = parse_data_block(&input).expect("data block");
+        let numbered = input.contains("Task:\n1. Read the product data above.");
+        let wrong = match format {
+            "yaml" if numbered => 10,
+            "json_compact" => 3,
+            "csv" => 5,
+            _ => 0,
+        };
+        let mut answers: Map<String, Value> = serde_json::from_str(&resp.output).unwrap();
+        for i in 1..=wrong {
+            answers.insert(format!("q{i:03}"), json!("WRONG"));
+        }
+        resp.output = serde_json::to_string(&answers).unwrap();
+        Ok(resp)
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_verdict_that_changes_under_one_wording_is_found_and_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut plan = super::report::plan(tmp.path(), vec![31], 4);
+    plan.formats = vec![Format::Csv, Format::JsonCompact, Format::Yaml];
+    plan.prompt_variants = 4;
+    let model = Model {
+        config: ModelConfig {
+            provider: "double".into(),
+            model: "worded".into(),
+            ..ModelConfig::default()
+        },
+        provider: Box::new(Worded),
+    };
+    let outcome = run_plan(&plan, vec![model], Options::default()).await;
+    assert_eq!(outcome.missing, 0);
+
+    // Each run is asked in one wording, the same for every format, in file order.
+    let text = std::fs::read_to_string(&outcome.jsonl).unwrap();
+    let mut seen = std::collections::BTreeMap::new();
+    for line in text.lines() {
+        if let Ok(Line::Result(r)) = serde_json::from_str::<Line>(line) {
+            let w = r.prompt_variant.clone().expect("a wording per result");
+            assert!(
+                seen.insert((r.format.to_string(), r.run), w.clone())
+                    .is_none()
+            );
+            let prompt = &r.sample.input[0].content;
+            let data_first = prompt.starts_with("Product data, format:");
+            assert_eq!(
+                data_first,
+                w == "default" || w == "numbered",
+                "{w}: {prompt:.80}"
+            );
+        }
+    }
+    let want = ["default", "numbered", "role_first", "terse_first"];
+    for ((_, run), w) in &seen {
+        assert_eq!(w, want[(*run - 1) as usize]);
+    }
+    assert_eq!(seen.len(), 3 * 4);
+
+    let w = bench::report::write_report(outcome.jsonl.parent().unwrap(), "json_compact").unwrap();
+    let report = std::fs::read_to_string(w.dir.join("BENCHMARK_REPORT.md")).unwrap();
+    assert!(report.contains("## Prompt wording"), "{report}");
+    let line = "**double/worded, flat · mandatory · 31**: the most accurate over all wordings, \
+                `yaml`, holds under 3/4 wordings only; the verdict changes under `numbered` \
+                (most accurate there: `json_compact`).";
+    assert!(report.contains(line), "{report}");
+    assert!(
+        report.contains("| yaml | 100.0 % | 93.2 % | 100.0 % | 100.0 % | 6.8 |"),
+        "{report}"
+    );
+}
