@@ -54,7 +54,7 @@ FROM read_json(
             timing STRUCT(provider_latency_ms BIGINT, evaluation_time_ms BIGINT),
             format VARCHAR, structure VARCHAR, variant VARCHAR,
             records INTEGER, run INTEGER, warmup BOOLEAN, question VARCHAR, primer BOOLEAN,
-            prompt_variant VARCHAR,
+            prompt_variant VARCHAR, order_seed UBIGINT,
             usage STRUCT(input BIGINT, output BIGINT, reasoning BIGINT, cache_read BIGINT, cache_write BIGINT),
             data_stats STRUCT(chars BIGINT, bytes BIGINT, "values" BIGINT, objects BIGINT, tokens MAP(VARCHAR, BIGINT)),
             cost_usd DOUBLE, cached BOOLEAN, attempts INTEGER, status INTEGER, request_id VARCHAR,
@@ -127,6 +127,8 @@ SELECT
     r.question,
     -- The instruction wording of the call (`--prompt-variants`); 'default' when only one.
     coalesce(r.prompt_variant, 'default') AS prompt_variant,
+    -- The seed of the run's record order (`--shuffle`); null: the data's own order.
+    r.order_seed,
     r.error,
     r.sample.tag AS sample_tag,
     r.summary.weighted_accuracy,

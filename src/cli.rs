@@ -468,6 +468,12 @@ pub struct RunArgs {
     #[arg(long, value_name = "K", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..=4))]
     pub prompt_variants: u32,
+    /// Put the records in another order each run (seeded by the run's seed and index; every
+    /// format of a run gets the same order, so pairs stay paired). Order questions are
+    /// answered for that order, and each retrieval target's position is recorded. Formats
+    /// suite and --data.
+    #[arg(long)]
+    pub shuffle: bool,
     /// Prepend a one-line description of the format to the data block: off, on, or both (an
     /// ablation: every rendering with and without).
     #[arg(long, value_enum, default_value_t = Primer::Off)]

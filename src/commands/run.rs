@@ -176,10 +176,10 @@ pub(super) fn new_plan(args: &RunArgs) -> Result<Plan> {
         )
         .into());
     }
-    if args.suite != Suite::Formats && args.prompt_variants > 1 {
+    if args.suite != Suite::Formats && (args.prompt_variants > 1 || args.shuffle) {
         return Err(UsageError::new(
-            "--prompt-variants applies to the formats suite and --data (the tasks and write \
-             suites have one wording so far)",
+            "--prompt-variants and --shuffle apply to the formats suite and --data (the tasks \
+             and write suites have one wording and their own order so far)",
         )
         .into());
     }
@@ -272,6 +272,7 @@ fn plan_of(
         output_root: args.output_root.clone(),
         question_mode: args.question_mode,
         prompt_variants: args.prompt_variants,
+        shuffle: args.shuffle,
         primers: args.primer.primers(),
         suite,
     }

@@ -115,7 +115,27 @@ pub struct Dataset {
     null_masks: Vec<u8>,
 }
 
+/// A seeded permutation of `0..n` (`--shuffle`): where each record of the new order comes from.
+pub fn shuffled_order(n: usize, seed: u64) -> Vec<usize> {
+    use rand::SeedableRng;
+    use rand::seq::SliceRandom;
+    let mut order: Vec<usize> = (0..n).collect();
+    order.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+    order
+}
+
 impl Dataset {
+    /// The same records in the order a seeded shuffle gives (`--shuffle`: one order per run,
+    /// the same for every format, so pairs stay paired).
+    pub fn shuffled(&self, seed: u64) -> Dataset {
+        let order = shuffled_order(self.len(), seed);
+        Dataset {
+            seed: self.seed,
+            mandatory: order.iter().map(|&i| self.mandatory[i].clone()).collect(),
+            null_masks: order.iter().map(|&i| self.null_masks[i]).collect(),
+        }
+    }
+
     /// Number of records.
     pub fn len(&self) -> usize {
         self.mandatory.len()

@@ -77,6 +77,7 @@ pub async fn run(h: &Harness) -> Result<Report> {
         output_root: out.clone(),
         question_mode: QuestionMode::OnePrompt,
         prompt_variants: 1,
+        shuffle: false,
         primers: vec![false],
         suite: crate::suites::product(),
     };

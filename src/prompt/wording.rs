@@ -50,6 +50,8 @@ pub struct RunSlot {
     pub index: u32,
     /// How many slots share the runs; 0 or 1: one slot asks every run.
     pub of: u32,
+    /// The seed of the record order its prompts show (`--shuffle`; `None`: the data's order).
+    pub order_seed: Option<u64>,
 }
 
 impl RunSlot {
@@ -98,6 +100,7 @@ mod tests {
             wording: Some("x"),
             index,
             of: 3,
+            order_seed: None,
         };
         assert_eq!(
             (1..=7).filter(|&r| s(0).asks(r)).collect::<Vec<_>>(),

@@ -167,6 +167,39 @@ pub struct Position {
     pub index: usize,
 }
 
+/// The same questions about the same records in another order (`--shuffle`): each answer
+/// evaluated again on `records` (the order questions' change; the others stay), and each
+/// retrieval target's position found again, its label from the third it now sits in.
+pub fn reordered(questions: &[Question], records: &[crate::dataset::Record]) -> Vec<Question> {
+    let n = records.len();
+    let third = n.div_ceil(3).max(1);
+    questions
+        .iter()
+        .map(|q| {
+            let mut q = q.clone();
+            if !matches!(q.query, Query::Given) {
+                q.expected = q.query.evaluate(records);
+            }
+            if let (Some(p), Query::Get { id, key, .. }) = (&mut q.position, &q.query) {
+                let key = key.as_deref().unwrap_or("id");
+                if let Some(i) = records
+                    .iter()
+                    .position(|r| query::field(r, key).is_some_and(|v| query::text(v) == *id))
+                {
+                    p.index = i;
+                    p.label = match i / third {
+                        0 => "start",
+                        1 => "middle",
+                        _ => "end",
+                    }
+                    .into();
+                }
+            }
+            q
+        })
+        .collect()
+}
+
 /// One question with its answer key.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Question {

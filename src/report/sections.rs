@@ -561,10 +561,18 @@ pub fn tables(d: &ReportData) -> Vec<Block> {
     }
     if let Some(s) = &d.position {
         out.push(Block::Heading(2, "Position of the target record".into()));
-        out.push(Block::Para(
-            "Field-retrieval accuracy by where the target record sits in the data (`sql/position_effect.sql`)."
-                .into(),
-        ));
+        let shuffled = if d.run.metadata.shuffle {
+            " The records were shuffled per run (`--shuffle`): each question's target sat at another \
+             position in each run, the same in every format of a run, so a position effect here is \
+             not a property of the questions, and a format difference is not one of position."
+        } else {
+            " The records kept one order in every run, so each question's target always sat at one \
+             position: `--shuffle` separates the position from the question."
+        };
+        out.push(Block::Para(format!(
+            "Field-retrieval accuracy by where the target record sits in the data \
+             (`sql/position_effect.sql`).{shuffled}"
+        )));
         out.push(generic_table(s));
     }
     out

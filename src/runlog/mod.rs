@@ -113,6 +113,9 @@ pub struct Metadata {
     /// The instruction wordings asked, one per run in turn (`--prompt-variants`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub prompt_variants: Vec<String>,
+    /// Records were put in another seeded order each run (`--shuffle`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub shuffle: bool,
     /// The non-inferiority margin in percentage points (`--margin`) the report decides with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub margin_pp: Option<f64>,
@@ -222,6 +225,9 @@ pub struct ResultRecord {
     /// The instruction wording asked with (`--prompt-variants`; absent: the default only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prompt_variant: Option<String>,
+    /// The seed of this run's record order (`--shuffle`; absent: the data's own order).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order_seed: Option<u64>,
     /// The analysis task asked about (`tasks` suite).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub task: Option<String>,

@@ -553,6 +553,7 @@ pub(super) fn build(
         primer: c.primer,
         question: u.question.clone(),
         prompt_variant: c.slot.wording.map(str::to_string),
+        order_seed: c.slot.order_seed,
         task: c.item().map(str::to_string),
         task_scores,
         write,

@@ -303,6 +303,7 @@ fn metadata(
         write: None,
         questions_file: None,
         questions_sha256: None,
+        shuffle: plan.shuffle,
         prompt_variants: if plan.prompt_variants > 1 {
             crate::suites::plan::wordings(plan)
                 .into_iter()

@@ -4,7 +4,7 @@
 //! report.
 
 use super::formats::Lookups;
-use super::plan::{Combo, Matrix, Plan, worded_units, wordings};
+use super::plan::{Combo, Matrix, Plan, run_slots, worded_units};
 use super::{Entry, Skip, Suite};
 use crate::UsageError;
 use crate::dataset::user::{self, LoadOptions, Sample, UserData};
@@ -282,50 +282,90 @@ pub fn render(
     format: Format,
     tokenizers: &[Tokenizer],
 ) -> Result<Result<Rendering, Skip>> {
-    let rendered = layout::render(&dp.doc, format, dp.structure, dp.variant, tokenizers);
+    render_doc(dp, &dp.doc, format, tokenizers)
+}
+
+/// [`render`] of `doc`: the records in another order (`--shuffle`).
+fn render_doc(
+    dp: &DataPlan,
+    doc: &serde_json::Value,
+    format: Format,
+    tokenizers: &[Tokenizer],
+) -> Result<Result<Rendering, Skip>> {
+    let rendered = layout::render(doc, format, dp.structure, dp.variant, tokenizers);
     super::tasks::or_skip(rendered, &dp.name(), format)
         .with_context(|| dp.file.display().to_string())
 }
 
-/// Renders the records in every format of the plan with their prompts.
+/// Renders the records in every format of the plan with their prompts: in the file's order,
+/// or with `--shuffle` in each run's own order.
 pub fn build(plan: &Plan, dp: &DataPlan) -> Result<(Matrix, Vec<Skip>)> {
     let key: Arc<str> = Arc::from(user::root_name(&dp.data.name));
-    let records: Vec<Record> = dp.data.records.clone();
-    let scorer = Arc::new(Lookups::new(DataIndex::with_id(
-        records,
-        &dp.synthesis.id.field_list(),
-    )));
-    let questions = &dp.synthesis.questions;
+    let slots = run_slots(plan);
+    let orders: Vec<(Option<u64>, Vec<_>)> = if plan.shuffle {
+        slots
+            .into_iter()
+            .map(|s| (s.0.order_seed, vec![s]))
+            .collect()
+    } else {
+        vec![(None, slots)]
+    };
     let mut combos = Vec::new();
     let mut skips = Vec::new();
-    for &format in &plan.formats {
-        let rendered = match render(dp, format, &plan.tokenizers)? {
-            Ok(r) => r,
-            Err(skip) => {
-                skips.push(skip);
-                continue;
-            }
+    for (k, (seed, slots)) in orders.into_iter().enumerate() {
+        let records: Vec<Record> = match seed {
+            Some(seed) => crate::dataset::shuffled_order(dp.data.records.len(), seed)
+                .into_iter()
+                .map(|i| dp.data.records[i].clone())
+                .collect(),
+            None => dp.data.records.clone(),
         };
-        for &primer in &plan.primers {
-            for (slot, wording) in wordings(plan) {
-                let rendering = rendered.clone();
-                let units = worded_units(
-                    plan,
-                    Subject::Records,
-                    &rendering,
-                    primer,
-                    questions,
-                    Some(&key),
-                    wording,
-                );
-                combos.push(Combo {
-                    slot,
-                    records: dp.data.records.len(),
-                    primer,
-                    rendering,
-                    units,
-                    scorer: scorer.clone(),
-                });
+        let (doc, questions) = match seed {
+            Some(_) => {
+                let mut root = serde_json::Map::new();
+                let list = records.iter().cloned().map(serde_json::Value::Object);
+                root.insert(key.to_string(), serde_json::Value::Array(list.collect()));
+                let qs = crate::questions::reordered(&dp.synthesis.questions, &records);
+                (serde_json::Value::Object(root), qs)
+            }
+            None => (dp.doc.clone(), dp.synthesis.questions.clone()),
+        };
+        let scorer = Arc::new(Lookups::new(DataIndex::with_id(
+            records,
+            &dp.synthesis.id.field_list(),
+        )));
+        for &format in &plan.formats {
+            let rendered = match render_doc(dp, &doc, format, &plan.tokenizers)? {
+                Ok(r) => r,
+                Err(skip) => {
+                    // Said once, not once per order.
+                    if k == 0 {
+                        skips.push(skip);
+                    }
+                    continue;
+                }
+            };
+            for &primer in &plan.primers {
+                for &(slot, wording) in &slots {
+                    let rendering = rendered.clone();
+                    let units = worded_units(
+                        plan,
+                        Subject::Records,
+                        &rendering,
+                        primer,
+                        &questions,
+                        Some(&key),
+                        wording,
+                    );
+                    combos.push(Combo {
+                        slot,
+                        records: dp.data.records.len(),
+                        primer,
+                        rendering,
+                        units,
+                        scorer: scorer.clone(),
+                    });
+                }
             }
         }
     }

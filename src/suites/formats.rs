@@ -2,7 +2,7 @@
 //! and size, and the 124 field-lookup questions about it. Its scorer, [`Lookups`], also grades
 //! the `--data` suite's synthesised questions.
 
-use super::plan::{Combo, Matrix, Plan, Size, Unit, worded_units, wordings};
+use super::plan::{Combo, Matrix, Plan, Size, Unit, run_slots, worded_units};
 use super::{Entry, Scored, Scorer, Skip, Suite};
 use crate::dataset::{self, Variant};
 use crate::grading::{DataIndex, grade};
@@ -127,7 +127,12 @@ impl Suite for Formats {
 
 /// The data files of the first primer setting (the rendering does not depend on it).
 pub(super) fn data_files(plan: &Plan, matrix: &Matrix, w: &mut Writer) -> Result<()> {
-    for c in matrix.combos.iter().filter(|c| c.primer == plan.primers[0]) {
+    // The first slot's: every wording shares a rendering; with --shuffle, run 1's order.
+    for c in matrix
+        .combos
+        .iter()
+        .filter(|c| c.primer == plan.primers[0] && c.slot.index == 0)
+    {
         w.data(&c.rendering, c.records)?;
     }
     Ok(())
@@ -155,43 +160,62 @@ pub fn build(plan: &Plan, file: Option<&Path>) -> Result<Matrix> {
                 Ok((v, qs))
             })
             .collect::<Result<_>>()?;
-        for &v in &plan.variants {
-            let scorer: Arc<dyn Scorer> =
-                Arc::new(Lookups::new(DataIndex::of_dataset(dataset.clone(), v)));
-            for &s in &plan.structures {
-                let doc = dataset.document(v, s);
-                let formats: Vec<_> = plan
-                    .formats
-                    .iter()
-                    .copied()
-                    .filter(|f| f.supports(s))
-                    .collect();
-                let qs = &questions[&v];
-                layout::render_each(&doc, &formats, s, v, &plan.tokenizers, |rendered| {
-                    for &primer in &plan.primers {
-                        for (slot, wording) in wordings(plan) {
-                            let rendering = rendered.clone();
-                            let units = worded_units(
-                                plan,
-                                Subject::Products,
-                                &rendering,
-                                primer,
-                                qs,
-                                None,
-                                wording,
-                            );
-                            combos.push(Combo {
-                                slot,
-                                records: n as usize,
-                                primer,
-                                rendering,
-                                units,
-                                scorer: scorer.clone(),
-                            });
+        // One record order for every run, or with --shuffle one per run (its own slot).
+        let slots = run_slots(plan);
+        let orders: Vec<(Option<u64>, Vec<_>)> = if plan.shuffle {
+            slots
+                .into_iter()
+                .map(|s| (s.0.order_seed, vec![s]))
+                .collect()
+        } else {
+            vec![(None, slots)]
+        };
+        for (seed, slots) in orders {
+            let ds = match seed {
+                Some(seed) => Arc::new(dataset.shuffled(seed)),
+                None => dataset.clone(),
+            };
+            for &v in &plan.variants {
+                let scorer: Arc<dyn Scorer> =
+                    Arc::new(Lookups::new(DataIndex::of_dataset(ds.clone(), v)));
+                let qs = match seed {
+                    Some(_) => questions::reordered(&questions[&v], &ds.records(v)),
+                    None => questions[&v].clone(),
+                };
+                for &s in &plan.structures {
+                    let doc = ds.document(v, s);
+                    let formats: Vec<_> = plan
+                        .formats
+                        .iter()
+                        .copied()
+                        .filter(|f| f.supports(s))
+                        .collect();
+                    layout::render_each(&doc, &formats, s, v, &plan.tokenizers, |rendered| {
+                        for &primer in &plan.primers {
+                            for &(slot, wording) in &slots {
+                                let rendering = rendered.clone();
+                                let units = worded_units(
+                                    plan,
+                                    Subject::Products,
+                                    &rendering,
+                                    primer,
+                                    &qs,
+                                    None,
+                                    wording,
+                                );
+                                combos.push(Combo {
+                                    slot,
+                                    records: n as usize,
+                                    primer,
+                                    rendering,
+                                    units,
+                                    scorer: scorer.clone(),
+                                });
+                            }
                         }
-                    }
-                    Ok(())
-                })?;
+                        Ok(())
+                    })?;
+                }
             }
         }
         sizes.push(Size { dataset, questions });

@@ -42,6 +42,8 @@ pub struct Plan {
     pub question_mode: QuestionMode,
     /// Instruction wordings asked, one per run in turn (`--prompt-variants`; 1: the default).
     pub prompt_variants: u32,
+    /// Records in another seeded order each run, the same for every format (`--shuffle`).
+    pub shuffle: bool,
     /// Primer settings to run: `[false]`, `[true]` or both.
     pub primers: Vec<bool>,
     /// What the run measures: the product questions, the user's records, analysis tasks.
@@ -98,6 +100,7 @@ impl Plan {
             output_root: PathBuf::new(),
             question_mode: m.question_mode,
             prompt_variants: (m.prompt_variants.len() as u32).max(1),
+            shuffle: m.shuffle,
             primers: m.primers.clone(),
             suite: crate::suites::from_metadata(m)?,
         })
@@ -249,11 +252,40 @@ pub fn wordings(plan: &Plan) -> Vec<(RunSlot, &'static Wording)> {
                     wording: Some(all[i as usize].id.as_str()),
                     index: i,
                     of: k,
+                    order_seed: None,
                 }
             };
             (slot, &all[i as usize])
         })
         .collect()
+}
+
+/// The groups of runs asked with the same prompts, each with its wording: without
+/// `--shuffle`, one per wording (the runs in turn); with it, one per run, each with its own
+/// record order and the wording of that run.
+pub fn run_slots(plan: &Plan) -> Vec<(RunSlot, &'static Wording)> {
+    let worded = wordings(plan);
+    if !plan.shuffle {
+        return worded;
+    }
+    (1..=plan.runs)
+        .map(|r| {
+            let (w, wording) = worded[((r - 1) as usize) % worded.len()];
+            let slot = RunSlot {
+                wording: w.wording,
+                index: r - 1,
+                of: plan.runs,
+                order_seed: Some(order_seed(plan.seed, r)),
+            };
+            (slot, wording)
+        })
+        .collect()
+}
+
+/// The seed of run `run`'s record order under `--shuffle`: the plan's seed mixed with the run
+/// index (a fixed odd multiplier spreads neighbouring runs apart).
+pub fn order_seed(seed: u64, run: u32) -> u64 {
+    seed ^ u64::from(run).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
 /// One prompt. `data_tokens` caches the count of the data block (plus its separating newline),
@@ -384,6 +416,7 @@ mod tests {
             output_root: PathBuf::new(),
             question_mode: QuestionMode::PerQuestion,
             prompt_variants: 1,
+            shuffle: false,
             primers: vec![false, true],
             suite: crate::suites::product(),
         };

@@ -65,6 +65,7 @@ fn fixture(root: &Path) -> PathBuf {
         output_root: root.to_path_buf(),
         question_mode: QuestionMode::OnePrompt,
         prompt_variants: 1,
+        shuffle: false,
         primers: vec![false],
         suite: bench::suites::product(),
     };

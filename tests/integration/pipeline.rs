@@ -122,6 +122,7 @@ fn unparseable_output_fails_every_question_and_is_kept() {
         output_root: tmp.path().to_path_buf(),
         question_mode: QuestionMode::OnePrompt,
         prompt_variants: 1,
+        shuffle: false,
         primers: vec![false],
         suite: bench::suites::product(),
     };

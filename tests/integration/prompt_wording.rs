@@ -106,3 +106,53 @@ async fn a_verdict_that_changes_under_one_wording_is_found_and_named() {
         "{report}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shuffled_runs_keep_pairs_aligned_and_the_reference_at_100() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut plan = super::report::plan(tmp.path(), vec![31], 3);
+    plan.formats = vec![Format::Csv, Format::MarkdownKv, Format::ToonDefault];
+    plan.shuffle = true;
+    plan.prompt_variants = 3;
+    let model = Model {
+        config: ModelConfig::default(),
+        provider: Box::new(Reference),
+    };
+    let outcome = run_plan(&plan, vec![model], Options::default()).await;
+    assert_eq!(outcome.missing, 0);
+    let text = std::fs::read_to_string(&outcome.jsonl).unwrap();
+    // run → per format: (order seed, wording, the position of every retrieval target).
+    let mut per_run: std::collections::BTreeMap<u32, Vec<(String, Value)>> = Default::default();
+    for line in text.lines() {
+        if let Ok(Line::Result(r)) = serde_json::from_str::<Line>(line) {
+            assert_eq!(r.summary.pass_rate, 1.0, "{}", r.sample.tag);
+            let positions: Vec<usize> = r
+                .metrics
+                .iter()
+                .filter_map(|m| m.position.as_ref().map(|p| p.index))
+                .collect();
+            assert_eq!(positions.len(), 55);
+            per_run.entry(r.run).or_default().push((
+                r.format.to_string(),
+                json!([r.order_seed, r.prompt_variant, positions]),
+            ));
+        }
+    }
+    assert_eq!(per_run.len(), 3);
+    let mut seen_positions = Vec::new();
+    for (run, rows) in &per_run {
+        assert_eq!(rows.len(), 3, "run {run}: one call per format");
+        // Every format of a run: the same order and the same target positions.
+        let (seed, positions) = (&rows[0].1[0], &rows[0].1[2]);
+        for (f, row) in rows {
+            assert_eq!(&row[0], seed, "run {run} {f}");
+            assert_eq!(&row[2], positions, "run {run} {f}");
+        }
+        assert!(seed.is_u64());
+        let want = ["default", "numbered", "role_first"][(*run - 1) as usize];
+        assert_eq!(rows[0].1[1], want, "run {run}: its wording");
+        seen_positions.push(positions.clone());
+    }
+    assert_ne!(seen_positions[0], seen_positions[1]);
+    assert_ne!(seen_positions[1], seen_positions[2]);
+}

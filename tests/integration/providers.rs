@@ -532,6 +532,7 @@ fn a_run_on_cut_replies_records_finish_and_truncated_answers() {
         output_root: tmp.path().to_path_buf(),
         question_mode: QuestionMode::OnePrompt,
         prompt_variants: 1,
+        shuffle: false,
         primers: vec![false],
         suite: bench::suites::product(),
     };

@@ -108,6 +108,7 @@ pub(super) fn plan(root: &Path, records: Vec<u32>, runs: u32) -> Plan {
         output_root: root.to_path_buf(),
         question_mode: QuestionMode::OnePrompt,
         prompt_variants: 1,
+        shuffle: false,
         primers: vec![false],
         suite: bench::suites::product(),
     }

@@ -37,6 +37,7 @@ fn plan(root: &Path, formats: Vec<Format>) -> Plan {
         output_root: root.to_path_buf(),
         question_mode: QuestionMode::OnePrompt,
         prompt_variants: 1,
+        shuffle: false,
         primers: vec![false],
         suite: bench::suites::product(),
     }
