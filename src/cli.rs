@@ -40,6 +40,10 @@ pub enum Command {
     /// Find the cheapest format a model reads as well as json_compact: rounds of runs of the
     /// cheaper candidates, each look tested, stopping as soon as the answer is shown.
     Recommend(Box<RecommendArgs>),
+    /// Where format starts to matter: grow the records (31, 62, 124, …) until the most
+    /// accurate format falls below --until or the budget would be exceeded, and say per format
+    /// the largest size at which it is non-inferior to the best.
+    Sweep(Box<SweepArgs>),
     /// Write a commented models.toml template for `bench run --config`.
     InitConfig(InitConfigArgs),
     /// Measure bench itself (the runner against a local mock server).
@@ -259,6 +263,23 @@ pub struct RecommendArgs {
     pub max_rounds: u32,
     /// The run options (one --provider; --runs, --resume and --suite do not apply: a round is
     /// one run, the formats suite or your --data).
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// `bench sweep`.
+#[derive(Debug, Args)]
+pub struct SweepArgs {
+    /// Stop once the most accurate format of every model and data shape is below this
+    /// weighted accuracy, percent.
+    #[arg(long, value_name = "PCT", default_value_t = 90.0)]
+    pub until: f64,
+    /// The largest record count to try (sizes double from --records, default 31).
+    #[arg(long, value_name = "N", default_value_t = 1000,
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub max_records: u32,
+    /// The run options (the formats suite on the product records; --resume and --data do not
+    /// apply: each size is one step of one run folder).
     #[command(flatten)]
     pub run: RunArgs,
 }

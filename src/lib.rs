@@ -21,6 +21,7 @@ pub mod runlog;
 pub mod runner;
 pub mod stats;
 pub mod suites;
+pub mod sweep;
 pub mod tasks;
 pub mod tokens;
 pub mod write;

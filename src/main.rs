@@ -39,6 +39,7 @@ fn main() -> ExitCode {
         Command::Report(args) => commands::report::execute(args),
         Command::Compare(args) => commands::compare::execute(args),
         Command::Recommend(args) => commands::recommend::execute(args),
+        Command::Sweep(args) => commands::sweep::execute(args),
         Command::InitConfig(args) => commands::init_config::execute(args),
         Command::Perf(args) => commands::perf::execute(args),
         Command::Rescore(args) => commands::rescore::execute(args),

@@ -10,6 +10,7 @@ pub mod recommend;
 pub mod report;
 pub mod rescore;
 pub mod run;
+pub mod sweep;
 pub mod tasks;
 pub mod tokens;
 pub mod write;

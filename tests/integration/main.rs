@@ -26,6 +26,7 @@ mod roundtrip;
 mod run_cli;
 mod runs;
 mod served;
+mod sweep;
 mod tasks;
 mod tasks_run;
 mod tealeaf;

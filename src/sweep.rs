@@ -1,0 +1,231 @@
+//! `bench sweep`: where format starts to matter for a model. The record count grows
+//! geometrically (31, 62, 124, … up to `--max-records`), every size a step of one run folder
+//! (resumed, so earlier sizes stay), until the most accurate format falls below `--until` for
+//! every model and data shape, or the next step would exceed the budget (its estimate, before
+//! anything is spent). Then, per format, the largest size at which it is shown non-inferior to
+//! the most accurate format of that size (the report's rule, `stats::noninferior`).
+
+use crate::report::data::{ReportData, gather_run, run_info};
+use crate::runner::progress::Observer;
+use crate::runner::{self, Model, Options, Plan, Stop, resume};
+use anyhow::Result;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// How the steps run and when they stop.
+pub struct Settings<'a> {
+    /// Stop once the most accurate format of every shape is below this, percent.
+    pub until_pct: f64,
+    /// The sizes to try, in order.
+    pub sizes: Vec<u32>,
+    /// Spend at most this over all steps.
+    pub budget_usd: Option<f64>,
+    /// The run options of a step.
+    pub options: &'a (dyn Fn() -> Options + Sync),
+    /// What a step of `plan` (one size) may cost at most, USD.
+    pub step_cost: &'a (dyn Fn(&Plan) -> Result<f64> + Sync),
+}
+
+/// One size of one model and data shape.
+#[derive(Debug, Clone)]
+pub struct Step {
+    /// Model and data shape (`provider/model, structure · variant`).
+    pub shape: String,
+    /// Records.
+    pub records: u32,
+    /// The most accurate format and its weighted accuracy, percent.
+    pub best: (String, f64),
+    /// Every format's weighted accuracy, percent.
+    pub accuracy: BTreeMap<String, f64>,
+    /// Formats shown non-inferior to the most accurate at this size (itself included).
+    pub noninferior: Vec<String>,
+}
+
+/// What a sweep found.
+#[derive(Debug, Clone)]
+pub struct Sweep {
+    /// The run folder holding every step.
+    pub run_dir: PathBuf,
+    /// Every size run, per shape.
+    pub steps: Vec<Step>,
+    /// Why it stopped.
+    pub stopped: String,
+    /// Spent over all steps, USD.
+    pub spent_usd: f64,
+}
+
+impl Sweep {
+    /// Per shape and format, the largest size at which the format was shown non-inferior to
+    /// the most accurate (`None`: at none).
+    pub fn holds(&self) -> BTreeMap<(String, String), Option<u32>> {
+        let mut out = BTreeMap::new();
+        for s in &self.steps {
+            for f in s.accuracy.keys() {
+                let e = out.entry((s.shape.clone(), f.clone())).or_insert(None);
+                if s.noninferior.contains(f) {
+                    *e = Some(e.map_or(s.records, |n: u32| n.max(s.records)));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Runs the steps.
+pub async fn sweep(
+    mut plan: Plan,
+    make_models: &(dyn Fn() -> Result<Vec<Model>> + Sync),
+    s: &Settings<'_>,
+    observer: Arc<dyn Observer>,
+    stop: Arc<Stop>,
+) -> Result<Sweep> {
+    let mut out = Sweep {
+        run_dir: PathBuf::new(),
+        steps: Vec::new(),
+        stopped: String::new(),
+        spent_usd: 0.0,
+    };
+    for (k, &n) in s.sizes.iter().enumerate() {
+        if let Some(budget) = s.budget_usd {
+            let mut step = plan.clone();
+            step.records = vec![n];
+            let cost = (s.step_cost)(&step)?;
+            let left = budget - out.spent_usd;
+            if cost > left {
+                out.stopped = format!(
+                    "the budget: {n} records would cost up to ${cost:.4}, ${left:.4} is left of \
+                     --budget-usd {budget}"
+                );
+                return Ok(out);
+            }
+        }
+        plan.records = s.sizes[..=k].to_vec();
+        let resumed = (k > 0)
+            .then(|| resume::load(&out.run_dir, false))
+            .transpose()?;
+        let mut opts = (s.options)();
+        opts.budget_usd = s.budget_usd.map(|b| (b - out.spent_usd).max(0.0));
+        let outcome = runner::run(
+            &plan,
+            make_models()?,
+            opts,
+            resumed,
+            observer.clone(),
+            stop.clone(),
+        )
+        .await?;
+        out.run_dir = outcome.jsonl.parent().expect("a log has a folder").into();
+        out.spent_usd = spent(&out.run_dir)?;
+        if let Some(why) = outcome.stopped {
+            out.stopped = match why {
+                runner::StopReason::Budget(_) => format!("the budget, during {n} records"),
+                runner::StopReason::Interrupted => format!("interrupted during {n} records"),
+            };
+            return Ok(out);
+        }
+        let d = gather_run(run_info(&out.run_dir)?, "json_compact")?;
+        let steps = steps_at(&d, n);
+        let all_below = !steps.is_empty() && steps.iter().all(|st| st.best.1 < s.until_pct);
+        out.steps.extend(steps);
+        if all_below {
+            out.stopped = format!(
+                "the most accurate format fell below {}% at {n} records",
+                s.until_pct
+            );
+            return Ok(out);
+        }
+    }
+    out.stopped = format!(
+        "the largest size, {} records",
+        s.sizes.last().copied().unwrap_or(0)
+    );
+    Ok(out)
+}
+
+/// USD spent so far in the run folder.
+fn spent(dir: &std::path::Path) -> Result<f64> {
+    let a = crate::analytics::Analytics::open_run(dir)?;
+    let t = a.query("SELECT coalesce(sum(cost_usd), 0)::DOUBLE FROM results")?;
+    Ok(t.rows.first().and_then(|r| r[0].as_f64()).unwrap_or(0.0))
+}
+
+/// The steps of size `n`: per model and data shape, every format's accuracy, the most
+/// accurate, and those shown non-inferior to it.
+fn steps_at(d: &ReportData, n: u32) -> Vec<Step> {
+    let mut out: Vec<Step> = Vec::new();
+    for a in d
+        .accuracy
+        .iter()
+        .filter(|a| a.family.records == i64::from(n))
+    {
+        let f = &a.family;
+        let shape = format!(
+            "{}/{}, {} · {}",
+            f.provider, f.model, f.structure, f.variant
+        );
+        let acc = 100.0 * a.weighted_accuracy.unwrap_or(0.0);
+        let at = match out.iter().position(|s| s.shape == shape) {
+            Some(i) => i,
+            None => {
+                out.push(Step {
+                    shape,
+                    records: n,
+                    best: (a.format.clone(), acc),
+                    accuracy: BTreeMap::new(),
+                    noninferior: Vec::new(),
+                });
+                out.len() - 1
+            }
+        };
+        let st = &mut out[at];
+        if acc > st.best.1 {
+            st.best = (a.format.clone(), acc);
+        }
+        st.accuracy.insert(a.format.clone(), acc);
+    }
+    for st in &mut out {
+        st.noninferior.push(st.best.0.clone());
+        for c in d.versus_best.iter().filter(|c| {
+            c.family.records == i64::from(n)
+                && format!(
+                    "{}/{}, {} · {}",
+                    c.family.provider, c.family.model, c.family.structure, c.family.variant
+                ) == st.shape
+        }) {
+            if c.format != st.best.0 && c.noninferior() && !st.noninferior.contains(&c.format) {
+                st.noninferior.push(c.format.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Sizes from `start`, doubling (rounded), up to `max` (the last is `max` itself when a
+/// doubling would pass it).
+pub fn sizes(start: u32, max: u32) -> Vec<u32> {
+    let mut out = vec![start.min(max)];
+    let mut k = 1;
+    while *out.last().expect("one") < max {
+        let next = (f64::from(start) * 2f64.powi(k)).round() as u32;
+        // Within 10 % of the maximum: the maximum itself, not a near-twin before it.
+        out.push(if f64::from(next) > 0.9 * f64::from(max) {
+            max
+        } else {
+            next
+        });
+        k += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn sizes_double_from_the_start_and_end_at_the_maximum() {
+        assert_eq!(super::sizes(31, 1000), [31, 62, 124, 248, 496, 1000]);
+        assert_eq!(super::sizes(31, 500), [31, 62, 124, 248, 500]);
+        assert_eq!(super::sizes(31, 31), [31]);
+        assert_eq!(super::sizes(100, 50), [50]);
+    }
+}
