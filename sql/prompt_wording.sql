@@ -8,7 +8,7 @@ WITH per AS (
     SELECT provider || '/' || model AS provider, structure, variant, records, primer, format,
            prompt_variant, avg(weighted_accuracy) AS accuracy, count(*) AS runs
     FROM runs
-    WHERE NOT failed AND suite NOT IN ('tasks', 'write')
+    WHERE NOT failed AND suite NOT IN ('tasks', 'write', 'corrupted')
     GROUP BY ALL
 ),
 shapes AS (

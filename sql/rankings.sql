@@ -2,7 +2,8 @@
 -- runs (warm-ups and failed calls excluded; failures counted); ranked within each record count
 -- and primer setting, since a size sweep would otherwise rank the smallest data first.
 -- efficiency = weighted accuracy % per 1,000 data tokens (o200k_base). Runs of the `tasks` suite
--- and the `write` suite are left out: sql/task_scores.sql and sql/write_accuracy.sql rank them.
+-- the `write` suite and the `corrupted` track are left out: sql/task_scores.sql,
+-- sql/write_accuracy.sql and sql/corrupted.sql rank them.
 -- category_accuracy_pct = each category's accuracy averaged over the same runs. `bench run`
 -- prints this table and its summary line stores these rows (`rankings`).
 WITH per_combo AS (
@@ -20,7 +21,7 @@ WITH per_combo AS (
         avg(data_tokens_o200k / data_values) AS tokens_per_value,
         avg(data_chars / data_tokens_o200k) AS chars_per_token
     FROM runs
-    WHERE suite NOT IN ('tasks', 'write')
+    WHERE suite NOT IN ('tasks', 'write', 'corrupted')
     GROUP BY ALL
 ),
 category_means AS (
@@ -29,7 +30,7 @@ category_means AS (
     FROM run_categories AS c
     JOIN runs AS r
         USING (benchmark_id, provider, model, format, structure, variant, records, primer, run)
-    WHERE NOT r.failed AND r.suite NOT IN ('tasks', 'write')
+    WHERE NOT r.failed AND r.suite NOT IN ('tasks', 'write', 'corrupted')
     GROUP BY ALL
 ),
 categories AS (

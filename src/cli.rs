@@ -109,6 +109,9 @@ pub enum Suite {
     Tasks,
     /// Documents written in each format, parsed strictly, repaired on request.
     Write,
+    /// Damaged data (a record missing, duplicated or cut off, a field missing, a value of the
+    /// wrong type) and an undamaged control: does the model notice?
+    Corrupted,
 }
 
 /// What the `write` suite asks for (`bench run --suite write`).

@@ -21,6 +21,8 @@ pub const POSITION_EFFECT: &str = include_str!("../../sql/position_effect.sql");
 pub const FAILURE_MODES: &str = include_str!("../../sql/failure_modes.sql");
 /// `sql/key_check.sql`: questions whose key every answer contradicts in agreement.
 pub const KEY_CHECK: &str = include_str!("../../sql/key_check.sql");
+/// `sql/corrupted.sql`: detection per defect and the control's false alarms.
+pub const CORRUPTED: &str = include_str!("../../sql/corrupted.sql");
 /// `sql/prompt_wording.sql`: accuracy per format under each instruction wording.
 pub const PROMPT_WORDING: &str = include_str!("../../sql/prompt_wording.sql");
 /// The bootstrap's question clusters of weighted accuracy.

@@ -224,6 +224,28 @@ pub enum Query {
     /// No query: a question file gave the answer, so there is nothing to evaluate (the
     /// reference answerer is not graded on it; models are).
     Given,
+    /// The id of the first record whose id appeared before, else `"none"` (`corrupted`).
+    Duplicated {
+        /// Field holding the id.
+        key: String,
+    },
+    /// `"complete"`: the data decoded whole (a decoder that rejects the text answers `"cut
+    /// off"` instead, see the reference answerer).
+    Complete,
+    /// The id of the first record lacking `field` (absent or null), else `"none"`.
+    Lacking {
+        /// Field looked for.
+        field: String,
+        /// Field holding the id.
+        key: String,
+    },
+    /// The id of the first record whose `field` is set but not a number, else `"none"`.
+    NotANumber {
+        /// Field looked at.
+        field: String,
+        /// Field holding the id.
+        key: String,
+    },
 }
 
 /// One field of a composite key and its value as text.
@@ -254,6 +276,15 @@ pub fn field<'a>(r: &'a Record, path: &str) -> Option<&'a Value> {
         v = v.as_object()?.get(part)?;
     }
     Some(v)
+}
+
+/// The id (as text) of the first record `hit` picks, else `"none"`.
+fn first_id(records: &[Record], key: &str, mut hit: impl FnMut(&Record) -> bool) -> Value {
+    records
+        .iter()
+        .find(|r| hit(r))
+        .and_then(|r| field(r, key))
+        .map_or(json!("none"), |v| json!(text(v)))
 }
 
 /// A value as text for comparing ids and naming groups: strings as they are, others as JSON.
@@ -339,6 +370,19 @@ impl Query {
                 .and_then(|t| t.answer(sql, *list))
                 .unwrap_or(Value::Null),
             Query::Given => Value::Null,
+            Query::Duplicated { key } => {
+                let mut seen = std::collections::HashSet::new();
+                first_id(records, key, |r| {
+                    field(r, key).is_some_and(|v| !seen.insert(text(v)))
+                })
+            }
+            Query::Complete => json!("complete"),
+            Query::Lacking { field: f, key } => {
+                first_id(records, key, |r| field(r, f).is_none_or(Value::is_null))
+            }
+            Query::NotANumber { field: f, key } => first_id(records, key, |r| {
+                field(r, f).is_some_and(|v| !v.is_null() && !v.is_number())
+            }),
             Query::Get { id, field: f, key } => {
                 let key = key.as_deref().unwrap_or("id");
                 records

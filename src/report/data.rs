@@ -351,6 +351,8 @@ pub struct ReportData {
     pub key_check: Table,
     /// Accuracy per format under each instruction wording (`sql/prompt_wording.sql`).
     pub prompt_wording: Table,
+    /// The `corrupted` track's detection and false alarms (`sql/corrupted.sql`).
+    pub corrupted: Table,
     /// Tokens and accuracy against record count, when the run swept sizes.
     pub scaling: Option<Table>,
     /// Retrieval accuracy by position.
@@ -661,6 +663,7 @@ pub fn gather_run(run: RunInfo, baseline: &str) -> Result<ReportData> {
     let failure_modes = run_sql(&a, sql::FAILURE_MODES, "sql/failure_modes.sql")?;
     let key_check = run_sql(&a, sql::KEY_CHECK, "sql/key_check.sql")?;
     let prompt_wording = run_sql(&a, sql::PROMPT_WORDING, "sql/prompt_wording.sql")?;
+    let corrupted = run_sql(&a, sql::CORRUPTED, "sql/corrupted.sql")?;
     let sizes = accuracy
         .iter()
         .map(|r| r.family.records)
@@ -697,6 +700,7 @@ pub fn gather_run(run: RunInfo, baseline: &str) -> Result<ReportData> {
         failure_modes,
         key_check,
         prompt_wording,
+        corrupted,
         scaling,
         position: (!position.rows.is_empty()).then_some(position),
         tasks,

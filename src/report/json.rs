@@ -121,6 +121,7 @@ pub fn analytics_results(d: &ReportData, verdicts: &[VerdictRow], findings: &[St
         "failure_modes": d.failure_modes.objects().collect::<Vec<_>>(),
         "key_check": d.key_check.objects().collect::<Vec<_>>(),
         "prompt_wording": d.prompt_wording.objects().collect::<Vec<_>>(),
+        "corrupted": d.corrupted.objects().collect::<Vec<_>>(),
         "task_formats": d.tasks.as_ref().map(|t| t.objects().collect::<Vec<_>>()),
         "write_accuracy": d.write.as_ref().map(|t| t.accuracy.objects().collect::<Vec<_>>()),
         "write_failures": d.write.as_ref().map(|t| t.failures.objects().collect::<Vec<_>>()),

@@ -2,6 +2,7 @@
 //! report.html, metrics.json, analytics_results.json and charts) written by `bench report`.
 
 pub mod charts;
+mod corrupted;
 pub mod data;
 mod decision;
 mod doc;

@@ -5,7 +5,7 @@ use super::charts;
 use super::data::{ReportData, RunInfo, gather_run, run_info};
 use super::doc::{self, Block};
 use super::figures::figures;
-use super::wording;
+use super::{corrupted, wording};
 use super::{json, sections, verdict};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
@@ -66,6 +66,7 @@ fn document(
     out.extend(sections::tasks(d));
     out.extend(sections::comparisons(d));
     out.extend(wording::section(d));
+    out.extend(corrupted::section(d));
     out.extend(sections::tokens(d));
     out.extend(chart("tokens_per_format"));
     out.extend(sections::categories(d));

@@ -8,6 +8,7 @@
 //! own types (a task file, a user's data file) behind one interface. The reference answerer is
 //! the one reader of a suite's own payload, which it downcasts.
 
+pub mod corrupted;
 pub mod data;
 pub mod formats;
 pub mod plan;
@@ -135,7 +136,13 @@ pub struct Entry {
 
 /// Every suite. The first whose `from_metadata` claims a metadata line is its suite; the
 /// product questions claim every line, so they come last.
-pub const REGISTRY: &[Entry] = &[write::ENTRY, tasks::ENTRY, data::ENTRY, formats::ENTRY];
+pub const REGISTRY: &[Entry] = &[
+    corrupted::ENTRY,
+    write::ENTRY,
+    tasks::ENTRY,
+    data::ENTRY,
+    formats::ENTRY,
+];
 
 /// The suite a run log's metadata line describes.
 pub fn from_metadata(m: &Metadata) -> Result<Arc<dyn Suite>> {

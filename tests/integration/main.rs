@@ -7,6 +7,7 @@ mod batch_run;
 mod cli;
 mod compare;
 mod contracts;
+mod corrupted;
 mod decisions;
 mod doc_links;
 mod documents;
