@@ -93,8 +93,12 @@ fn read_run(dir: &Path) -> Result<Source> {
 /// cannot silently grade other data.
 struct Regenerated {
     matrix: Matrix,
-    /// Where each prompt sits: its key (`SampleKey::prompt`) → (combination, unit).
-    at: HashMap<SampleKey, (usize, usize)>,
+    /// Where each prompt sits: its key (`SampleKey::prompt`) and run slot → (combination,
+    /// unit). Runs in turn ask different prompts of one key under `--prompt-variants` or
+    /// `--shuffle`; the slot says which.
+    at: HashMap<(SampleKey, u32), (usize, usize)>,
+    /// How many slots the runs take turns over (1: every run asks the same prompts).
+    slots: u32,
 }
 
 fn regenerate(meta: &Metadata, dir: &Path) -> Result<Regenerated> {
@@ -117,15 +121,26 @@ fn regenerate(meta: &Metadata, dir: &Path) -> Result<Regenerated> {
     let mut at = HashMap::new();
     for (i, c) in matrix.combos.iter().enumerate() {
         for (j, u) in c.units.iter().enumerate() {
-            at.insert(SampleKey::of_prompt(c, u), (i, j));
+            at.insert((SampleKey::of_prompt(c, u), c.slot.index), (i, j));
         }
     }
-    Ok(Regenerated { matrix, at })
+    let slots = matrix
+        .combos
+        .iter()
+        .map(|c| c.slot.of)
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    Ok(Regenerated { matrix, at, slots })
 }
 
 /// Re-grades one result in place with the scorer of the prompt it was asked.
 fn regrade(r: &mut ResultRecord, g: &Regenerated) -> Result<()> {
-    let (c, u) = g.at.get(&SampleKey::of(r).prompt()).ok_or_else(|| {
+    let slot = match r.run {
+        0 => 0,
+        run => (run - 1) % g.slots,
+    };
+    let (c, u) = g.at.get(&(SampleKey::of(r).prompt(), slot)).ok_or_else(|| {
         anyhow::anyhow!(
             "result {}: its rendering ({} {} {} {} records) is not in the plan regenerated from \
              the run's metadata",
@@ -227,7 +242,12 @@ pub fn rescore(dir: &Path) -> Result<PathBuf> {
     log.append(&Line::Metadata(Box::new(meta.clone())))?;
     let mut kept = Vec::with_capacity(src.results.len());
     for mut r in src.results {
-        regrade(&mut r, &regenerated)?;
+        if let Err(e) = regrade(&mut r, &regenerated) {
+            // A half-written run folder would be read as a run by every viewer under the root.
+            drop(log);
+            let _ = std::fs::remove_dir_all(&out);
+            return Err(e);
+        }
         r.benchmark_id = id.clone();
         log.append(&Line::Result(Box::new(r.clone())))?;
         // The summary needs no prompt or output text; drop them as the runner does.

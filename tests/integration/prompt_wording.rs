@@ -156,3 +156,65 @@ async fn shuffled_runs_keep_pairs_aligned_and_the_reference_at_100() {
     assert_ne!(seen_positions[0], seen_positions[1]);
     assert_ne!(seen_positions[1], seen_positions[2]);
 }
+
+/// `bench rescore` finds each result's own prompt again when runs take turns over wordings and
+/// record orders (one prompt key, a different prompt per run).
+#[test]
+fn a_shuffled_worded_run_rescores_to_the_same_grades() {
+    use super::run_cli::{bench, run_dir};
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("out");
+    let out = bench(&tmp.path().join("cache"))
+        .args(["run", "--shuffle", "--prompt-variants", "2", "--runs", "2"])
+        .args(["--question-mode", "per-question", "--formats", "csv,ini"])
+        .args([
+            "--structures",
+            "flat",
+            "--variants",
+            "mandatory",
+            "--no-report",
+        ])
+        .arg("--output-root")
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let first = run_dir(&root);
+    let out = bench(&tmp.path().join("cache"))
+        .arg("rescore")
+        .arg(&first)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let second = run_dir(&root);
+    assert_ne!(first, second);
+    let passed = |dir: &std::path::Path| -> Vec<(String, u32, Option<String>, f64)> {
+        let text = std::fs::read_to_string(dir.join("formats.jsonl")).unwrap();
+        let mut rows: Vec<_> = text
+            .lines()
+            .filter_map(|l| match serde_json::from_str::<Line>(l) {
+                Ok(Line::Result(r)) => Some((
+                    r.sample.tag.clone(),
+                    r.run,
+                    r.prompt_variant.clone(),
+                    r.summary.pass_rate,
+                )),
+                _ => None,
+            })
+            .collect();
+        rows.sort_by(|a, b| a.0.cmp(&b.0));
+        rows
+    };
+    let (a, b) = (passed(&first), passed(&second));
+    assert_eq!(a.len(), 2 * 2 * 124);
+    assert_eq!(a, b);
+    assert!(a.iter().all(|r| r.3 == 1.0));
+}

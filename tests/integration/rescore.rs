@@ -258,3 +258,40 @@ fn a_folder_that_is_not_a_run_is_a_one_line_error() {
         assert!(err.contains("is not a run folder"), "{err}");
     }
 }
+
+/// A rescore that fails on a result (here: a prompt that no longer holds its rendering) leaves
+/// no half-written run folder behind for the viewers to read as a run.
+#[test]
+fn a_failed_rescore_leaves_no_run_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    let out = bench(root)
+        .args(["run", "--runs", "1", "--formats", "csv,yaml", "--no-report"])
+        .arg("--output-root")
+        .arg(root)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dir = runs(root).pop().unwrap();
+    let path = log(&dir);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let last = lines
+        .iter()
+        .rposition(|l| l.contains("\"type\":\"result\""))
+        .unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&lines[last]).unwrap();
+    v["data"]["sample"]["input"][0]["content"] = "no data here".into();
+    lines[last] = serde_json::to_string(&v).unwrap();
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let out = bench(root).arg("rescore").arg(&dir).output().unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("does not hold the"), "{stderr}");
+    assert_eq!(runs(root), vec![dir]);
+}
