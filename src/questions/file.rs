@@ -60,19 +60,18 @@ pub fn load(path: &Path, records: &[Record], agrees: Agrees) -> Result<Vec<Quest
     Ok(questions)
 }
 
-/// The categories `path` asks about, in first-seen order, without evaluating anything.
+/// The category of every row of `path`, in row order, without evaluating anything.
 pub fn categories(path: &Path) -> Result<Vec<Category>, String> {
-    let mut out: Vec<Category> = Vec::new();
-    for (i, row) in rows(path)?.iter().enumerate() {
-        let name = text_field(row, "category")
-            .and_then(|c| c.ok_or_else(|| "field 'category' is missing".to_string()))
-            .map_err(|e| format!("{}: row {}: {e}", path.display(), i + 1))?;
-        let c = Category::from_name(name.trim());
-        if !out.contains(&c) {
-            out.push(c);
-        }
-    }
-    Ok(out)
+    rows(path)?
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let name = text_field(row, "category")
+                .and_then(|c| c.ok_or_else(|| "field 'category' is missing".to_string()))
+                .map_err(|e| format!("{}: row {}: {e}", path.display(), i + 1))?;
+            Ok(Category::from_name(name.trim()))
+        })
+        .collect()
 }
 
 /// SHA-256 of a question file's bytes, hex (pins it in the run log); `None` when unreadable.

@@ -78,6 +78,23 @@ impl Category {
         Category::Other(leaked)
     }
 
+    /// The four categories, then every other one of `asked` in first-seen order (a question
+    /// file's own names): a suite's `'static` category list. Leaked once per plan when there
+    /// are others (a handful of names); the four alone are [`Category::ALL`].
+    pub fn with_others(asked: impl IntoIterator<Item = Category>) -> &'static [Category] {
+        let mut all = Category::ALL.to_vec();
+        for c in asked {
+            if !all.contains(&c) {
+                all.push(c);
+            }
+        }
+        if all.len() == Category::ALL.len() {
+            &Category::ALL
+        } else {
+            Box::leak(all.into_boxed_slice())
+        }
+    }
+
     /// Where a category named `name` sorts: [`Category::ALL`]'s order, any other name after.
     pub fn rank(name: &str) -> usize {
         Self::ALL

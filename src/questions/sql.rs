@@ -13,24 +13,32 @@ use serde_json::Value;
 /// The records as the table `records` in a fresh in-memory DuckDB.
 pub struct Table(Connection);
 
-fn db_err(e: duckdb::Error) -> String {
+/// A DuckDB error as one line.
+pub(crate) fn db_err(e: duckdb::Error) -> String {
     format!("DuckDB: {}", one_line(&e.to_string()))
+}
+
+/// A fresh in-memory DuckDB holding `records` as `raw(pos BIGINT, txt JSON)`, `pos` the
+/// 0-based index: what both SQL answer keys (this table and the synthesis's) start from.
+pub(crate) fn raw_records(records: &[Record]) -> Result<Connection, String> {
+    let c = crate::analytics::offline_connection().map_err(db_err)?;
+    c.execute_batch("CREATE TABLE raw(pos BIGINT, txt JSON)")
+        .map_err(db_err)?;
+    {
+        let mut app = c.appender("raw").map_err(db_err)?;
+        for (i, r) in records.iter().enumerate() {
+            let text = serde_json::to_string(r).expect("records serialize");
+            app.append_row(duckdb::params![i as i64, text])
+                .map_err(db_err)?;
+        }
+    }
+    Ok(c)
 }
 
 impl Table {
     /// Loads `records` in order.
     pub fn load(records: &[Record]) -> Result<Self, String> {
-        let c = crate::analytics::offline_connection().map_err(db_err)?;
-        c.execute_batch("CREATE TABLE raw(pos BIGINT, txt JSON)")
-            .map_err(db_err)?;
-        {
-            let mut app = c.appender("raw").map_err(db_err)?;
-            for (i, r) in records.iter().enumerate() {
-                let text = serde_json::to_string(r).expect("records serialize");
-                app.append_row(duckdb::params![i as i64, text])
-                    .map_err(db_err)?;
-            }
-        }
+        let c = raw_records(records)?;
         let structure: Option<String> = c
             .query_row(
                 "SELECT json_group_structure(txt)::VARCHAR FROM raw",
@@ -96,7 +104,7 @@ impl Table {
 }
 
 /// Integral floats as integers, as the synthesised questions' answers are printed.
-fn integral(v: Value) -> Value {
+pub(crate) fn integral(v: Value) -> Value {
     match v.as_f64() {
         Some(x) if v.is_f64() => query::integral(x),
         _ => v,

@@ -4,7 +4,7 @@
 //! report.
 
 use super::formats::Lookups;
-use super::plan::{Combo, Matrix, Plan, run_slots, worded_units};
+use super::plan::{Combo, Matrix, Plan, run_orders, worded_units};
 use super::{Entry, Skip, Suite};
 use crate::UsageError;
 use crate::dataset::user::{self, LoadOptions, Sample, UserData};
@@ -134,18 +134,7 @@ impl DataPlan {
                 ));
             }
         }
-        let mut categories = Category::ALL.to_vec();
-        for q in &synthesis.questions {
-            if !categories.contains(&q.category) {
-                categories.push(q.category);
-            }
-        }
-        // Leaked once per plan (a handful of names): suites hand out 'static category lists.
-        let categories: &'static [Category] = if categories.len() == Category::ALL.len() {
-            &Category::ALL
-        } else {
-            Box::leak(categories.into_boxed_slice())
-        };
+        let categories = Category::with_others(synthesis.questions.iter().map(|q| q.category));
         let doc = data.document();
         let structure = formats::structure_of(&doc);
         let sparse = synthesis.profile.fields.iter().any(|f| f.sparse());
@@ -301,15 +290,7 @@ fn render_doc(
 /// or with `--shuffle` in each run's own order.
 pub fn build(plan: &Plan, dp: &DataPlan) -> Result<(Matrix, Vec<Skip>)> {
     let key: Arc<str> = Arc::from(user::root_name(&dp.data.name));
-    let slots = run_slots(plan);
-    let orders: Vec<(Option<u64>, Vec<_>)> = if plan.shuffle {
-        slots
-            .into_iter()
-            .map(|s| (s.0.order_seed, vec![s]))
-            .collect()
-    } else {
-        vec![(None, slots)]
-    };
+    let orders = run_orders(plan);
     let mut combos = Vec::new();
     let mut skips = Vec::new();
     for (k, (seed, slots)) in orders.into_iter().enumerate() {

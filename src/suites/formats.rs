@@ -2,7 +2,7 @@
 //! and size, and the 124 field-lookup questions about it. Its scorer, [`Lookups`], also grades
 //! the `--data` suite's synthesised questions.
 
-use super::plan::{Combo, Matrix, Plan, Size, Unit, run_slots, worded_units};
+use super::plan::{Combo, Matrix, Plan, Size, Unit, run_orders, worded_units};
 use super::{Entry, Scored, Scorer, Skip, Suite};
 use crate::dataset::{self, Variant};
 use crate::grading::{DataIndex, grade};
@@ -58,16 +58,10 @@ impl Formats {
 
     /// The questions of `file`, checked for shape now (their answers per data set later).
     pub fn with_questions(file: &Path) -> Result<Self> {
-        let mut categories = Category::ALL.to_vec();
-        for c in questions::file::categories(file).map_err(crate::UsageError::new)? {
-            if !categories.contains(&c) {
-                categories.push(c);
-            }
-        }
+        let asked = questions::file::categories(file).map_err(crate::UsageError::new)?;
         Ok(Self {
             questions_file: Some(file.to_path_buf()),
-            // Leaked once per run (a handful of names): suites hand out 'static lists.
-            categories: Box::leak(categories.into_boxed_slice()),
+            categories: Category::with_others(asked),
         })
     }
 }
@@ -161,15 +155,7 @@ pub fn build(plan: &Plan, file: Option<&Path>) -> Result<Matrix> {
             })
             .collect::<Result<_>>()?;
         // One record order for every run, or with --shuffle one per run (its own slot).
-        let slots = run_slots(plan);
-        let orders: Vec<(Option<u64>, Vec<_>)> = if plan.shuffle {
-            slots
-                .into_iter()
-                .map(|s| (s.0.order_seed, vec![s]))
-                .collect()
-        } else {
-            vec![(None, slots)]
-        };
+        let orders = run_orders(plan);
         for (seed, slots) in orders {
             let ds = match seed {
                 Some(seed) => Arc::new(dataset.shuffled(seed)),

@@ -240,7 +240,7 @@ pub fn worded_units(
 
 /// The wordings a plan asks (`--prompt-variants K`: the first K, one per run in turn), each
 /// with the run slot of its combinations; one wording asks every run.
-pub fn wordings(plan: &Plan) -> Vec<(RunSlot, &'static Wording)> {
+pub fn wordings(plan: &Plan) -> Vec<Slotted> {
     let all = wording::lookups();
     let k = plan.prompt_variants.clamp(1, all.len() as u32);
     (0..k)
@@ -260,24 +260,28 @@ pub fn wordings(plan: &Plan) -> Vec<(RunSlot, &'static Wording)> {
         .collect()
 }
 
-/// The groups of runs asked with the same prompts, each with its wording: without
-/// `--shuffle`, one per wording (the runs in turn); with it, one per run, each with its own
-/// record order and the wording of that run.
-pub fn run_slots(plan: &Plan) -> Vec<(RunSlot, &'static Wording)> {
+/// A run slot with the wording its prompts use.
+pub type Slotted = (RunSlot, &'static Wording);
+
+/// The record orders a plan asks about, each with the run slots (and their wordings) that see
+/// it: without `--shuffle`, the data's own order for every wording (the runs in turn); with
+/// it, one order per run, seeded by [`order_seed`], with the wording of that run.
+pub fn run_orders(plan: &Plan) -> Vec<(Option<u64>, Vec<Slotted>)> {
     let worded = wordings(plan);
     if !plan.shuffle {
-        return worded;
+        return vec![(None, worded)];
     }
     (1..=plan.runs)
         .map(|r| {
             let (w, wording) = worded[((r - 1) as usize) % worded.len()];
+            let seed = order_seed(plan.seed, r);
             let slot = RunSlot {
                 wording: w.wording,
                 index: r - 1,
                 of: plan.runs,
-                order_seed: Some(order_seed(plan.seed, r)),
+                order_seed: Some(seed),
             };
-            (slot, wording)
+            (Some(seed), vec![(slot, wording)])
         })
         .collect()
 }

@@ -6,8 +6,8 @@
 
 use crate::analytics::sql_string;
 use crate::dataset::Record;
-use crate::error::one_line;
-use crate::questions::query::{self, Func};
+use crate::questions::query::Func;
+use crate::questions::sql::{db_err, integral, raw_records};
 use crate::questions::{Filter, Query};
 use duckdb::Connection;
 use serde_json::Value;
@@ -15,26 +15,12 @@ use serde_json::Value;
 /// The records loaded into DuckDB.
 pub struct Truth(Connection);
 
-fn db_err(e: duckdb::Error) -> String {
-    format!("DuckDB: {}", one_line(&e.to_string()))
-}
-
 impl Truth {
     /// Loads `records` (in order: `pos` is the 0-based index) into a fresh in-memory DuckDB.
     pub fn load(records: &[Record]) -> Result<Self, String> {
-        let c = crate::analytics::offline_connection().map_err(db_err)?;
-        c.execute_batch("CREATE TABLE raw(pos BIGINT, txt VARCHAR)")
-            .map_err(db_err)?;
-        {
-            let mut app = c.appender("raw").map_err(db_err)?;
-            for (i, r) in records.iter().enumerate() {
-                let text = serde_json::to_string(r).expect("records serialize");
-                app.append_row(duckdb::params![i as i64, text])
-                    .map_err(db_err)?;
-            }
-        }
+        let c = raw_records(records)?;
         c.execute_batch(
-            "CREATE TABLE s AS SELECT pos, txt::JSON AS rec FROM raw ORDER BY pos; DROP TABLE raw",
+            "CREATE TABLE s AS SELECT pos, txt AS rec FROM raw ORDER BY pos; DROP TABLE raw",
         )
         .map_err(db_err)?;
         Ok(Self(c))
@@ -51,14 +37,6 @@ impl Truth {
             None => Value::Null,
             Some(t) => integral(serde_json::from_str(&t).map_err(|e| format!("{e}: {t}"))?),
         })
-    }
-}
-
-/// Integral floats as integers, as `Query::evaluate` prints aggregates.
-fn integral(v: Value) -> Value {
-    match v.as_f64() {
-        Some(x) if v.is_f64() => query::integral(x),
-        _ => v,
     }
 }
 
