@@ -72,6 +72,49 @@ pub fn data_line(path: &std::path::Path, data: &crate::dataset::user::UserData) 
     )
 }
 
+/// What `plan` costs for `models`, from the dry-run estimate: expected and at most, USD,
+/// summed over the models (batch prices with `batch`; the most a batch costs is the live
+/// maximum scaled by the batch discount).
+pub(crate) fn plan_cost(
+    plan: &crate::runner::Plan,
+    models: &[crate::runner::Model],
+    warmup: Option<bool>,
+    batch: bool,
+) -> Result<(f64, f64)> {
+    use crate::providers::{self, process_env};
+    let fresh: Vec<crate::runner::Model> = models
+        .iter()
+        .map(|m| {
+            Ok(crate::runner::Model {
+                config: m.config.clone(),
+                provider: providers::build(&m.config, &process_env)?,
+            })
+        })
+        .collect::<Result<_>>()?;
+    let e = crate::runner::estimate::estimate(plan, &fresh, warmup, batch)?;
+    let t = &e.providers;
+    let col = |name: &str| t.columns.iter().position(|c| c == name);
+    let num = |row: &[serde_json::Value], name: &str| -> f64 {
+        col(name)
+            .map(|i| &row[i])
+            .and_then(|v| v.as_str().and_then(|s| s.parse().ok()).or(v.as_f64()))
+            .unwrap_or(0.0)
+    };
+    let (mut est, mut max) = (0.0, 0.0);
+    for row in &t.rows {
+        let live = num(row, "est_usd");
+        let e = num(row, if batch { "batch_usd" } else { "est_usd" });
+        let m = num(row, "max_usd");
+        est += e;
+        max += if batch {
+            m * e / live.max(f64::MIN_POSITIVE)
+        } else {
+            m
+        };
+    }
+    Ok((est, max))
+}
+
 /// Without `--data`, `--questions` may name a question file about the product records; a
 /// count applies to `--data` only (the product suite asks its 124 generated questions).
 pub fn product_questions(q: &QuestionsArg) -> Result<Option<&std::path::Path>> {

@@ -3,14 +3,13 @@
 
 use super::run;
 use crate::UsageError;
-use crate::analytics::Table;
 use crate::cli::{RecommendArgs, Suite};
 use crate::formats::Format;
 use crate::numfmt::thousands as int;
-use crate::providers::{self, ModelConfig, process_env};
+use crate::providers::ModelConfig;
 use crate::recommend::{self, Recommendation, Settings};
 use crate::runner::progress::Console;
-use crate::runner::{Model, Plan, Stop, estimate};
+use crate::runner::{Model, Plan, Stop};
 use anyhow::Result;
 use std::sync::Arc;
 
@@ -221,28 +220,7 @@ fn print_decision(r: &Recommendation, candidates: &[(Format, u64)], config: &Mod
     println!("run folder: {}", r.run_dir.display());
 }
 
-/// What one round of `plan` costs for `model`: expected and at most (batch prices with
-/// `batch`), from the dry-run estimate.
+/// What one round of `plan` costs for `model`: expected and at most, USD.
 fn round_cost(plan: &Plan, model: &Model, warmup: Option<bool>, batch: bool) -> Result<(f64, f64)> {
-    let models = [Model {
-        config: model.config.clone(),
-        provider: providers::build(&model.config, &process_env)?,
-    }];
-    let e = estimate::estimate(plan, &models, warmup, batch)?;
-    let num = |t: &Table, col: &str| -> f64 {
-        t.columns
-            .iter()
-            .position(|c| c == col)
-            .and_then(|i| t.rows.first().map(|r| &r[i]))
-            .and_then(|v| v.as_str().and_then(|s| s.parse().ok()).or(v.as_f64()))
-            .unwrap_or(0.0)
-    };
-    let est = num(&e.providers, if batch { "batch_usd" } else { "est_usd" });
-    let max = num(&e.providers, "max_usd");
-    let max = if batch {
-        max * est / num(&e.providers, "est_usd").max(f64::MIN_POSITIVE)
-    } else {
-        max
-    };
-    Ok((est, max))
+    super::plan_cost(plan, std::slice::from_ref(model), warmup, batch)
 }

@@ -3,11 +3,9 @@
 
 use super::run;
 use crate::UsageError;
-use crate::analytics::Table;
 use crate::cli::{Suite, SweepArgs};
-use crate::providers::{self, process_env};
 use crate::runner::progress::Console;
-use crate::runner::{Model, Plan, Stop, estimate};
+use crate::runner::{Plan, Stop};
 use crate::sweep::{self, Settings, Sweep};
 use anyhow::Result;
 use std::sync::Arc;
@@ -39,7 +37,7 @@ pub fn execute(a: &SweepArgs) -> Result<()> {
     let models = || run::build_models(args, configs.clone());
     let warmup = args.warmup.forced();
     let batch = args.batch;
-    let step_cost = |p: &Plan| step_cost(p, &models()?, warmup, batch);
+    let step_cost = |p: &Plan| Ok(super::plan_cost(p, &models()?, warmup, batch)?.1);
     if args.dry_run {
         let mut total = 0.0;
         for &n in &sizes {
@@ -75,35 +73,6 @@ pub fn execute(a: &SweepArgs) -> Result<()> {
         super::report::write_for_run(&s.run_dir, None, None)?;
     }
     Ok(())
-}
-
-/// What one step may cost at most, over every model.
-fn step_cost(plan: &Plan, models: &[Model], warmup: Option<bool>, batch: bool) -> Result<f64> {
-    let fresh: Vec<Model> = models
-        .iter()
-        .map(|m| {
-            Ok(Model {
-                config: m.config.clone(),
-                provider: providers::build(&m.config, &process_env)?,
-            })
-        })
-        .collect::<Result<_>>()?;
-    let e = estimate::estimate(plan, &fresh, warmup, batch)?;
-    Ok(column_sum(&e.providers, "max_usd"))
-}
-
-fn column_sum(t: &Table, col: &str) -> f64 {
-    let Some(i) = t.columns.iter().position(|c| c == col) else {
-        return 0.0;
-    };
-    t.rows
-        .iter()
-        .filter_map(|r| {
-            let v = &r[i];
-            v.as_f64()
-                .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
-        })
-        .sum()
 }
 
 fn print(s: &Sweep) {
