@@ -11,17 +11,37 @@ use bench::runlog::Line;
 use bench::runner::{Model, Options};
 use serde_json::{Map, Value, json};
 
-/// Wrong on q001–q010 in yaml when the prompt is in the `numbered` wording; json_compact is
-/// wrong on q001–q003 and csv on q001–q005 under every wording.
-struct Worded;
+/// Answers like the reference, but "WRONG" on q001 … qN, N = `wrong(format, data, prompt)`:
+/// a model whose accuracy depends on what it is shown (the wording here, the size in
+/// tests/integration/sweep.rs).
+pub(super) struct WrongFirst {
+    /// Model name.
+    pub(super) model: &'static str,
+    /// How many answers to spoil, from the format name, the data block and the whole prompt.
+    pub(super) wrong: fn(&str, &str, &str) -> usize,
+}
+
+impl WrongFirst {
+    /// The double as a runner model.
+    pub(super) fn into_model(self) -> Model {
+        Model {
+            config: ModelConfig {
+                provider: "double".into(),
+                model: self.model.into(),
+                ..ModelConfig::default()
+            },
+            provider: Box::new(self),
+        }
+    }
+}
 
 #[async_trait::async_trait]
-impl Provider for Worded {
+impl Provider for WrongFirst {
     fn name(&self) -> &str {
         "double"
     }
     fn model(&self) -> &str {
-        "worded"
+        self.model
     }
     fn params(&self) -> Value {
         json!({})
@@ -35,20 +55,25 @@ impl Provider for Worded {
     async fn complete(&self, req: &Request<'_>) -> Result<Response, ProviderError> {
         let mut resp = Reference.complete(req).await?;
         let input: String = req.messages.iter().map(|m| m.content.as_str()).collect();
-        let (format, _) = parse_data_block(&input).expect("data block");
-        let numbered = input.contains("Task:\n1. Read the product data above.");
-        let wrong = match format {
-            "yaml" if numbered => 10,
-            "json_compact" => 3,
-            "csv" => 5,
-            _ => 0,
-        };
+        let (format, data) = parse_data_block(&input).expect("data block");
         let mut answers: Map<String, Value> = serde_json::from_str(&resp.output).unwrap();
-        for i in 1..=wrong {
+        for i in 1..=(self.wrong)(format, data, &input) {
             answers.insert(format!("q{i:03}"), json!("WRONG"));
         }
         resp.output = serde_json::to_string(&answers).unwrap();
         Ok(resp)
+    }
+}
+
+/// Wrong on q001–q010 in yaml when the prompt is in the `numbered` wording; json_compact is
+/// wrong on q001–q003 and csv on q001–q005 under every wording.
+fn worded(format: &str, _: &str, prompt: &str) -> usize {
+    let numbered = prompt.contains("Task:\n1. Read the product data above.");
+    match format {
+        "yaml" if numbered => 10,
+        "json_compact" => 3,
+        "csv" => 5,
+        _ => 0,
     }
 }
 
@@ -58,15 +83,11 @@ async fn a_verdict_that_changes_under_one_wording_is_found_and_named() {
     let mut plan = super::report::plan(tmp.path(), vec![31], 4);
     plan.formats = vec![Format::Csv, Format::JsonCompact, Format::Yaml];
     plan.prompt_variants = 4;
-    let model = Model {
-        config: ModelConfig {
-            provider: "double".into(),
-            model: "worded".into(),
-            ..ModelConfig::default()
-        },
-        provider: Box::new(Worded),
+    let model = WrongFirst {
+        model: "worded",
+        wrong: worded,
     };
-    let outcome = run_plan(&plan, vec![model], Options::default()).await;
+    let outcome = run_plan(&plan, vec![model.into_model()], Options::default()).await;
     assert_eq!(outcome.missing, 0);
 
     // Each run is asked in one wording, the same for every format, in file order.

@@ -3,66 +3,31 @@
 //! budget, whichever comes first.
 
 use bench::formats::Format;
-use bench::prompt::parse_data_block;
-use bench::providers::{ModelConfig, Provider, ProviderError, Reference, Request, Response};
 use bench::runner::progress::Silent;
 use bench::runner::{Model, Options, Stop};
 use bench::sweep::{Settings, sweep};
-use serde_json::{Map, Value, json};
 use std::sync::Arc;
 
-/// Answers like the reference, but wrong on the first n/8 questions in csv and n/10 in
-/// json_compact, n being the records it was shown: accuracy falls as the data grows.
-struct Shrinking;
-
-#[async_trait::async_trait]
-impl Provider for Shrinking {
-    fn name(&self) -> &str {
-        "double"
-    }
-    fn model(&self) -> &str {
-        "shrinking"
-    }
-    fn params(&self) -> Value {
-        json!({})
-    }
-    fn url(&self) -> Option<String> {
-        None
-    }
-    fn caches_prompts(&self) -> bool {
-        false
-    }
-    async fn complete(&self, req: &Request<'_>) -> Result<Response, ProviderError> {
-        let mut resp = Reference.complete(req).await?;
-        let input: String = req.messages.iter().map(|m| m.content.as_str()).collect();
-        let (format, data) = parse_data_block(&input).expect("data block");
-        let doc = Format::from_name(format)
-            .unwrap()
-            .decode_as(data, Some("products"))
-            .unwrap();
-        let n = doc["products"].as_array().unwrap().len();
-        let wrong = match format {
-            "csv" => n / 8,
-            _ => n / 10,
-        };
-        let mut answers: Map<String, Value> = serde_json::from_str(&resp.output).unwrap();
-        for i in 1..=wrong {
-            answers.insert(format!("q{i:03}"), json!("WRONG"));
-        }
-        resp.output = serde_json::to_string(&answers).unwrap();
-        Ok(resp)
+/// Wrong on the first n/8 questions in csv and n/10 in json_compact, n being the records the
+/// data block holds: accuracy falls as the data grows.
+fn shrinking(format: &str, data: &str, _: &str) -> usize {
+    let doc = Format::from_name(format)
+        .unwrap()
+        .decode_as(data, Some("products"))
+        .unwrap();
+    let n = doc["products"].as_array().unwrap().len();
+    match format {
+        "csv" => n / 8,
+        _ => n / 10,
     }
 }
 
 fn models() -> anyhow::Result<Vec<Model>> {
-    Ok(vec![Model {
-        config: ModelConfig {
-            provider: "double".into(),
-            model: "shrinking".into(),
-            ..ModelConfig::default()
-        },
-        provider: Box::new(Shrinking),
-    }])
+    let double = super::prompt_wording::WrongFirst {
+        model: "shrinking",
+        wrong: shrinking,
+    };
+    Ok(vec![double.into_model()])
 }
 
 fn plan(root: &std::path::Path) -> bench::runner::Plan {
