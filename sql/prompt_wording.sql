@@ -3,12 +3,22 @@
 -- format of a run sharing it), averaged over that wording's complete runs; the format's spread
 -- across wordings (max − min, percentage points); the most accurate formats under that wording
 -- and over all wordings (a list: tied formats all count). Rows only for runs asked in more than
--- one wording.
-WITH per AS (
-    SELECT provider || '/' || model AS provider, structure, variant, records, primer, format,
-           prompt_variant, avg(weighted_accuracy) AS accuracy, count(*) AS runs
+-- one wording. A tasks or write run is judged over all its tasks or cases (weighted accuracy:
+-- the facts stated right, the documents exact): its shape is the suite ('tasks' · 'all' · 0).
+WITH run_level AS (
+    SELECT benchmark_id, run, provider || '/' || model AS provider,
+           CASE WHEN suite IN ('tasks', 'write') THEN suite ELSE structure END AS structure,
+           CASE WHEN suite IN ('tasks', 'write') THEN 'all' ELSE variant END AS variant,
+           CASE WHEN suite IN ('tasks', 'write') THEN 0 ELSE records END AS records,
+           primer, format, prompt_variant, avg(weighted_accuracy) AS accuracy
     FROM runs
-    WHERE NOT failed AND suite NOT IN ('tasks', 'write', 'corrupted')
+    WHERE NOT failed AND suite <> 'corrupted'
+    GROUP BY ALL
+),
+per AS (
+    SELECT provider, structure, variant, records, primer, format, prompt_variant,
+           avg(accuracy) AS accuracy, count(*) AS runs
+    FROM run_level
     GROUP BY ALL
 ),
 shapes AS (

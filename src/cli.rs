@@ -485,10 +485,10 @@ pub struct RunArgs {
     /// Full runs per format × structure × variant.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub runs: u32,
-    /// Ask with the first K instruction wordings (benchmarks/prompts/lookups.json: the same
-    /// request in other words and layouts), one per run in turn, so every format of a run
-    /// shares one wording; the report says whether the verdict holds under each. Use --runs K
-    /// or a multiple. Formats suite and --data.
+    /// Ask with the first K instruction wordings of the suite (benchmarks/prompts/lookups.json,
+    /// tasks.json, write.json: the same request in other words and layouts), one per run in
+    /// turn, so every format of a run shares one wording; the report says whether the verdict
+    /// holds under each. Use --runs K or a multiple. Formats, tasks and write suites, --data.
     #[arg(long, value_name = "K", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..=4))]
     pub prompt_variants: u32,

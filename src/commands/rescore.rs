@@ -7,7 +7,7 @@ use crate::cli::RescoreArgs;
 use crate::grading::summarize;
 use crate::providers::Finish;
 use crate::runlog::{JsonlWriter, Line, Metadata, RescoredFrom, ResultRecord, SummaryRecord};
-use crate::runner::plan::{Matrix, build_all};
+use crate::runner::plan::{Combo, Matrix, Unit, build_all};
 use crate::runner::{Plan, SampleKey, create_run_dir, run_identity};
 use anyhow::{Context, Result};
 use std::collections::HashMap;
@@ -134,6 +134,28 @@ fn regenerate(meta: &Metadata, dir: &Path) -> Result<Regenerated> {
     Ok(Regenerated { matrix, at, slots })
 }
 
+/// What differs between a result's prompt and the one regenerated from the metadata: the
+/// data, a question, or else the words around them.
+fn prompt_difference(r: &ResultRecord, combo: &Combo, unit: &Unit) -> String {
+    let prompt: String = r.sample.input.iter().map(|m| m.content.as_str()).collect();
+    let data = combo.rendering.text.trim_end();
+    let shows_data = unit.messages.iter().any(|m| m.content.contains(data));
+    if shows_data && !prompt.contains(data) {
+        return format!(
+            "does not hold the {} rendering regenerated from the metadata",
+            r.format
+        );
+    }
+    if let Some(q) = unit.questions.iter().find(|q| !prompt.contains(&q.text)) {
+        return format!(
+            "lacks question {} ({:?}): the questions regenerated from the metadata differ from \
+             those asked",
+            q.id, q.text
+        );
+    }
+    "differs from the prompt regenerated from the metadata in its wording or layout".into()
+}
+
 /// Re-grades one result in place with the scorer of the prompt it was asked.
 fn regrade(r: &mut ResultRecord, g: &Regenerated) -> Result<()> {
     let slot = match r.run {
@@ -153,28 +175,18 @@ fn regrade(r: &mut ResultRecord, g: &Regenerated) -> Result<()> {
     })?;
     let combo = &g.matrix.combos[*c];
     let unit = &combo.units[*u];
-    // The regenerated data and questions must be the ones the prompt asked about, or the
-    // grades mean nothing.
-    let prompt: String = r.sample.input.iter().map(|m| m.content.as_str()).collect();
-    if !prompt.contains(combo.rendering.text.trim_end()) {
+    // The regenerated prompt must be the one asked, or the grades mean nothing.
+    let asked = r.sample.input.iter().map(|m| m.content.as_str());
+    if !unit
+        .messages
+        .iter()
+        .map(|m| m.content.as_str())
+        .eq(asked.take(unit.messages.len()))
+    {
         anyhow::bail!(
-            "result {}: its prompt does not hold the {} rendering regenerated from the metadata \
-             (made by another bench version?)",
+            "result {}: its prompt {} (made by another bench version?)",
             r.sample.tag,
-            r.format
-        );
-    }
-    // Only the part after the data block, so a large rendering is not searched 124 times.
-    let asked = prompt
-        .rfind("\nQuestions:\n")
-        .map_or(prompt.as_str(), |at| &prompt[at..]);
-    if let Some(q) = unit.questions.iter().find(|q| !asked.contains(&q.text)) {
-        anyhow::bail!(
-            "result {}: question {} ({:?}) is not in its prompt; the questions regenerated from \
-             the metadata differ from those asked (made by another bench version?)",
-            r.sample.tag,
-            q.id,
-            q.text
+            prompt_difference(r, combo, unit)
         );
     }
     // A failed call stays a failed call, graded as the runner grades one.

@@ -176,10 +176,18 @@ pub(super) fn new_plan(args: &RunArgs) -> Result<Plan> {
         )
         .into());
     }
-    if args.suite != Suite::Formats && (args.prompt_variants > 1 || args.shuffle) {
+    if args.suite == Suite::Corrupted && args.prompt_variants > 1 {
         return Err(UsageError::new(
-            "--prompt-variants and --shuffle apply to the formats suite and --data (the tasks \
-             and write suites have one wording and their own order so far)",
+            "--prompt-variants does not apply to --suite corrupted: its questions about the \
+             damage have one wording",
+        )
+        .into());
+    }
+    if args.suite != Suite::Formats && args.shuffle {
+        return Err(UsageError::new(
+            "--shuffle applies to the formats suite and --data: a task's facts and a written \
+             document's gold follow their data's order, and the corrupted suite's damage is \
+             placed in the records' order",
         )
         .into());
     }

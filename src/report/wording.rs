@@ -17,18 +17,23 @@ fn shapes(d: &ReportData) -> Vec<Shape> {
     let mut out: Vec<Shape> = Vec::new();
     for o in d.prompt_wording.objects() {
         let s = |k: &str| o[k].as_str().unwrap_or("").to_string();
-        let label = format!(
-            "{}, {} · {} · {}{}",
-            s("provider"),
-            s("structure"),
-            s("variant"),
-            o["records"],
-            if o["primer"] == Value::Bool(true) {
-                " · primer"
-            } else {
-                ""
-            }
-        );
+        let primer = if o["primer"] == Value::Bool(true) {
+            " · primer"
+        } else {
+            ""
+        };
+        // A tasks or write run is one shape: all of its tasks or cases (records 0).
+        let label = if o["records"].as_u64() == Some(0) {
+            format!("{}, {} suite{primer}", s("provider"), s("structure"))
+        } else {
+            format!(
+                "{}, {} · {} · {}{primer}",
+                s("provider"),
+                s("structure"),
+                s("variant"),
+                o["records"],
+            )
+        };
         let at = match out.iter().position(|x| x.label == label) {
             Some(i) => i,
             None => {
@@ -120,7 +125,7 @@ pub fn section(d: &ReportData) -> Vec<Block> {
         Block::Heading(2, "Prompt wording".into()),
         Block::Para(
             "The same questions asked in other words and layouts (`--prompt-variants`; the \
-             wordings are in benchmarks/prompts/lookups.json), one wording per run, every format \
+             wordings are in benchmarks/prompts/), one wording per run, every format \
              of a run sharing it. Weighted accuracy per wording over its complete runs, and each \
              format's spread across wordings in percentage points (`sql/prompt_wording.sql`). A \
              verdict that changes with the wording is a property of the wording, not only of the \

@@ -304,14 +304,13 @@ fn metadata(
         questions_file: None,
         questions_sha256: None,
         shuffle: plan.shuffle,
-        prompt_variants: if plan.prompt_variants > 1 {
-            crate::suites::plan::wordings(plan)
-                .into_iter()
-                .map(|(_, w)| w.id.clone())
-                .collect()
-        } else {
-            Vec::new()
-        },
+        prompt_variants: crate::suites::plan::worded_slots(
+            plan,
+            plan.suite.wording_ids().into_iter(),
+        )
+        .into_iter()
+        .filter_map(|s| s.wording.map(str::to_string))
+        .collect(),
         margin_pp: None,
     };
     plan.suite.record(&mut meta, skipped);

@@ -64,6 +64,11 @@ pub trait Suite: Send + Sync + std::fmt::Debug {
     fn own_call_settings(&self) -> bool {
         false
     }
+    /// The names of its instruction wordings (`--prompt-variants K` asks the first K), the
+    /// default first.
+    fn wording_ids(&self) -> Vec<&'static str> {
+        crate::prompt::wording::ids(crate::prompt::wording::lookups())
+    }
     /// The SQL file whose table `bench run` prints as the ranking; `None` prints the lookup
     /// ranking of the run summary.
     fn ranking_sql(&self) -> Option<&'static str> {

@@ -242,20 +242,27 @@ pub fn worded_units(
 /// with the run slot of its combinations; one wording asks every run.
 pub fn wordings(plan: &Plan) -> Vec<Slotted> {
     let all = wording::lookups();
-    let k = plan.prompt_variants.clamp(1, all.len() as u32);
-    (0..k)
-        .map(|i| {
-            let slot = if k == 1 {
-                RunSlot::default()
-            } else {
-                RunSlot {
-                    wording: Some(all[i as usize].id.as_str()),
-                    index: i,
-                    of: k,
-                    order_seed: None,
-                }
-            };
-            (slot, &all[i as usize])
+    worded_slots(plan, wording::ids(all).into_iter())
+        .into_iter()
+        .zip(all)
+        .collect()
+}
+
+/// The run slots of a suite whose wordings are named `ids` (its default first): with
+/// `--prompt-variants K`, one slot per wording of the first K, the runs in turn; else one
+/// slot that asks every run in the default wording.
+pub fn worded_slots(plan: &Plan, ids: impl ExactSizeIterator<Item = &'static str>) -> Vec<RunSlot> {
+    let k = plan.prompt_variants.clamp(1, ids.len() as u32);
+    if k == 1 {
+        return vec![RunSlot::default()];
+    }
+    ids.take(k as usize)
+        .zip(0..)
+        .map(|(id, i)| RunSlot {
+            wording: Some(id),
+            index: i,
+            of: k,
+            order_seed: None,
         })
         .collect()
 }

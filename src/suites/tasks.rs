@@ -8,6 +8,7 @@ use crate::dataset::{Structure, Variant};
 use crate::formats::{self, Format};
 use crate::layout::{self, Rendering};
 use crate::prompt::Message;
+use crate::prompt::wording;
 use crate::questions::Category;
 use crate::runlog::Metadata;
 use crate::tasks::{Task, TaskRequest, prompt};
@@ -82,6 +83,10 @@ impl Suite for TaskPlan {
 
     fn ranking_sql(&self) -> Option<&'static str> {
         Some(crate::analytics::sql::TASK_SCORES)
+    }
+
+    fn wording_ids(&self) -> Vec<&'static str> {
+        wording::ids(wording::tasks())
     }
 }
 
@@ -187,6 +192,7 @@ pub fn render(
 pub fn build(plan: &Plan, tp: &TaskPlan) -> Result<(Matrix, Vec<Skip>)> {
     let mut combos = Vec::new();
     let mut skips = Vec::new();
+    let slots = super::plan::worded_slots(plan, tp.wording_ids().into_iter());
     for task in &tp.tasks {
         let records = task.records();
         for &format in &plan.formats {
@@ -197,8 +203,6 @@ pub fn build(plan: &Plan, tp: &TaskPlan) -> Result<(Matrix, Vec<Skip>)> {
                     continue;
                 }
             };
-            let text = prompt::render(task, format, &rendered.text);
-            let tokens = Tokenizer::O200kBase.count_whole(&text) as u32;
             let root_key = formats::records(format.name(), &task.data)
                 .ok()
                 .and_then(|r| r.key.map(String::from));
@@ -214,29 +218,36 @@ pub fn build(plan: &Plan, tp: &TaskPlan) -> Result<(Matrix, Vec<Skip>)> {
                 max_tokens: task.def.max_tokens,
                 temperature: task.def.temperature,
             });
-            let unit = Unit {
-                messages: vec![Message {
-                    role: "user".into(),
-                    content: text,
-                }],
-                // TeaLeaf's templates put instructions before the data: nothing to cache.
-                cache_prefix: 0,
-                questions: Vec::new(),
-                question: None,
-                payload: Some(request.clone() as Payload),
-                tokens,
-            };
-            combos.push(Combo {
-                slot: Default::default(),
-                records,
-                primer: false,
-                rendering: rendered,
-                units: vec![unit],
-                scorer: Arc::new(TaskCombo {
-                    request,
-                    task: task.clone(),
-                }),
+            let scorer: Arc<dyn Scorer> = Arc::new(TaskCombo {
+                request: request.clone(),
+                task: task.clone(),
             });
+            // One prompt per wording (`--prompt-variants`), the runs taking turns.
+            for slot in &slots {
+                let text = prompt::render_worded(
+                    task,
+                    format,
+                    &rendered.text,
+                    wording::for_slot(wording::tasks(), slot),
+                );
+                let unit = Unit {
+                    tokens: Tokenizer::O200kBase.count_whole(&text) as u32,
+                    messages: vec![Message::new("user", &text)],
+                    // TeaLeaf's templates put instructions before the data: nothing to cache.
+                    cache_prefix: 0,
+                    questions: Vec::new(),
+                    question: None,
+                    payload: Some(request.clone() as Payload),
+                };
+                combos.push(Combo {
+                    slot: *slot,
+                    records,
+                    primer: false,
+                    rendering: rendered.clone(),
+                    units: vec![unit],
+                    scorer: scorer.clone(),
+                });
+            }
         }
     }
     Ok((

@@ -10,6 +10,7 @@ use crate::formats::Format;
 use crate::grading::Metric;
 use crate::layout;
 use crate::prompt::Message;
+use crate::prompt::wording;
 use crate::questions::Category;
 use crate::runlog::Metadata;
 use crate::runlog::meta::WriteMeta;
@@ -121,6 +122,10 @@ impl Suite for WritePlan {
         false
     }
 
+    fn wording_ids(&self) -> Vec<&'static str> {
+        wording::ids(wording::writes())
+    }
+
     fn ranking_sql(&self) -> Option<&'static str> {
         Some(crate::analytics::sql::WRITE_ACCURACY)
     }
@@ -227,11 +232,18 @@ impl WritePlan {
             format,
             text: gold.text.clone(),
         });
-        let combos = plan
-            .primers
+        let slots = super::plan::worded_slots(plan, self.wording_ids().into_iter());
+        let combos = slots
             .iter()
-            .map(|&primer| {
-                let text = w::prompt(case, format, primer, &given);
+            .flat_map(|slot| plan.primers.iter().map(move |&primer| (*slot, primer)))
+            .map(|(slot, primer)| {
+                let text = w::prompt(
+                    case,
+                    format,
+                    primer,
+                    &given,
+                    wording::for_slot(wording::writes(), &slot),
+                );
                 let unit = Unit {
                     tokens: Tokenizer::O200kBase.count_whole(&text) as u32,
                     messages: vec![Message::new("user", &text)],
@@ -241,7 +253,7 @@ impl WritePlan {
                     payload: Some(request.clone()),
                 };
                 Combo {
-                    slot: Default::default(),
+                    slot,
                     records: case.records(),
                     primer,
                     rendering: gold.clone(),

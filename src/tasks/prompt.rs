@@ -5,6 +5,7 @@
 use super::Task;
 use crate::formats::Format;
 use crate::prompt::fence_for;
+use crate::prompt::wording::{self, DataAt, TaskWording};
 
 /// The keys a task's `include_format_hint` and `format_hints.json` may use for a format: its
 /// bench name, then TeaLeaf's family key (`tl`, `json`, `toon`).
@@ -35,8 +36,49 @@ pub fn hint(task: &Task, format: Format) -> Option<&str> {
         .filter(|h| !h.is_empty())
 }
 
-/// The prompt of `task` with its data rendered in `format` as `data`.
+/// The prompt of `task` with its data rendered in `format` as `data`, as its template says.
 pub fn render(task: &Task, format: Format, data: &str) -> String {
+    render_worded(task, format, data, &wording::tasks()[0])
+}
+
+/// [`render`] in wording `w`: a role line before it, the data block moved before or after the
+/// template (which then names it with the wording's placeholder).
+pub fn render_worded(task: &Task, format: Format, data: &str, w: &TaskWording) -> String {
+    let spec = format.spec();
+    let block = data_with_hint(task, format, data);
+    let (inside, moved) = match w.data_at {
+        DataAt::Inline => (block.as_str(), None),
+        DataAt::First | DataAt::Last => (
+            w.placeholder.as_str(),
+            Some(format!(
+                "{}\n{block}",
+                w.header.replace("{format_name}", spec.display)
+            )),
+        ),
+    };
+    let body = fill(
+        &task.def.prompt_template,
+        &[
+            ("{format_name}", spec.display),
+            ("{tl_data}", inside),
+            ("{data}", inside),
+        ],
+    );
+    let mut out = String::with_capacity(body.len() + moved.as_ref().map_or(0, String::len) + 128);
+    if let Some(role) = &w.role {
+        out.push_str(role);
+        out.push_str("\n\n");
+    }
+    match (w.data_at, moved) {
+        (DataAt::First, Some(m)) => out.push_str(&format!("{m}\n\n{body}")),
+        (DataAt::Last, Some(m)) => out.push_str(&format!("{body}\n\n{m}")),
+        _ => out.push_str(&body),
+    }
+    out
+}
+
+/// The fenced data, the format hint in front of it when the task turns one on.
+fn data_with_hint(task: &Task, format: Format, data: &str) -> String {
     let spec = format.spec();
     let fence = fence_for(data);
     let mut block = String::with_capacity(data.len() + 64);
@@ -49,14 +91,7 @@ pub fn render(task: &Task, format: Format, data: &str) -> String {
         block.push('\n');
     }
     block.push_str(&fence);
-    fill(
-        &task.def.prompt_template,
-        &[
-            ("{format_name}", spec.display),
-            ("{tl_data}", &block),
-            ("{data}", &block),
-        ],
-    )
+    block
 }
 
 /// `template` with each placeholder replaced in one pass, so text substituted in (the data)

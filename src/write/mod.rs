@@ -8,6 +8,7 @@ pub mod grade;
 pub mod schema;
 
 use crate::formats::Format;
+use crate::prompt::wording::WriteWording;
 pub use cases::{Case, Kind};
 pub use grade::Grade;
 use serde::{Deserialize, Serialize};
@@ -95,64 +96,75 @@ pub enum Given<'a> {
     },
 }
 
-/// The prompt asking for `case` in `format`: the same words for every format but the
-/// format's name and, with `primer`, its one-line description.
-pub fn prompt(case: &Case, format: Format, primer: bool, given: &Given) -> String {
+/// The prompt asking for `case` in `format` in wording `w`: the same words for every format
+/// but the format's name and, with `primer`, its one-line description.
+pub fn prompt(
+    case: &Case,
+    format: Format,
+    primer: bool,
+    given: &Given,
+    w: &WriteWording,
+) -> String {
     let name = format_words(format);
-    let mut p = match given {
-        Given::Facts(_) => {
-            format!("Write a document in {name} that holds exactly the facts below.\n")
-        }
-        Given::Document { from, .. } => format!(
-            "Rewrite the document below, given in {}, in {name}, keeping every value.\n",
-            format_words(*from)
-        ),
-        Given::Edit { .. } => format!(
-            "Apply the edits below to the document in {name} and return the whole edited document.\n"
-        ),
+    let named = |t: &str| t.replace("{name}", &name);
+    let mut request = match given {
+        Given::Facts(_) => named(&w.facts),
+        Given::Document { from, .. } => named(&w.rewrite).replace("{from}", &format_words(*from)),
+        Given::Edit { .. } => named(&w.edit),
     };
+    request.push('\n');
     if primer {
-        p.push_str(&format!(
+        request.push_str(&format!(
             "About {}: {}\n",
             format.spec().display,
             format.spec().primer
         ));
     }
-    p.push('\n');
-    p.push_str(&schema::describe(&case.schema));
-    p.push('\n');
+    request.push('\n');
+    request.push_str(&schema::describe(&case.schema));
+    let mut shown = String::new();
     match given {
         Given::Facts(facts) => {
-            p.push_str(
+            shown.push_str(
                 "Facts (a path goes from the outside in with › between levels; \"item N\" is \
                  the N-th entry of a list; text is in double quotes, other values are bare):\n",
             );
-            p.push_str(facts);
+            shown.push_str(facts);
         }
         Given::Document { from, text } => {
-            p.push_str(&format!(
-                "Document:\n```{}\n{text}\n```\n",
+            let fence = crate::prompt::fence_for(text);
+            shown.push_str(&format!(
+                "Document:\n{fence}{}\n{text}\n{fence}\n",
                 from.spec().fence
             ));
         }
         Given::Edit { text, edits } => {
-            p.push_str(&format!(
-                "Document:\n```{}\n{text}\n```\n\nEdits:\n",
+            let fence = crate::prompt::fence_for(text);
+            shown.push_str(&format!(
+                "Document:\n{fence}{}\n{text}\n{fence}\n\nEdits:\n",
                 format.spec().fence
             ));
             for (i, e) in edits.iter().enumerate() {
-                p.push_str(&format!("{}. {e}\n", i + 1));
+                shown.push_str(&format!("{}. {e}\n", i + 1));
             }
         }
     }
-    p.push_str(&format!(
-        "\nReply with only the {}document in {name}, in one fenced code block.",
-        if matches!(given, Given::Edit { .. }) {
-            "whole edited "
-        } else {
-            ""
-        }
-    ));
+    let document = if matches!(given, Given::Edit { .. }) {
+        "whole edited document"
+    } else {
+        "document"
+    };
+    let reply = named(&w.reply).replace("{document}", document);
+    let mut p = String::new();
+    if let Some(role) = &w.role {
+        p.push_str(role);
+        p.push_str("\n\n");
+    }
+    if w.given_first {
+        p.push_str(&format!("{shown}\n{request}\n{reply}"));
+    } else {
+        p.push_str(&format!("{request}\n{shown}\n{reply}"));
+    }
     p
 }
 

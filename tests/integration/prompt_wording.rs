@@ -239,3 +239,154 @@ fn a_shuffled_worded_run_rescores_to_the_same_grades() {
     assert_eq!(a, b);
     assert!(a.iter().all(|r| r.3 == 1.0));
 }
+
+/// Writes the gold of the case its prompt asks for, in the format it names, except yaml under
+/// the `numbered` wording (a wrong name) and json for the `trio` case under every wording.
+struct WorderWriter;
+
+impl wiremock::Respond for WorderWriter {
+    fn respond(&self, req: &wiremock::Request) -> wiremock::ResponseTemplate {
+        let body: Value = serde_json::from_slice(&req.body).unwrap();
+        let prompt = body["messages"][0]["content"].as_str().unwrap();
+        let yaml = prompt.contains("in YAML");
+        let trio = prompt.contains("- trio:");
+        let numbered = prompt.starts_with("Task:\n1.");
+        let mut gold = if trio {
+            json!({"trio": [{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bo"}, {"id": 3, "name": "Cy"}]})
+        } else {
+            json!({"pair": [{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bo"}]})
+        };
+        if (yaml && numbered) || (!yaml && trio) {
+            gold[if trio { "trio" } else { "pair" }][0]["name"] = json!("WRONG");
+        }
+        let (format, fence) = if yaml {
+            (Format::Yaml, "yaml")
+        } else {
+            (Format::JsonCompact, "json")
+        };
+        let text = format!("```{fence}\n{}\n```", format.encode(&gold).unwrap());
+        wiremock::ResponseTemplate::new(200).set_body_json(json!({
+            "id": "c", "object": "chat.completion", "model": "m",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
+                         "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110}}))
+    }
+}
+
+/// The write suite in four wordings (`benchmarks/prompts/write.json`): each run asks in its
+/// own, the default is bench's prompt unchanged, and a model that writes yaml wrong under
+/// `numbered` only has the report name that wording.
+#[test]
+fn the_write_suite_asks_in_each_wording_and_the_report_finds_the_one_that_changes_it() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = rt.block_on(wiremock::MockServer::start());
+    rt.block_on(
+        wiremock::Mock::given(wiremock::matchers::method("POST"))
+            .respond_with(WorderWriter)
+            .mount(&server),
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    let cases = tmp.path().join("cases.json");
+    std::fs::write(
+        &cases,
+        r#"{"cases": [
+            {"id": "pair", "kind": "transcode",
+             "gold": {"pair": [{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bo"}]}},
+            {"id": "trio", "kind": "transcode",
+             "gold": {"trio": [{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bo"}, {"id": 3, "name": "Cy"}]}}]}"#,
+    )
+    .unwrap();
+    let root = tmp.path().join("data");
+    let out = super::run_cli::bench(&tmp.path().join("cache"))
+        .args([
+            "run",
+            "--suite",
+            "write",
+            "--runs",
+            "4",
+            "--prompt-variants",
+            "4",
+        ])
+        .args(["--provider", "openai-compatible:m", "--base-url"])
+        .arg(format!("{}/v1", server.uri()))
+        .args([
+            "--formats",
+            "json_compact,yaml",
+            "--no-json-schema",
+            "--repairs",
+            "0",
+        ])
+        .arg("--cases")
+        .arg(&cases)
+        .arg("--output-root")
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dir = super::run_cli::run_dir(&root);
+    let lines = super::run_cli::parse(&dir.join("write.jsonl"));
+    let Line::Metadata(meta) = &lines[0] else {
+        panic!("metadata first")
+    };
+    let want = ["default", "numbered", "role_first", "given_first"];
+    assert_eq!(meta.prompt_variants, want);
+    let rs = super::run_cli::results(&lines);
+    assert_eq!(rs.len(), 2 * 2 * 4);
+    for r in &rs {
+        let w = r.prompt_variant.as_deref().unwrap();
+        assert_eq!(w, want[(r.run - 1) as usize]);
+        let prompt = &r.sample.input[0].content;
+        match w {
+            "default" => assert!(prompt.starts_with("Rewrite the document below, given in JSON")),
+            "numbered" => assert!(prompt.starts_with("Task:\n1. Read the document below")),
+            "role_first" => assert!(prompt.starts_with("You are a careful engineer")),
+            _ => assert!(prompt.starts_with("Document:\n```json\n")),
+        }
+    }
+    // Rescore finds each result's prompt in its own wording and grades it the same.
+    let out = super::run_cli::bench(&tmp.path().join("cache"))
+        .arg("rescore")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let again = stdout
+        .lines()
+        .next()
+        .unwrap()
+        .trim_start_matches("rescored run: ");
+    let again = super::run_cli::parse(&std::path::Path::new(again).join("write.jsonl"));
+    let grades = |rs: Vec<&bench::runlog::ResultRecord>| {
+        let mut g: Vec<_> = rs
+            .iter()
+            .map(|r| {
+                (
+                    r.sample.tag.clone(),
+                    r.metrics[0].passed,
+                    r.prompt_variant.clone(),
+                )
+            })
+            .collect();
+        g.sort();
+        g
+    };
+    assert_eq!(grades(super::run_cli::results(&again)), grades(rs.clone()));
+    let report = std::fs::read_to_string(dir.join("write/BENCHMARK_REPORT.md")).unwrap();
+    let line = "**openai-compatible/m, write suite**: the most accurate over all wordings, \
+                `yaml`, holds under 3/4 wordings only; the verdict changes under `numbered` \
+                (most accurate there: `json_compact`).";
+    assert!(report.contains(line), "{report}");
+    assert!(
+        report.contains("| yaml | 100.0 % | 100.0 % | 0.0 % | 100.0 % | 100.0 |"),
+        "{report}"
+    );
+}

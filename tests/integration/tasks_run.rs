@@ -381,3 +381,84 @@ fn resume_and_dry_run_work_for_tasks() {
         assert_eq!(row["fact_accuracy_pct"], 100.0, "{row}");
     }
 }
+
+/// `--prompt-variants 4` (`benchmarks/prompts/tasks.json`): each run asks every task in its own
+/// layout, the default is the task's template unchanged, the data block is where the wording
+/// puts it, and the reference still states every fact.
+#[test]
+fn each_task_wording_moves_the_data_and_the_reference_states_every_fact() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("data");
+    bench(&tmp.path().join("cache"))
+        .args(["run", "--suite", "tasks", "--tasks"])
+        .arg(manifest("benchmarks/tasks/real.json"))
+        .args([
+            "--formats",
+            "csv,json_compact",
+            "--runs",
+            "4",
+            "--prompt-variants",
+            "4",
+        ])
+        .args(["--no-report", "--output-root"])
+        .arg(&root)
+        .assert()
+        .success();
+    let lines = lines(&root);
+    let Line::Metadata(meta) = &lines[0] else {
+        panic!("metadata first")
+    };
+    let want = ["default", "data_first", "data_last", "role_first"];
+    assert_eq!(meta.prompt_variants, want);
+    let tasks = bench::tasks::load(&manifest("benchmarks/tasks/real.json")).unwrap();
+    let results = results(&lines);
+    let skipped = meta.tasks.as_ref().unwrap().skipped.len();
+    assert_eq!(results.len() + 4 * skipped, tasks.tasks.len() * 2 * 4);
+    let mut prompts = std::collections::BTreeMap::new();
+    for r in &results {
+        let w = r.prompt_variant.as_deref().unwrap();
+        assert_eq!(w, want[(r.run - 1) as usize]);
+        assert_eq!(
+            r.task_scores.unwrap().fact_accuracy,
+            Some(1.0),
+            "{w} {:?}",
+            r.task
+        );
+        let p = r.sample.input[0].content.clone();
+        let task = tasks
+            .tasks
+            .iter()
+            .find(|t| Some(&t.def.id) == r.task.as_ref())
+            .unwrap();
+        let data = bench::tasks::prompt::data_block(&p).unwrap();
+        assert_eq!(
+            p,
+            bench::tasks::prompt::render_worded(
+                task,
+                r.format,
+                data,
+                bench::prompt::wording::tasks()
+                    .iter()
+                    .find(|x| x.id == w)
+                    .unwrap()
+            )
+        );
+        match w {
+            "default" => assert_eq!(p, bench::tasks::prompt::render(task, r.format, data)),
+            "data_first" => {
+                assert!(p.starts_with("The data, in ") && p.contains("(the data above)"))
+            }
+            "data_last" => assert!(p.trim_end().ends_with("```") && p.contains("(the data below)")),
+            _ => assert!(p.starts_with("You are a careful analyst")),
+        }
+        prompts.insert((r.task.clone(), r.format, w.to_string()), p);
+    }
+    // Four different prompts per task and format.
+    for ((task, format, _), p) in &prompts {
+        let same = prompts
+            .iter()
+            .filter(|((t, f, _), q)| t == task && f == format && *q == p)
+            .count();
+        assert_eq!(same, 1);
+    }
+}
