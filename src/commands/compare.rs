@@ -270,7 +270,9 @@ fn output(
     let side = |dir: &Path, r: &RunInfo| {
         let p = &r.metadata.providers[0];
         json!({"dir": dir.display().to_string(), "benchmark_id": r.metadata.benchmark_id,
-               "provider": p.provider, "model": p.model})
+               "provider": p.provider, "model": p.model,
+               "prompt_variants": wordings(&r.metadata), "shuffle": r.metadata.shuffle,
+               "seed": r.metadata.seed})
     };
     if format == TableFormat::Json {
         let per_task: Vec<Value> = tasks.objects().map(Value::Object).collect();
@@ -289,12 +291,81 @@ fn output(
         label(b),
         b_dir.display()
     );
-    let mut out = head + &render(&table(rows), format)?;
+    let mut out = head;
+    for line in conditions(a, b) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    let mut out = out + &render(&table(rows), format)?;
     if !tasks.rows.is_empty() {
         out.push_str("\nPer task (fact accuracy of A and B over the same facts and runs):\n");
         out.push_str(&render(tasks, format)?);
     }
     Ok(out)
+}
+
+/// The wordings a run asked, one per run in turn (`default` alone without `--prompt-variants`).
+fn wordings(m: &crate::runlog::Metadata) -> Vec<String> {
+    if m.prompt_variants.is_empty() {
+        vec!["default".into()]
+    } else {
+        m.prompt_variants.clone()
+    }
+}
+
+/// The wording of run `run` (1-based).
+fn wording_of(m: &crate::runlog::Metadata, run: u32) -> String {
+    let w = wordings(m);
+    w[((run.max(1) - 1) as usize) % w.len()].clone()
+}
+
+/// What each run asked under (`--prompt-variants`, `--shuffle`) and whether a pair, run index r
+/// of A with run index r of B, shares its wording and record order or compares two.
+fn conditions(a: &RunInfo, b: &RunInfo) -> Vec<String> {
+    let (ma, mb) = (&a.metadata, &b.metadata);
+    let asked = |m: &crate::runlog::Metadata| {
+        let order = if m.shuffle {
+            format!("records shuffled per run (seed {})", m.seed)
+        } else {
+            "records in the data's order".to_string()
+        };
+        match wordings(m).as_slice() {
+            [one] => format!("wording {one} · {order}"),
+            many => format!(
+                "wordings {} (one per run in turn) · {order}",
+                many.join(", ")
+            ),
+        }
+    };
+    let (sa, sb) = (asked(ma), asked(mb));
+    if sa == sb && (!ma.shuffle || ma.seed == mb.seed) {
+        if wordings(ma).len() == 1 && !ma.shuffle {
+            return Vec::new();
+        }
+        return vec![format!(
+            "Both asked in {sa}: each pair shares its wording and record order."
+        )];
+    }
+    let runs = ma.runs.min(mb.runs);
+    let worded: Vec<String> = (1..=runs)
+        .filter(|&r| wording_of(ma, r) != wording_of(mb, r))
+        .map(|r| format!("run {r}: {} → {}", wording_of(ma, r), wording_of(mb, r)))
+        .collect();
+    let mut out = vec![format!("A asked in {sa}; B in {sb}.")];
+    if !worded.is_empty() {
+        out.push(format!(
+            "Pairs of these runs compare two wordings (A → B), so Δ includes the prompt change: {}.",
+            worded.join(", ")
+        ));
+    }
+    if ma.shuffle != mb.shuffle || (ma.shuffle && ma.seed != mb.seed) {
+        out.push(
+            "The record orders differ: each pair asks one question about the same records in two \
+             orders (each side graded against its own order), so Δ includes the order change."
+                .into(),
+        );
+    }
+    out
 }
 
 /// The rows as text cells.

@@ -264,3 +264,89 @@ fn tasks_runs_compare_per_format_and_per_task() {
         );
     }
 }
+
+/// Runs asked in other wordings or record orders (`--prompt-variants`, `--shuffle`): compare
+/// says what each asked and which pairs compare two wordings or two orders; the same options
+/// on both sides pair like with like.
+#[test]
+fn compare_names_the_wordings_and_orders_its_pairs_compare() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("data");
+    let run = |extra: &[&str]| {
+        let out = bench(&tmp.path().join("cache"))
+            .args([
+                "run",
+                "--formats",
+                "csv,json_compact",
+                "--runs",
+                "3",
+                "--no-report",
+            ])
+            .args(extra)
+            .arg("--output-root")
+            .arg(&root)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        super::run_cli::run_dir(&root)
+    };
+    let plain = run(&[]);
+    let worded = run(&["--prompt-variants", "3", "--shuffle"]);
+    let again = run(&["--prompt-variants", "3", "--shuffle"]);
+    assert!(plain != worded && worded != again);
+    let text = |a: &Path, b: &Path| {
+        let out = bench(&tmp.path().join("cache"))
+            .arg("compare")
+            .args([a, b])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let mixed = text(&plain, &worded);
+    assert!(
+        mixed.contains(
+            "A asked in wording default · records in the data's order; B in wordings default, \
+             numbered, role_first (one per run in turn) · records shuffled per run (seed 42)."
+        ),
+        "{mixed}"
+    );
+    assert!(
+        mixed.contains("so Δ includes the prompt change: run 2: default → numbered, run 3: default → role_first."),
+        "{mixed}"
+    );
+    assert!(mixed.contains("so Δ includes the order change"), "{mixed}");
+    let same = text(&worded, &again);
+    assert!(
+        same.contains(
+            "Both asked in wordings default, numbered, role_first (one per run in turn) \
+                       · records shuffled per run (seed 42): each pair shares its wording and \
+                       record order."
+        ),
+        "{same}"
+    );
+    assert!(!same.contains("includes"), "{same}");
+    let (code, json, _) = compare(&plain, &worded, &[]);
+    assert_eq!(code, 0);
+    let json = json.unwrap();
+    assert_eq!(json["a"]["prompt_variants"], serde_json::json!(["default"]));
+    assert_eq!(
+        json["b"]["prompt_variants"],
+        serde_json::json!(["default", "numbered", "role_first"])
+    );
+    assert_eq!(
+        (
+            json["a"]["shuffle"].as_bool(),
+            json["b"]["shuffle"].as_bool()
+        ),
+        (Some(false), Some(true))
+    );
+}
