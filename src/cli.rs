@@ -281,8 +281,13 @@ pub struct SweepArgs {
     #[arg(long, value_name = "N", default_value_t = 1000,
           value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub max_records: u32,
-    /// The run options (the formats suite on the product records; --resume and --data do not
-    /// apply: each size is one step of one run folder).
+    /// Stop before a size whose largest prompt is over N tokens (o200k_base counts). A model
+    /// whose config sets `context_tokens` also stops the sweep before a prompt plus its output
+    /// limit would pass its context window.
+    #[arg(long, value_name = "N")]
+    pub max_tokens_in: Option<u32>,
+    /// The run options (the formats suite, on the product records or --data's; --resume does
+    /// not apply: each size is one step of one run folder).
     #[command(flatten)]
     pub run: RunArgs,
 }

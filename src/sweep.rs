@@ -25,6 +25,30 @@ pub struct Settings<'a> {
     pub options: &'a (dyn Fn() -> Options + Sync),
     /// What a step of `plan` (one size) may cost at most, USD.
     pub step_cost: &'a (dyn Fn(&Plan) -> Result<f64> + Sync),
+    /// The largest prompt a step may send, tokens, and what sets it (`--max-tokens-in`, a
+    /// model's context window).
+    pub max_prompt: Option<(u32, String)>,
+    /// The plan asking `sizes` ([`product_sizes`] for the product records; a `--data` sweep
+    /// loads the file's samples).
+    pub at_sizes: &'a (dyn Fn(&Plan, &[u32]) -> Result<Plan> + Sync),
+}
+
+/// `plan` asking the product records at `sizes`.
+pub fn product_sizes(plan: &Plan, sizes: &[u32]) -> Result<Plan> {
+    let mut p = plan.clone();
+    p.records = sizes.to_vec();
+    Ok(p)
+}
+
+/// The largest prompt of `plan`, o200k_base tokens (the count the estimate uses).
+pub fn largest_prompt(plan: &Plan) -> Result<u32> {
+    let (matrix, _) = crate::suites::plan::build_all(plan)?;
+    Ok(matrix
+        .combos
+        .iter()
+        .flat_map(|c| c.units.iter().map(|u| u.tokens))
+        .max()
+        .unwrap_or(0))
 }
 
 /// One size of one model and data shape.
@@ -87,10 +111,18 @@ pub async fn sweep(
         spent_usd: 0.0,
     };
     for (k, &n) in s.sizes.iter().enumerate() {
+        if let Some((limit, why)) = &s.max_prompt {
+            let tokens = largest_prompt(&(s.at_sizes)(&plan, &[n])?)?;
+            if tokens > *limit {
+                out.stopped = format!(
+                    "the prompt limit: {n} records make a prompt of {tokens} tokens, over \
+                     {limit} ({why})"
+                );
+                return Ok(out);
+            }
+        }
         if let Some(budget) = s.budget_usd {
-            let mut step = plan.clone();
-            step.records = vec![n];
-            let cost = (s.step_cost)(&step)?;
+            let cost = (s.step_cost)(&(s.at_sizes)(&plan, &[n])?)?;
             let left = budget - out.spent_usd;
             if cost > left {
                 out.stopped = format!(
@@ -100,7 +132,7 @@ pub async fn sweep(
                 return Ok(out);
             }
         }
-        plan.records = s.sizes[..=k].to_vec();
+        plan = (s.at_sizes)(&plan, &s.sizes[..=k])?;
         let resumed = (k > 0)
             .then(|| resume::load(&out.run_dir, false))
             .transpose()?;

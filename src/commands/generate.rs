@@ -67,19 +67,24 @@ fn data_layout(args: &GenerateArgs, path: &std::path::Path) -> Result<()> {
     let dp = super::data_plan(path, &args.file, &args.synth, d)?;
     let formats = d.formats_or(Format::defaults());
     let mut w = Writer::create(&args.output).map_err(|e| UsageError::new(format!("{e:#}")))?;
-    let n = dp.data.records.len();
-    w.questions(dp.variant, n, &dp.synthesis.questions)?;
-    let mut skipped = Vec::new();
-    let mut files = 0;
-    for &f in &formats {
-        match userdata::render(&dp, f, &d.tokenizers)? {
-            Ok(r) => {
-                files += 1;
-                w.data(&r, n)?;
-            }
-            Err(skip) => {
-                println!("{skip}");
-                skipped.push(skip);
+    let mut skipped: Vec<crate::suites::Skip> = Vec::new();
+    let (mut files, mut questions) = (0, 0);
+    // Each size of `--records 31,62,…`, smallest first.
+    for level in dp.levels() {
+        let n = level.data.records.len();
+        w.questions(level.variant, n, &level.synthesis.questions)?;
+        questions += level.synthesis.questions.len();
+        for &f in &formats {
+            match userdata::render(level, f, &d.tokenizers)? {
+                Ok(r) => {
+                    files += 1;
+                    w.data(&r, n)?;
+                }
+                Err(skip) if skipped.iter().any(|s| s.format == skip.format) => {}
+                Err(skip) => {
+                    println!("{skip}");
+                    skipped.push(skip);
+                }
             }
         }
     }
@@ -91,7 +96,7 @@ fn data_layout(args: &GenerateArgs, path: &std::path::Path) -> Result<()> {
     println!(
         "wrote {files} data files ({} skipped), {} questions and {}",
         skipped.len(),
-        dp.synthesis.questions.len(),
+        questions,
         meta.display()
     );
     Ok(())

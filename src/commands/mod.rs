@@ -137,21 +137,26 @@ pub fn data_plan(
     synth: &SynthArgs,
     d: &DataArgs,
 ) -> Result<DataPlan> {
-    let plan = DataPlan::new(
+    // `--records 31,62,…`: one sample per size, asked in one run.
+    let sizes: Vec<Option<usize>> = match d.records.as_slice() {
+        [] => vec![None],
+        list => list.iter().map(|&n| Some(n as usize)).collect(),
+    };
+    let largest = DataArgs {
+        records: sizes
+            .iter()
+            .flatten()
+            .max()
+            .map(|&n| n as u32)
+            .into_iter()
+            .collect(),
+        ..d.clone()
+    };
+    let plan = DataPlan::sized(
         path,
-        load_options(file, d)?,
-        crate::questions::synth::Options {
-            questions: match synth.questions {
-                QuestionsArg::Count(n) => n,
-                QuestionsArg::File(_) => crate::questions::synth::DEFAULT_QUESTIONS,
-            },
-            id_field: synth.id_field.clone(),
-            seed: d.seed,
-            file: match &synth.questions {
-                QuestionsArg::File(f) => Some(f.clone()),
-                QuestionsArg::Count(_) => None,
-            },
-        },
+        load_options(file, &largest)?,
+        synth_options(synth, d),
+        &sizes,
     )?;
     eprintln!(
         "{}; {} questions, records identified by {}",
@@ -159,6 +164,13 @@ pub fn data_plan(
         plan.synthesis.questions.len(),
         plan.synthesis.id.describe()
     );
+    for level in &plan.smaller {
+        eprintln!(
+            "data: also at {} records ({} questions)",
+            level.data.records.len(),
+            level.synthesis.questions.len()
+        );
+    }
     for n in &plan.data.notes {
         eprintln!("note: {n}");
     }
@@ -166,6 +178,22 @@ pub fn data_plan(
         eprintln!("questions: {n}");
     }
     Ok(plan)
+}
+
+/// The question synthesis `--questions`, `--id-field` and `--seed` ask for.
+pub fn synth_options(synth: &SynthArgs, d: &DataArgs) -> crate::questions::synth::Options {
+    crate::questions::synth::Options {
+        questions: match synth.questions {
+            QuestionsArg::Count(n) => n,
+            QuestionsArg::File(_) => crate::questions::synth::DEFAULT_QUESTIONS,
+        },
+        id_field: synth.id_field.clone(),
+        seed: d.seed,
+        file: match &synth.questions {
+            QuestionsArg::File(f) => Some(f.clone()),
+            QuestionsArg::Count(_) => None,
+        },
+    }
 }
 
 /// `--records` for the product dataset: the 31-record default when none was given (the

@@ -250,11 +250,7 @@ pub(super) fn new_plan(args: &RunArgs) -> Result<Plan> {
     };
     // A data file has one shape: its structure and variant are what it is.
     let (structures, variants, records) = match &data {
-        Some(dp) => (
-            vec![dp.structure],
-            vec![dp.variant],
-            vec![dp.data.records.len() as u32],
-        ),
+        Some(dp) => (vec![dp.structure], vec![dp.variant], dp.sizes()),
         None => (
             unique(&d.structures),
             unique(&d.variants),

@@ -6,6 +6,7 @@ use crate::UsageError;
 use crate::cli::{Suite, SweepArgs};
 use crate::runner::progress::Console;
 use crate::runner::{Plan, Stop};
+use crate::suites::data::DataPlan;
 use crate::sweep::{self, Settings, Sweep};
 use anyhow::Result;
 use std::sync::Arc;
@@ -13,18 +14,41 @@ use std::sync::Arc;
 /// `bench sweep`.
 pub fn execute(a: &SweepArgs) -> Result<()> {
     let args = &a.run;
-    if args.resume.is_some() || args.suite != Suite::Formats || args.file.data_file.is_some() {
+    if args.resume.is_some() || args.suite != Suite::Formats {
         return Err(UsageError::new(
-            "bench sweep grows the product records in steps of one run folder: --resume, \
-             --suite and --data do not apply (for your data, run sizes with --records N)",
+            "bench sweep grows the records of the formats suite (the product records or \
+             --data's) in steps of one run folder: --resume and --suite do not apply",
+        )
+        .into());
+    }
+    if args.data.records.len() > 1 {
+        return Err(UsageError::new(
+            "bench sweep takes one --records value, the first size (it doubles from there)",
         )
         .into());
     }
     let configs = run::model_configs(args)?;
     let mut plan = run::new_plan(args)?;
     let start = plan.records.first().copied().unwrap_or(31);
-    let sizes = sweep::sizes(start, a.max_records);
+    let samples = Samples::default();
+    // A data file ends the sweep at its own size.
+    let largest = match &args.file.data_file {
+        Some(_) if args.data.records.is_empty() => {
+            return Err(UsageError::new(
+                "bench sweep --data needs --records N, the first size (the file's records are \
+                 all of it)",
+            )
+            .into());
+        }
+        Some(_) => {
+            plan = samples.plan(args, &plan, &[start])?;
+            a.max_records.min(samples.total(start))
+        }
+        None => a.max_records,
+    };
+    let sizes = sweep::sizes(start, largest);
     plan.records = vec![start];
+    let data_sizes = |p: &Plan, sizes: &[u32]| samples.plan(args, p, sizes);
     eprintln!(
         "sweep: sizes {} until the most accurate format is below {}%",
         sizes
@@ -56,6 +80,12 @@ pub fn execute(a: &SweepArgs) -> Result<()> {
         budget_usd: args.budget_usd,
         options: &options,
         step_cost: &step_cost,
+        max_prompt: max_prompt(a.max_tokens_in, &configs),
+        at_sizes: if args.file.data_file.is_some() {
+            &data_sizes
+        } else {
+            &sweep::product_sizes
+        },
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -73,6 +103,72 @@ pub fn execute(a: &SweepArgs) -> Result<()> {
         super::report::write_for_run(&s.run_dir, None, None)?;
     }
     Ok(())
+}
+
+/// The samples of a `--data` file a sweep has loaded, by size (each step asks every size up
+/// to its own, so each is loaded once).
+#[derive(Default)]
+struct Samples(std::sync::Mutex<std::collections::BTreeMap<u32, DataPlan>>);
+
+impl Samples {
+    /// The records in the file, from the sample of `n` loaded.
+    fn total(&self, n: u32) -> u32 {
+        let loaded = self.0.lock().expect("not poisoned");
+        loaded[&n].data.total as u32
+    }
+
+    /// `plan` asking the data file at `sizes`.
+    fn plan(&self, args: &crate::cli::RunArgs, plan: &Plan, sizes: &[u32]) -> Result<Plan> {
+        let path = args.file.data_file.as_deref().expect("a --data sweep");
+        let mut loaded = self.0.lock().expect("not poisoned");
+        let mut levels = Vec::new();
+        for &n in sizes {
+            if let std::collections::btree_map::Entry::Vacant(e) = loaded.entry(n) {
+                let d = crate::cli::DataArgs {
+                    records: vec![n],
+                    ..args.data.clone()
+                };
+                let load = super::load_options(&args.file, &d)?;
+                e.insert(DataPlan::new(path, load, super::synth_options(&args.synth, &d))?);
+            }
+            levels.push(loaded[&n].clone());
+        }
+        let mut largest = levels.pop().expect("one size at least");
+        largest.smaller = levels;
+        let mut p = plan.clone();
+        p.records = largest.sizes();
+        p.suite = std::sync::Arc::new(largest);
+        Ok(p)
+    }
+}
+
+/// The largest prompt a step may send and what sets it: `--max-tokens-in`, or the smallest
+/// context window of the models (less their output limit), whichever is smaller.
+fn max_prompt(
+    max_tokens_in: Option<u32>,
+    configs: &[crate::providers::ModelConfig],
+) -> Option<(u32, String)> {
+    let flag = max_tokens_in.map(|n| (n, "--max-tokens-in".to_string()));
+    let context = configs
+        .iter()
+        .filter_map(|c| {
+            let window = c.context_tokens?;
+            let room = window.saturating_sub(c.max_tokens());
+            Some((
+                room,
+                format!(
+                    "{}:{}'s context_tokens {window} less its max_tokens {}",
+                    c.provider,
+                    c.model,
+                    c.max_tokens()
+                ),
+            ))
+        })
+        .min_by_key(|(n, _)| *n);
+    [flag, context]
+        .into_iter()
+        .flatten()
+        .min_by_key(|(n, _)| *n)
 }
 
 fn print(s: &Sweep) {
@@ -100,5 +196,38 @@ fn print(s: &Sweep) {
     }
     if !s.run_dir.as_os_str().is_empty() {
         println!("run folder: {}", s.run_dir.display());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::providers::ModelConfig;
+
+    #[test]
+    fn the_smaller_of_the_flag_and_the_context_room_limits_the_prompt() {
+        let small = ModelConfig {
+            provider: "openai-compatible".into(),
+            model: "small".into(),
+            context_tokens: Some(20_000),
+            max_tokens: Some(4_000),
+            ..ModelConfig::default()
+        };
+        let big = ModelConfig {
+            context_tokens: Some(1_000_000),
+            ..small.clone()
+        };
+        let both = [small.clone(), big];
+        assert_eq!(
+            super::max_prompt(None, &both),
+            Some((
+                16_000,
+                "openai-compatible:small's context_tokens 20000 less its max_tokens 4000".into()
+            ))
+        );
+        assert_eq!(
+            super::max_prompt(Some(9_000), &both),
+            Some((9_000, "--max-tokens-in".into()))
+        );
+        assert_eq!(super::max_prompt(None, &[ModelConfig::default()]), None);
     }
 }

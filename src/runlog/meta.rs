@@ -140,6 +140,10 @@ pub struct DataMeta {
     pub notices: Vec<String>,
     /// Formats that could not represent the records.
     pub skipped: Vec<Skip>,
+    /// `--records` of each sample asked when the run asks several sizes of the file (a list,
+    /// a sweep), smallest first; the fields above describe the largest.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sizes: Vec<Option<usize>>,
 }
 
 /// `id_by` of a run log written before composite keys: always one field.

@@ -470,11 +470,30 @@ fn open_log(
 ) -> Result<Opened> {
     if let Some(r) = resume {
         let dir = r.jsonl.parent().expect("log has a folder").to_path_buf();
+        // A sweep or recommend step asks more sizes or runs: the metadata says so first.
+        let old = &r.metadata;
+        let sizes: Vec<usize> = plan.records.iter().map(|&n| n as usize).collect();
+        let meta = if old.records != sizes || old.runs != plan.runs {
+            let hashes = plan.suite.data_hashes(matrix).join(",");
+            let mut m = metadata(
+                plan,
+                models,
+                &old.benchmark_id,
+                &old.timestamp,
+                hashes,
+                skipped,
+            );
+            m.margin_pp = old.margin_pp;
+            resume::rewrite_metadata(&r.jsonl, &m)?;
+            m
+        } else {
+            r.metadata
+        };
         let log = JsonlWriter::append_to(&r.jsonl)?;
         return Ok(Opened {
             dir,
             log,
-            meta: r.metadata,
+            meta,
             kept: r.kept,
         });
     }

@@ -114,3 +114,22 @@ fn rewrite(path: &Path, metadata: &Metadata, kept: &[ResultRecord]) -> Result<()
     std::fs::rename(&tmp, path).with_context(|| format!("cannot replace '{}'", path.display()))?;
     Ok(())
 }
+
+/// Replaces the first line of the run log `jsonl` (its metadata) with `meta`, for a run that
+/// grew (a sweep's next size, recommend's next runs) so its log describes every sample it
+/// holds. Written to a temporary file and renamed over the log, so a crash leaves the old log
+/// or the new one, never half of each; no writer holds the log between steps.
+pub fn rewrite_metadata(jsonl: &Path, meta: &Metadata) -> Result<()> {
+    let text = std::fs::read_to_string(jsonl)
+        .with_context(|| format!("cannot read '{}'", jsonl.display()))?;
+    let rest = text.split_once('\n').map_or("", |(_, rest)| rest);
+    let line = serde_json::to_string(&Line::Metadata(Box::new(meta.clone())))?;
+    let tmp = jsonl.with_extension("jsonl.tmp");
+    let write = || -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        std::io::Write::write_all(&mut f, format!("{line}\n{rest}").as_bytes())?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, jsonl)
+    };
+    write().with_context(|| format!("cannot rewrite the metadata of '{}'", jsonl.display()))
+}

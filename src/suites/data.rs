@@ -48,11 +48,26 @@ impl Suite for DataPlan {
     }
 
     fn renderings(&self, plan: &Plan) -> usize {
-        plan.formats.len() * plan.primers.len()
+        plan.formats.len() * plan.primers.len() * (1 + self.smaller.len())
     }
 
     fn build(&self, plan: &Plan) -> Result<(Matrix, Vec<Skip>)> {
-        build(plan, self)
+        let mut matrix = Matrix {
+            sizes: Vec::new(),
+            combos: Vec::new(),
+        };
+        let mut skips: Vec<Skip> = Vec::new();
+        for level in self.levels() {
+            let (m, s) = build(plan, level)?;
+            matrix.combos.extend(m.combos);
+            // A format that cannot carry the records is said once, at the first size.
+            for skip in s {
+                if !skips.iter().any(|k| k.format == skip.format) {
+                    skips.push(skip);
+                }
+            }
+        }
+        Ok((matrix, skips))
     }
 
     fn data_hashes(&self, _: &Matrix) -> Vec<String> {
@@ -64,11 +79,13 @@ impl Suite for DataPlan {
     }
 
     fn artifacts(&self, plan: &Plan, matrix: &Matrix, w: &mut Writer) -> Result<()> {
-        w.questions(
-            self.variant,
-            self.data.records.len(),
-            &self.synthesis.questions,
-        )?;
+        for level in self.levels() {
+            w.questions(
+                level.variant,
+                level.data.records.len(),
+                &level.synthesis.questions,
+            )?;
+        }
         super::formats::data_files(plan, matrix, w)
     }
 
@@ -99,6 +116,9 @@ pub struct DataPlan {
     pub variant: Variant,
     /// The categories asked: the four, or with a question file the four and its own names.
     pub categories: &'static [Category],
+    /// Smaller samples of the same file asked in the same run (`--records 31,62,…`, a
+    /// sweep's earlier steps), smallest first; each has none of its own.
+    pub smaller: Vec<DataPlan>,
 }
 
 impl DataPlan {
@@ -147,12 +167,56 @@ impl DataPlan {
             doc,
             structure,
             categories,
+            smaller: Vec::new(),
             variant: if sparse {
                 Variant::Optional
             } else {
                 Variant::Mandatory
             },
         })
+    }
+
+    /// Loads `file` at each of `sizes` (`None`: every record), the largest as the plan and the
+    /// others as its smaller samples; sizes that keep the same records (both past the file's
+    /// end) are asked once.
+    pub fn sized(
+        file: &Path,
+        load: LoadOptions,
+        synth: synth::Options,
+        sizes: &[Option<usize>],
+    ) -> Result<Self> {
+        let mut sizes = sizes.to_vec();
+        // `None` (every record) sorts last, as the largest.
+        sizes.sort_by_key(|n| n.unwrap_or(usize::MAX));
+        sizes.dedup();
+        let (largest, rest) = sizes.split_last().expect("at least one size");
+        let at = |n: Option<usize>| {
+            let load = LoadOptions {
+                records: n,
+                ..load.clone()
+            };
+            DataPlan::new(file, load, synth.clone())
+        };
+        let mut plan = at(*largest)?;
+        for &n in rest {
+            let level = at(n)?;
+            let kept = level.data.records.len();
+            let seen = plan.smaller.iter().map(|l| l.data.records.len());
+            if kept < plan.data.records.len() && !seen.clone().any(|k| k == kept) {
+                plan.smaller.push(level);
+            }
+        }
+        Ok(plan)
+    }
+
+    /// Every sample asked, smallest first (the plan itself last).
+    pub fn levels(&self) -> impl Iterator<Item = &DataPlan> {
+        self.smaller.iter().chain(std::iter::once(self))
+    }
+
+    /// The record count of each sample asked, smallest first.
+    pub fn sizes(&self) -> Vec<u32> {
+        self.levels().map(|l| l.data.records.len() as u32).collect()
     }
 
     /// The columns as DuckDB typed them.
@@ -214,6 +278,11 @@ impl DataPlan {
                 .cloned()
                 .collect(),
             skipped: skipped.to_vec(),
+            sizes: if self.smaller.is_empty() {
+                Vec::new()
+            } else {
+                self.levels().map(|l| l.load.records).collect()
+            },
         }
     }
 }
@@ -250,7 +319,11 @@ impl DataMeta {
                 .into());
             }
         }
-        let plan = DataPlan::new(&self.file, load, synth)?;
+        let plan = if self.sizes.is_empty() {
+            DataPlan::new(&self.file, load, synth)?
+        } else {
+            DataPlan::sized(&self.file, load, synth, &self.sizes)?
+        };
         if plan.data.sha256 != self.sha256 {
             return Err(UsageError::new(format!(
                 "{}: the file changed since the run started (sha256 {} now, {} then); the \

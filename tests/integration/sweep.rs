@@ -47,6 +47,8 @@ async fn the_sweep_stops_where_the_best_format_falls_below_the_target() {
         budget_usd: None,
         options: &options,
         step_cost: &free,
+        max_prompt: None,
+        at_sizes: &bench::sweep::product_sizes,
     };
     let out = sweep(
         plan(tmp.path()),
@@ -83,11 +85,74 @@ async fn the_sweep_stops_where_the_best_format_falls_below_the_target() {
         holds[&(last.shape.clone(), "json_compact".to_string())],
         Some(248)
     );
-    // One run folder holds every size.
+    // One run folder holds every size, and its metadata says so (so rescore and resume see
+    // every size, not the first step's).
     let text = std::fs::read_to_string(out.run_dir.join("formats.jsonl")).unwrap();
     for n in [31, 62, 124, 248] {
         assert!(text.contains(&format!("\"records\":{n},")), "{n}");
     }
+    let lines = super::run_cli::parse(&out.run_dir.join("formats.jsonl"));
+    let bench::runlog::Line::Metadata(meta) = &lines[0] else {
+        panic!("metadata first")
+    };
+    assert_eq!(meta.records, [31, 62, 124, 248]);
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| matches!(l, bench::runlog::Line::Metadata(_)))
+            .count(),
+        1
+    );
+    let rescored = super::run_cli::bench(&tmp.path().join("cache"))
+        .arg("rescore")
+        .arg(&out.run_dir)
+        .output()
+        .unwrap();
+    assert!(
+        rescored.status.success(),
+        "{}",
+        String::from_utf8_lossy(&rescored.stderr)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sweep_stops_before_a_prompt_over_the_limit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let options = Options::default;
+    let free = |_: &bench::runner::Plan| Ok(0.0);
+    // The limit fits the prompts of 62 records and not those of 124.
+    let mut at62 = plan(tmp.path());
+    at62.records = vec![62];
+    let limit = bench::sweep::largest_prompt(&at62).unwrap();
+    let s = Settings {
+        until_pct: 50.0,
+        sizes: vec![31, 62, 124, 248],
+        budget_usd: None,
+        options: &options,
+        step_cost: &free,
+        max_prompt: Some((limit, "--max-tokens-in".into())),
+        at_sizes: &bench::sweep::product_sizes,
+    };
+    let out = sweep(
+        plan(tmp.path()),
+        &models,
+        &s,
+        Arc::new(Silent),
+        Arc::new(Stop::default()),
+    )
+    .await
+    .unwrap();
+    let sizes: Vec<u32> = out.steps.iter().map(|s| s.records).collect();
+    assert_eq!(sizes, [31, 62]);
+    assert!(
+        out.stopped
+            .starts_with("the prompt limit: 124 records make a prompt of ")
+            && out
+                .stopped
+                .ends_with(&format!("tokens, over {limit} (--max-tokens-in)")),
+        "{}",
+        out.stopped
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -102,6 +167,8 @@ async fn the_sweep_stops_before_a_step_the_budget_cannot_pay() {
         budget_usd: Some(1.0),
         options: &options,
         step_cost: &cost,
+        max_prompt: None,
+        at_sizes: &bench::sweep::product_sizes,
     };
     let out = sweep(
         plan(tmp.path()),
@@ -118,4 +185,96 @@ async fn the_sweep_stops_before_a_step_the_budget_cannot_pay() {
     );
     let sizes: Vec<u32> = out.steps.iter().map(|s| s.records).collect();
     assert_eq!(sizes, [31, 62]);
+}
+
+/// `bench sweep --data`: the user's file grows from `--records` to its own size in one run
+/// folder whose metadata lists every sample (so rescore regrades each), and `bench run --data
+/// --records 31,62` asks both sizes in one run.
+#[test]
+fn a_data_sweep_grows_to_the_files_size_in_one_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let file =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks/examples/airports.csv");
+    let root = tmp.path().join("data");
+    let bench = |args: &[&str]| {
+        let out = super::run_cli::bench(&tmp.path().join("cache"))
+            .args(args)
+            .arg("--data")
+            .arg(&file)
+            .args([
+                "--formats",
+                "csv,json_compact",
+                "--runs",
+                "1",
+                "--no-report",
+            ])
+            .arg("--output-root")
+            .arg(&root)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(out.status.success(), "{stderr}");
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let out = bench(&["sweep", "--records", "31"]);
+    assert!(
+        out.contains("stopped at the largest size, 122 records"),
+        "{out}"
+    );
+    let dir = super::run_cli::run_dir(&root);
+    let lines = super::run_cli::parse(&dir.join("airports.jsonl"));
+    let bench::runlog::Line::Metadata(meta) = &lines[0] else {
+        panic!("metadata first")
+    };
+    assert_eq!(meta.records, [31, 62, 122]);
+    let data = meta.data.as_ref().unwrap();
+    assert_eq!(data.sizes, [Some(31), Some(62), Some(122)]);
+    let results = super::run_cli::results(&lines);
+    for n in [31, 62, 122] {
+        let at: Vec<_> = results.iter().filter(|r| r.records == n).collect();
+        assert_eq!(at.len(), 2, "{n}");
+        assert!(at.iter().all(|r| r.summary.weighted_accuracy == 1.0), "{n}");
+    }
+    let rescored = super::run_cli::bench(&tmp.path().join("cache"))
+        .arg("rescore")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        rescored.status.success(),
+        "{}",
+        String::from_utf8_lossy(&rescored.stderr)
+    );
+
+    // A list of sizes in one run: each its own sample and questions; 5000 is the whole file
+    // (122), asked once.
+    let root2 = tmp.path().join("list");
+    let out = super::run_cli::bench(&tmp.path().join("cache"))
+        .args(["run", "--data"])
+        .arg(&file)
+        .args([
+            "--records",
+            "31,62,5000",
+            "--formats",
+            "csv",
+            "--runs",
+            "1",
+            "--no-report",
+        ])
+        .arg("--output-root")
+        .arg(&root2)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = super::run_cli::parse(&super::run_cli::run_dir(&root2).join("airports.jsonl"));
+    let mut sizes: Vec<usize> = super::run_cli::results(&lines)
+        .iter()
+        .map(|r| r.records)
+        .collect();
+    sizes.sort_unstable();
+    assert_eq!(sizes, [31, 62, 122]);
 }
