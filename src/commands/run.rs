@@ -230,14 +230,8 @@ pub(super) fn new_plan(args: &RunArgs) -> Result<Plan> {
             Arc::new(super::tasks::selected(&args.task_select)?)
         }
         (Suite::Write, _) => unreachable!("new_plan returns the write plan first"),
-        (Suite::Corrupted, _) => {
-            if data.is_some() {
-                return Err(UsageError::new(
-                    "--suite corrupted damages the product records; --data does not apply yet",
-                )
-                .into());
-            }
-            Arc::new(crate::suites::corrupted::Corrupted)
+        (Suite::Corrupted, data) => {
+            Arc::new(crate::suites::corrupted::Corrupted { data: data.clone() })
         }
         (Suite::Formats, Some(dp)) => dp.clone(),
         (Suite::Formats, None) => {

@@ -129,7 +129,11 @@ impl Samples {
                     ..args.data.clone()
                 };
                 let load = super::load_options(&args.file, &d)?;
-                e.insert(DataPlan::new(path, load, super::synth_options(&args.synth, &d))?);
+                e.insert(DataPlan::new(
+                    path,
+                    load,
+                    super::synth_options(&args.synth, &d),
+                )?);
             }
             levels.push(loaded[&n].clone());
         }
