@@ -58,7 +58,19 @@ impl Encoder for Ini {
                     );
                 }
             }
-            Err(_) if doc.is_object() || doc.is_array() => section(&mut out, DOCUMENT, doc),
+            // A list that is not records would have lines starting with `[0]`, which INI
+            // readers (ours, Python's configparser) take for a section.
+            Err(e) if doc.is_array() => {
+                return Err(FormatError::cannot_represent(
+                    NAME,
+                    format!(
+                        "a list that is not records ({}): its lines would start with '[', which \
+                         INI reads as a section",
+                        e.message
+                    ),
+                ));
+            }
+            Err(_) if doc.is_object() => section(&mut out, DOCUMENT, doc),
             Err(e) => return Err(e),
         }
         Ok(out)

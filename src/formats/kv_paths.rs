@@ -21,6 +21,10 @@ enum Seg {
 
 /// Every leaf of `record` (an object) with its path text, in document order.
 pub fn flatten(record: &Value) -> Vec<(String, String)> {
+    // An empty record is a block with no lines (a line needs a key).
+    if record.as_object().is_some_and(serde_json::Map::is_empty) {
+        return Vec::new();
+    }
     let mut out = Vec::new();
     walk(record, &mut String::new(), &mut out);
     out

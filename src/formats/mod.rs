@@ -10,7 +10,7 @@ mod jsonl;
 mod kv_paths;
 mod markdown_kv;
 mod markdown_table;
-mod scalar;
+pub mod scalar;
 mod tealeaf;
 pub mod toon;
 mod toon_v3;
@@ -54,11 +54,18 @@ pub struct FormatError {
 }
 
 impl FormatError {
-    /// Builds an error for `format`.
+    /// Builds an error for `format`. The message is kept to one line (a parser's message may
+    /// quote the text it stopped at, line breaks included), so every error is one line.
     pub fn new(format: &'static str, message: impl fmt::Display) -> Self {
+        let message = message.to_string();
+        let message = if message.contains(['\n', '\r']) {
+            message.replace("\r\n", "\\n").replace(['\n', '\r'], "\\n")
+        } else {
+            message
+        };
         Self {
             format,
-            message: message.to_string(),
+            message,
             kind: ErrorKind::Invalid,
         }
     }
@@ -159,10 +166,19 @@ pub fn flat_records<'a>(format: &'static str, doc: &'a Value) -> Result<Records<
     Ok(records)
 }
 
-/// Refuses records holding an empty string, for formats where an empty cell means null (CSV,
-/// Markdown tables): the two would read back alike, so a question about either is unfair.
+/// Refuses records a table cannot hold, for the table formats (CSV, TSV, PSV, Markdown and
+/// HTML tables): records with no field at all (a table needs a column), and an empty string,
+/// which an empty cell (null) would read back as null, so a question about either is unfair.
+/// Text spelling a number or a boolean reads back as one (docs/formats.md): answers compare by
+/// value, so no question tells them apart.
 /// Kept out of [`flat_records`] because it says nothing about a document's structure.
 pub fn no_empty_strings(format: &'static str, records: &Records<'_>) -> Result<(), FormatError> {
+    if !records.items.is_empty() && records.columns().is_empty() {
+        return Err(FormatError::cannot_represent(
+            format,
+            "the records have no fields, and a table needs a column",
+        ));
+    }
     for (i, r) in records.items.iter().enumerate() {
         if let Some((k, _)) = r.iter().find(|(_, v)| v.as_str() == Some("")) {
             return Err(FormatError::cannot_represent(

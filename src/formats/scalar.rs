@@ -15,6 +15,8 @@ pub fn infer(text: &str) -> Value {
             .parse::<i64>()
             .map(Number::from)
             .ok()
+            // Above i64::MAX, as JSON's u64 (serde_json keeps both exactly).
+            .or_else(|| text.parse::<u64>().ok().map(Number::from))
             .or_else(|| text.parse::<f64>().ok().and_then(Number::from_f64))
             .filter(|n| n.to_string() == text)
             .map_or_else(|| Value::String(text.to_string()), Value::Number),
@@ -63,6 +65,8 @@ mod tests {
         assert_eq!(infer("-3"), json!(-3));
         assert_eq!(infer("true"), json!(true));
         assert_eq!(infer(""), Value::Null);
+        // Above i64::MAX: a u64, not text (found by the property test).
+        assert_eq!(infer("9223372036854775808"), json!(9223372036854775808u64));
         for s in [
             "PROD-000001",
             "007",

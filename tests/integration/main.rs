@@ -17,6 +17,7 @@ mod module_graph;
 mod outside_readers;
 mod pipeline;
 mod prompt_wording;
+mod properties;
 mod providers;
 mod question_file;
 mod recommend;
