@@ -365,7 +365,22 @@ pub(super) fn options(args: &RunArgs, warmup: Option<bool>, resumed_batch: bool)
     }
 }
 
-/// Runs the plan on a tokio runtime; the first Ctrl-C stops scheduling, the second exits.
+/// Waits for Ctrl-C or SIGTERM (what `kill`, a job scheduler or a container stop sends) and
+/// says which; `None` when neither can be listened for.
+async fn interrupt() -> Option<&'static str> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let Ok(mut term) = signal(SignalKind::terminate()) else {
+        return tokio::signal::ctrl_c().await.ok().map(|_| "Ctrl-C");
+    };
+    tokio::select! {
+        c = tokio::signal::ctrl_c() => c.ok().map(|_| "Ctrl-C"),
+        t = term.recv() => t.map(|_| "SIGTERM"),
+    }
+}
+
+/// Runs the plan on a tokio runtime; the first Ctrl-C or SIGTERM stops scheduling (the calls
+/// in flight finish and are logged, the summary says so, `--resume` completes the run), the
+/// second exits.
 fn launch(
     plan: &Plan,
     models: Vec<Model>,
@@ -378,12 +393,13 @@ fn launch(
         .build()?;
     let signal_stop = stop.clone();
     runtime.spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
+        if let Some(what) = interrupt().await {
             eprintln!(
-                "\ninterrupt: no new calls; waiting for calls in flight (Ctrl-C again to abort now)"
+                "\ninterrupt ({what}): no new calls; waiting for calls in flight (Ctrl-C again to \
+                 abort now)"
             );
             signal_stop.request(StopReason::Interrupted);
-            if tokio::signal::ctrl_c().await.is_ok() {
+            if interrupt().await.is_some() {
                 eprintln!(
                     "aborted: every finished call is in the run log; `bench run --resume <its folder>` completes it"
                 );

@@ -80,7 +80,7 @@ pub enum StopReason {
 impl StopReason {
     fn describe(&self) -> String {
         match self {
-            StopReason::Interrupted => "interrupted (Ctrl-C)".into(),
+            StopReason::Interrupted => "interrupted (Ctrl-C or SIGTERM)".into(),
             StopReason::Budget(b) => format!("budget of ${b:.2} reached"),
         }
     }

@@ -471,7 +471,7 @@ async fn budget_exits_3_and_ctrl_c_leaves_a_resumable_run() {
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{err}");
-    assert!(err.contains("interrupt"), "{err}");
+    assert!(err.contains("interrupt (Ctrl-C)"), "{err}");
     let dir = run_dir(&root);
     let lines = parse(&dir.join("formats.jsonl"));
     let done = lines
@@ -670,4 +670,82 @@ fn the_printed_ranking_is_rankings_sql_ties_included() {
             .as_f64()
             .map(|p| p / 100.0)
     );
+}
+
+/// SIGTERM (a job scheduler's or a container's stop) behaves as Ctrl-C: the calls in flight
+/// finish and are logged, the summary is marked, exit 130, and `--resume` completes the run
+/// with every sample exactly once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_stops_like_ctrl_c_and_leaves_a_resumable_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let server = slow_chat_server(150).await;
+    let config = tmp.path().join("models.toml");
+    write_config(&config, &format!("{}/v1", server.uri()), 1.0);
+    let root = tmp.path().join("data");
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("bench"))
+        .env("BENCH_CACHE_DIR", tmp.path())
+        .args([
+            "run",
+            "--formats",
+            "csv",
+            "--structures",
+            "flat",
+            "--variants",
+            "mandatory",
+        ])
+        .arg("--config")
+        .arg(&config)
+        .arg("--output-root")
+        .arg(&root)
+        .args(["--no-cache", "--runs", "20"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let logged = || {
+        std::fs::read_dir(root.join("benchmarks"))
+            .ok()
+            .and_then(|mut d| d.next())
+            .and_then(|e| std::fs::read_to_string(e.ok()?.path().join("formats.jsonl")).ok())
+            .is_some_and(|t| t.contains("\"type\":\"result\""))
+    };
+    for _ in 0..600 {
+        if logged() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(logged(), "no call was logged within 30 s");
+    let sent = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupt (SIGTERM)"), "{err}");
+    let dir = run_dir(&root);
+    let lines = parse(&dir.join("formats.jsonl"));
+    assert!(matches!(lines.last(), Some(Line::Summary(s)) if s.interrupted));
+    let out = bench(tmp.path())
+        .args(["run", "--no-cache", "--no-report", "--resume"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = parse(&dir.join("formats.jsonl"));
+    let keys: HashSet<SampleKey> = lines
+        .iter()
+        .filter_map(|l| match l {
+            Line::Result(r) => Some(SampleKey::of(r)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(keys.len(), 20);
+    assert_eq!(lines.len(), 22, "metadata, 20 results, summary");
 }
