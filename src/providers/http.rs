@@ -73,6 +73,12 @@ pub struct Reply {
     pub request_id: Option<String>,
 }
 
+/// The largest reply bench reads, bytes: a chat reply of 128k output tokens is under 1 MiB.
+pub const REPLY_LIMIT: usize = 16 << 20;
+
+/// The largest batch result file bench reads, bytes.
+pub const FILE_LIMIT: usize = 1 << 30;
+
 /// Header names providers use for their request id.
 const REQUEST_ID_HEADERS: [&str; 3] = ["request-id", "x-request-id", "x-goog-request-id"];
 
@@ -166,9 +172,10 @@ impl Endpoint {
         })
     }
 
-    /// GETs a body as text (JSONL result files).
+    /// GETs a body as text (JSONL result files, up to [`FILE_LIMIT`]).
     pub async fn get_text(&self) -> Result<String, ProviderError> {
-        Ok(self.send(self.client.get(&self.url)).await?.2)
+        let req = self.client.get(&self.url);
+        Ok(self.send_limited(req, FILE_LIMIT).await?.2)
     }
 
     /// POSTs a multipart form: text `fields`, then one file part `file` named `file_name`.
@@ -196,13 +203,24 @@ impl Endpoint {
         })
     }
 
-    /// Sends with this endpoint's headers; a non-2xx status is an error carrying the
-    /// server's message and wait; returns status, request id and body text.
+    /// [`send_limited`](Self::send_limited) with a reply's limit, [`REPLY_LIMIT`].
     async fn send(
         &self,
         req: reqwest::RequestBuilder,
     ) -> Result<(u16, Option<String>, String), ProviderError> {
-        let resp = req
+        self.send_limited(req, REPLY_LIMIT).await
+    }
+
+    /// Sends with this endpoint's headers; a non-2xx status is an error carrying the
+    /// server's message and wait; returns status, request id and body text. A body over
+    /// `limit` bytes is not read further (a runaway or endless reply): an error, so memory
+    /// stays bounded; the request timeout bounds a body that never ends.
+    async fn send_limited(
+        &self,
+        req: reqwest::RequestBuilder,
+        limit: usize,
+    ) -> Result<(u16, Option<String>, String), ProviderError> {
+        let mut resp = req
             .headers(self.headers.clone())
             .send()
             .await
@@ -212,7 +230,22 @@ impl Endpoint {
         let request_id = REQUEST_ID_HEADERS
             .iter()
             .find_map(|h| headers.get(*h)?.to_str().ok().map(str::to_string));
-        let text = resp.text().await.map_err(|e| self.transport_error(e))?;
+        let mut body = Vec::new();
+        while let Some(chunk) = resp.chunk().await.map_err(|e| self.transport_error(e))? {
+            if body.len() + chunk.len() > limit {
+                return Err(ProviderError::BadBody {
+                    message: format!(
+                        "the response body passed {} MiB; stopped reading it (HTTP {status})",
+                        limit >> 20
+                    ),
+                });
+            }
+            body.extend_from_slice(&chunk);
+        }
+        let text = match String::from_utf8(body) {
+            Ok(t) => t,
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        };
         if !(200..300).contains(&status) {
             let body = ErrorBody::new(&text);
             let message = self.scrub(&body.message());

@@ -295,10 +295,14 @@ pub fn run_logs(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(logs)
 }
 
-/// Append-only JSONL writer; every line is written whole and flushed before the next.
+/// Append-only JSONL writer; every line is written whole and flushed before the next. A line
+/// that could not be written whole (a full disk) is cut off again, and the writer refuses every
+/// later line with the first error: the log never ends in half a line it wrote.
 pub struct JsonlWriter {
     file: File,
     path: PathBuf,
+    /// The first write error, once one happened.
+    failed: Option<String>,
 }
 
 impl JsonlWriter {
@@ -316,6 +320,7 @@ impl JsonlWriter {
         Ok(Self {
             file,
             path: path.to_path_buf(),
+            failed: None,
         })
     }
 
@@ -326,13 +331,27 @@ impl JsonlWriter {
 
     /// Appends one line and flushes it to the OS.
     pub fn append(&mut self, line: &Line) -> Result<()> {
+        if let Some(e) = &self.failed {
+            anyhow::bail!("{e}");
+        }
         let mut buf = serde_json::to_vec(line)?;
         buf.push(b'\n');
-        self.file
-            .write_all(&buf)
-            .with_context(|| format!("cannot append to '{}'", self.path.display()))?;
-        self.file.flush()?;
+        let before = self.file.metadata().map(|m| m.len());
+        if let Err(e) = self.file.write_all(&buf).and_then(|()| self.file.flush()) {
+            // Cut the part that was written, so the log ends with its last whole line.
+            if let Ok(len) = before {
+                let _ = self.file.set_len(len);
+            }
+            let e = format!("cannot append to '{}': {e}", self.path.display());
+            self.failed = Some(e.clone());
+            anyhow::bail!("{e}");
+        }
         Ok(())
+    }
+
+    /// Whether a write failed (every later one is refused).
+    pub fn failed(&self) -> bool {
+        self.failed.is_some()
     }
 
     /// Opens an existing log for appending (after `--resume` rewrote it).
@@ -344,6 +363,7 @@ impl JsonlWriter {
         Ok(Self {
             file,
             path: path.to_path_buf(),
+            failed: None,
         })
     }
 

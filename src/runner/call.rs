@@ -392,16 +392,19 @@ pub(super) fn finish(
     cached: bool,
 ) -> bool {
     let r = &c.rendering;
-    if let Err(e) = shared
-        .log
-        .lock()
-        .expect("log lock")
-        .append(&Line::Result(Box::new(record.clone())))
-    {
-        shared.observer.notice(&format!("error: {e:#}"));
+    let mut log = shared.log.lock().expect("log lock");
+    let first = !log.failed();
+    if let Err(e) = log.append(&Line::Result(Box::new(record.clone()))) {
+        // Said once (calls in flight fail to write too); the run ends with the same error.
+        if first {
+            shared.observer.notice(&format!(
+                "error: {e:#}; no new calls, the run stops (free space, then --resume)"
+            ));
+        }
         shared.stop.request(StopReason::Interrupted);
         return false;
     }
+    drop(log);
     let run = if record.warmup {
         "warmup".to_string()
     } else {
