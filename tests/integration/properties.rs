@@ -415,3 +415,90 @@ fn long_round_trip() {
         println!("{f}: {kept} round-tripped, {refused} refused (cannot represent)");
     }
 }
+
+/// A run log of the reference answerer (4 results), made once per test binary.
+fn base_log() -> &'static (std::path::PathBuf, String) {
+    static LOG: std::sync::OnceLock<(std::path::PathBuf, String)> = std::sync::OnceLock::new();
+    LOG.get_or_init(|| {
+        let root = std::env::temp_dir().join(format!("bench-props-{}", std::process::id()));
+        let out = super::run_cli::bench(&root.join("cache"))
+            .args([
+                "run",
+                "--formats",
+                "csv,json_compact",
+                "--structures",
+                "flat",
+            ])
+            .args(["--runs", "2", "--no-report", "--output-root"])
+            .arg(root.join("data"))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let dir = super::run_cli::run_dir(&root.join("data"));
+        let text = std::fs::read_to_string(dir.join("formats.jsonl")).unwrap();
+        (dir, text)
+    })
+}
+
+/// A bad line of one of the kinds a crash, a disk or a person leaves in a log.
+fn bad_line() -> impl Strategy<Value = String> {
+    prop_oneof![
+        proptest::collection::vec(any::<u8>(), 1..200)
+            .prop_map(|b| String::from_utf8_lossy(&b).replace('\n', " ")),
+        Just(r#"{"type":"result","data":{}}"#.to_string()),
+        Just(r#"{"type":"result"}"#.to_string()),
+        Just(r#"{"type":"summary","data":{"nonsense":true}}"#.to_string()),
+        (1usize..400).prop_map(|n| {
+            let (_, text) = base_log();
+            let line = text.lines().nth(1).unwrap();
+            line[..line.floor_char_boundary(n)].to_string()
+        }),
+        Just(format!(
+            "{{\"type\":\"result\",\"data\":\"{}\"}}",
+            "x".repeat(3 << 20)
+        )),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: config().cases.min(24), ..config() })]
+
+    /// Bad lines anywhere after the metadata (and a cut last line): the resume reader keeps
+    /// every good result and names each bad line by file:line; the DuckDB views count the
+    /// same results. Nothing is fatal for the rest.
+    #[test]
+    fn bad_lines_in_a_log_are_skipped_by_line_and_never_fatal(
+        bad in proptest::collection::vec((any::<prop::sample::Index>(), bad_line()), 1..4),
+        cut_last in any::<bool>(),
+    ) {
+        let (dir, text) = base_log();
+        let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+        let results = lines.iter().filter(|l| l.starts_with("{\"type\":\"result\"")).count();
+        for (at, line) in &bad {
+            let i = 1 + at.index(lines.len());
+            lines.insert(i.min(lines.len()), line.clone());
+        }
+        let mut doc = lines.join("\n") + "\n";
+        if cut_last {
+            doc.push_str("{\"type\":\"result\",\"data\":{\"sample");
+        }
+        let tmp = tempfile::tempdir().unwrap();
+        let run = tmp.path().join("benchmarks").join(dir.file_name().unwrap());
+        std::fs::create_dir_all(&run).unwrap();
+        let log = run.join("formats.jsonl");
+        std::fs::write(&log, &doc).unwrap();
+
+        let r = bench::runner::resume::load(&run, false).unwrap();
+        prop_assert_eq!(r.kept.len(), results);
+        for n in &r.notices {
+            prop_assert!(n.contains(&format!("{}:", log.display())), "{}", n);
+        }
+        let a = bench::analytics::Analytics::open_run(&run).unwrap();
+        let t = a.query("SELECT count(*) FROM results").unwrap();
+        prop_assert_eq!(t.rows[0][0].as_i64(), Some(results as i64));
+    }
+}
