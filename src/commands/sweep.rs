@@ -176,7 +176,7 @@ fn max_prompt(
 }
 
 fn print(s: &Sweep) {
-    println!("stopped at {}; spent ${:.4}", s.stopped, s.spent_usd);
+    println!("stopped: {}; spent ${:.4}", s.stopped, s.spent_usd);
     for st in &s.steps {
         println!(
             "{} · {} records: most accurate {} {:.1}%; non-inferior: {}",

@@ -218,7 +218,7 @@ fn a_data_sweep_grows_to_the_files_size_in_one_folder() {
     };
     let out = bench(&["sweep", "--records", "31"]);
     assert!(
-        out.contains("stopped at the largest size, 122 records"),
+        out.contains("stopped: the largest size, 122 records"),
         "{out}"
     );
     let dir = super::run_cli::run_dir(&root);
