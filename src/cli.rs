@@ -44,6 +44,10 @@ pub enum Command {
     /// accurate format falls below --until or the budget would be exceeded, and say per format
     /// the largest size at which it is non-inferior to the best.
     Sweep(Box<SweepArgs>),
+    /// Put the shards of one plan (`bench run --shard K/N`, run on several machines or keys)
+    /// back together into one run folder, refusing shards of different plans and naming
+    /// missing or duplicated ones.
+    Merge(MergeArgs),
     /// Write a commented models.toml template for `bench run --config`.
     InitConfig(InitConfigArgs),
     /// Measure bench itself (the runner against a local mock server).
@@ -292,6 +296,20 @@ pub struct SweepArgs {
     pub run: RunArgs,
 }
 
+/// `bench merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The shards' run folders (or run logs).
+    #[arg(value_name = "RUN_DIR", required = true, num_args = 1..)]
+    pub shards: Vec<PathBuf>,
+    /// Root folder the merged run is written under (benchmarks/<timestamp>/).
+    #[arg(long, default_value = "data")]
+    pub output_root: PathBuf,
+    /// Write no report.
+    #[arg(long)]
+    pub no_report: bool,
+}
+
 /// `bench compare`.
 #[derive(Debug, Args)]
 pub struct CompareArgs {
@@ -503,6 +521,10 @@ pub struct RunArgs {
     /// suite and --data.
     #[arg(long)]
     pub shuffle: bool,
+    /// Run only the K-th of N disjoint slices of the plan's renderings (the same slice for
+    /// every provider), as its own run folder; `bench merge` puts the N folders back together.
+    #[arg(long, value_name = "K/N", value_parser = crate::runner::shard::parse)]
+    pub shard: Option<(u32, u32)>,
     /// Prepend a one-line description of the format to the data block: off, on, or both (an
     /// ablation: every rendering with and without).
     #[arg(long, value_enum, default_value_t = Primer::Off)]

@@ -40,6 +40,7 @@ fn main() -> ExitCode {
         Command::Compare(args) => commands::compare::execute(args),
         Command::Recommend(args) => commands::recommend::execute(args),
         Command::Sweep(args) => commands::sweep::execute(args),
+        Command::Merge(args) => commands::merge::execute(args),
         Command::InitConfig(args) => commands::init_config::execute(args),
         Command::Perf(args) => commands::perf::execute(args),
         Command::Rescore(args) => commands::rescore::execute(args),

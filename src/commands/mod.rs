@@ -4,6 +4,7 @@ pub mod compare;
 pub mod export;
 pub mod generate;
 pub mod init_config;
+pub mod merge;
 pub mod perf;
 pub mod query;
 pub mod recommend;

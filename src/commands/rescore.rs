@@ -24,11 +24,16 @@ pub fn execute(args: &RescoreArgs) -> Result<()> {
 }
 
 /// A run log read back.
-struct Source {
-    jsonl: PathBuf,
-    metadata: Metadata,
-    results: Vec<ResultRecord>,
-    summary: Option<SummaryRecord>,
+/// A run folder's log read back.
+pub(crate) struct Source {
+    /// The log file.
+    pub jsonl: PathBuf,
+    /// Its metadata line.
+    pub metadata: Metadata,
+    /// Its result lines.
+    pub results: Vec<ResultRecord>,
+    /// Its summary line, if the run wrote one.
+    pub summary: Option<SummaryRecord>,
 }
 
 fn not_a_run(dir: &Path, why: &str) -> anyhow::Error {
@@ -40,7 +45,7 @@ fn not_a_run(dir: &Path, why: &str) -> anyhow::Error {
 }
 
 /// Reads the one `<suite>.jsonl` of a run folder: metadata first, results, summary.
-fn read_run(dir: &Path) -> Result<Source> {
+pub(crate) fn read_run(dir: &Path) -> Result<Source> {
     let logs = crate::runlog::run_logs(dir).map_err(|e| not_a_run(dir, &e.to_string()))?;
     let jsonl = match logs.as_slice() {
         [one] => one.clone(),

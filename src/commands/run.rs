@@ -280,6 +280,7 @@ fn plan_of(
         question_mode: args.question_mode,
         prompt_variants: args.prompt_variants,
         shuffle: args.shuffle,
+        shard: args.shard,
         primers: args.primer.primers(),
         suite,
     }

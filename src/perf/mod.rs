@@ -78,6 +78,7 @@ pub async fn run(h: &Harness) -> Result<Report> {
         question_mode: QuestionMode::OnePrompt,
         prompt_variants: 1,
         shuffle: false,
+        shard: None,
         primers: vec![false],
         suite: crate::suites::product(),
     };

@@ -119,6 +119,21 @@ pub struct Metadata {
     /// The non-inferiority margin in percentage points (`--margin`) the report decides with.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub margin_pp: Option<f64>,
+    /// `--shard K/N`: which slice of the plan this run holds (`bench merge` puts them together).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+}
+
+/// One slice of a plan split across machines or keys (`bench run --shard K/N`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Shard {
+    /// K, 1-based.
+    pub index: u32,
+    /// N.
+    pub of: u32,
+    /// sha256 of the whole plan (every metadata field that decides the samples), the same in
+    /// every shard of one plan.
+    pub plan_sha256: String,
 }
 
 /// Where a rescored run's responses came from.

@@ -15,6 +15,7 @@ pub use crate::suites::plan;
 pub mod progress;
 pub mod resume;
 pub mod retry;
+pub mod shard;
 pub mod warnings;
 /// The `--data` suite (its old path).
 pub use crate::suites::data as userdata;
@@ -312,8 +313,17 @@ fn metadata(
         .filter_map(|s| s.wording.map(str::to_string))
         .collect(),
         margin_pp: None,
+        shard: None,
     };
     plan.suite.record(&mut meta, skipped);
+    if let Some((index, of)) = plan.shard {
+        let plan_sha256 = shard::plan_sha256(&meta);
+        meta.shard = Some(crate::runlog::Shard {
+            index,
+            of,
+            plan_sha256,
+        });
+    }
     if let Some(w) = meta.write.as_mut().filter(|w| w.json_schema) {
         w.skipped_modes = models
             .iter()
@@ -365,6 +375,7 @@ pub async fn run(
     }
     let suite = plan.suite.name();
     let opened = open_log(plan, &models, &matrix, &skipped, resume, opts.margin_pp)?;
+    let matrix = shard::slice(plan, matrix);
     let artifacts = write_artifacts(plan, &matrix, &opened.dir.join(&suite))?;
     let done: HashSet<SampleKey> = opened.kept.iter().map(SampleKey::of).collect();
     let asked = opts.batch.is_some();

@@ -44,6 +44,8 @@ pub struct Plan {
     pub prompt_variants: u32,
     /// Records in another seeded order each run, the same for every format (`--shuffle`).
     pub shuffle: bool,
+    /// Only the K-th of N disjoint slices of the renderings (`--shard K/N`), 1-based.
+    pub shard: Option<(u32, u32)>,
     /// Primer settings to run: `[false]`, `[true]` or both.
     pub primers: Vec<bool>,
     /// What the run measures: the product questions, the user's records, analysis tasks.
@@ -101,6 +103,7 @@ impl Plan {
             question_mode: m.question_mode,
             prompt_variants: (m.prompt_variants.len() as u32).max(1),
             shuffle: m.shuffle,
+            shard: m.shard.as_ref().map(|s| (s.index, s.of)),
             primers: m.primers.clone(),
             suite: crate::suites::from_metadata(m)?,
         })
@@ -428,6 +431,7 @@ mod tests {
             question_mode: QuestionMode::PerQuestion,
             prompt_variants: 1,
             shuffle: false,
+            shard: None,
             primers: vec![false, true],
             suite: crate::suites::product(),
         };

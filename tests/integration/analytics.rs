@@ -66,6 +66,7 @@ fn fixture(root: &Path) -> PathBuf {
         question_mode: QuestionMode::OnePrompt,
         prompt_variants: 1,
         shuffle: false,
+        shard: None,
         primers: vec![false],
         suite: bench::suites::product(),
     };

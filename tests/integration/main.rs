@@ -29,6 +29,7 @@ mod roundtrip;
 mod run_cli;
 mod runs;
 mod served;
+mod shards;
 mod sweep;
 mod tasks;
 mod tasks_run;

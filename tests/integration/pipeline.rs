@@ -123,6 +123,7 @@ fn unparseable_output_fails_every_question_and_is_kept() {
         question_mode: QuestionMode::OnePrompt,
         prompt_variants: 1,
         shuffle: false,
+        shard: None,
         primers: vec![false],
         suite: bench::suites::product(),
     };

@@ -533,6 +533,7 @@ fn a_run_on_cut_replies_records_finish_and_truncated_answers() {
         question_mode: QuestionMode::OnePrompt,
         prompt_variants: 1,
         shuffle: false,
+        shard: None,
         primers: vec![false],
         suite: bench::suites::product(),
     };

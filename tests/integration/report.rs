@@ -109,6 +109,7 @@ pub(super) fn plan(root: &Path, records: Vec<u32>, runs: u32) -> Plan {
         question_mode: QuestionMode::OnePrompt,
         prompt_variants: 1,
         shuffle: false,
+        shard: None,
         primers: vec![false],
         suite: bench::suites::product(),
     }

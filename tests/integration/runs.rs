@@ -57,6 +57,7 @@ fn plan(root: &Path, runs: u32) -> Plan {
         question_mode: QuestionMode::OnePrompt,
         prompt_variants: 1,
         shuffle: false,
+        shard: None,
         primers: vec![false],
         suite: bench::suites::product(),
     }

@@ -38,6 +38,7 @@ fn plan(root: &Path, formats: Vec<Format>) -> Plan {
         question_mode: QuestionMode::OnePrompt,
         prompt_variants: 1,
         shuffle: false,
+        shard: None,
         primers: vec![false],
         suite: bench::suites::product(),
     }

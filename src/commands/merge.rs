@@ -1,0 +1,130 @@
+//! `bench merge SHARD…`: the shards of one plan (`bench run --shard K/N`, run on several
+//! machines or keys) put back together into one run folder, as if the plan had run whole: the
+//! metadata of the plan without its shard, every result once, a summary and the report over
+//! all of them. Shards of different plans are refused; a missing or repeated shard, and a
+//! sample held twice, are named.
+
+use super::rescore::{Source, read_run};
+use crate::UsageError;
+use crate::cli::MergeArgs;
+use crate::runlog::{JsonlWriter, Line};
+use crate::runner::{SampleKey, create_run_dir, run_identity};
+use anyhow::Result;
+use std::collections::{BTreeSet, HashSet};
+use std::path::{Path, PathBuf};
+
+/// `bench merge`.
+pub fn execute(args: &MergeArgs) -> Result<()> {
+    let out = merge(&args.shards, &args.output_root)?;
+    println!("merged run: {}", out.display());
+    if !args.no_report {
+        super::report::write_for_run(&out, None, None)?;
+    }
+    Ok(())
+}
+
+/// Merges the runs in `shards` into a new run folder under `root`; returns it.
+pub fn merge(shards: &[PathBuf], root: &Path) -> Result<PathBuf> {
+    let runs: Vec<(PathBuf, Source)> = shards
+        .iter()
+        .map(|d| Ok((d.clone(), read_run(d)?)))
+        .collect::<Result<_>>()?;
+    check(&runs)?;
+    let first = &runs[0].1;
+    let now = chrono::Utc::now();
+    let (id, ts) = run_identity(now);
+    let mut meta = first.metadata.clone();
+    meta.shard = None;
+    meta.benchmark_id = id.clone();
+    meta.timestamp = ts.clone();
+    let out = create_run_dir(root, &now.format("%Y-%m-%d_%H-%M-%S").to_string())?;
+    let file = first.jsonl.file_name().expect("a log has a file name");
+    let mut log = JsonlWriter::create(&out.join(file))?;
+    log.append(&Line::Metadata(Box::new(meta.clone())))?;
+    let mut seen: HashSet<SampleKey> = HashSet::new();
+    let mut kept = Vec::new();
+    for (dir, run) in &runs {
+        for r in &run.results {
+            if !seen.insert(SampleKey::of(r)) {
+                drop(log);
+                let _ = std::fs::remove_dir_all(&out);
+                return Err(UsageError::new(format!(
+                    "sample {} is in two shards (again in '{}'): shards of one plan are disjoint",
+                    r.sample.tag,
+                    dir.display()
+                ))
+                .into());
+            }
+            let mut r = r.clone();
+            r.benchmark_id = id.clone();
+            log.append(&Line::Result(Box::new(r.clone())))?;
+            r.sample.input.clear();
+            r.sample.output.content.clear();
+            kept.push(r);
+        }
+    }
+    let interrupted = runs
+        .iter()
+        .any(|(_, r)| r.summary.as_ref().is_none_or(|s| s.interrupted));
+    let figures = crate::runlog::rankings::of_run(&out)?;
+    let mut summary =
+        crate::runlog::build_summary(&id, &ts, &meta.suite_name, &kept, figures, interrupted);
+    summary.stop_reason = interrupted.then(|| {
+        "a shard stopped early or has no summary line; `bench run --resume` it and merge again"
+            .to_string()
+    });
+    log.append(&Line::Summary(Box::new(summary)))?;
+    log.finish()?;
+    Ok(out)
+}
+
+/// Refuses shards that do not make one whole plan, naming what differs or is missing.
+fn check(runs: &[(PathBuf, Source)]) -> Result<()> {
+    let refuse = |why: String| -> Result<()> { Err(UsageError::new(why).into()) };
+    let mut of = None;
+    let mut plan: Option<String> = None;
+    let mut have = BTreeSet::new();
+    for (dir, run) in runs {
+        let Some(s) = &run.metadata.shard else {
+            return refuse(format!(
+                "'{}' is not a shard (run with --shard K/N): merge puts the shards of one plan \
+                 together",
+                dir.display()
+            ));
+        };
+        match (&plan, &of) {
+            (Some(p), _) if *p != s.plan_sha256 => {
+                return refuse(format!(
+                    "'{}' is a shard of another plan (plan sha256 {} against {}): merge puts \
+                     the shards of one plan together",
+                    dir.display(),
+                    &s.plan_sha256[..12],
+                    &p[..12]
+                ));
+            }
+            _ => {}
+        }
+        plan = Some(s.plan_sha256.clone());
+        of = Some(s.of);
+        if !have.insert(s.index) {
+            return refuse(format!(
+                "shard {}/{} is given twice (again as '{}')",
+                s.index,
+                s.of,
+                dir.display()
+            ));
+        }
+    }
+    let of = of.expect("one shard at least");
+    let missing: Vec<String> = (1..=of)
+        .filter(|k| !have.contains(k))
+        .map(|k| format!("{k}/{of}"))
+        .collect();
+    if !missing.is_empty() {
+        return refuse(format!(
+            "shard(s) {} missing: merge needs all {of} shards of the plan",
+            missing.join(", ")
+        ));
+    }
+    Ok(())
+}

@@ -1,0 +1,154 @@
+//! `bench run --shard K/N` and `bench merge`: a plan run whole and run as 3 shards then merged
+//! gives the same samples, the same scores and the same report numbers; shards of another plan,
+//! a missing shard and a run that is not a shard are refused in one line.
+
+use super::run_cli::{bench, parse, run_dir};
+use bench::runlog::{Line, ResultRecord};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn run(tmp: &Path, root: &str, extra: &[&str]) -> PathBuf {
+    let root = tmp.join(root);
+    let out = bench(&tmp.join("cache"))
+        .args([
+            "run",
+            "--formats",
+            "csv,json_compact,yaml",
+            "--runs",
+            "2",
+            "--no-report",
+        ])
+        .args(extra)
+        .arg("--output-root")
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    run_dir(&root)
+}
+
+/// Per sample tag: its weighted accuracy and its answers' pass marks.
+fn scores(dir: &Path) -> BTreeMap<String, (f64, Vec<u8>)> {
+    parse(&dir.join("formats.jsonl"))
+        .into_iter()
+        .filter_map(|l| match l {
+            Line::Result(r) => Some(r),
+            _ => None,
+        })
+        .map(|r: Box<ResultRecord>| {
+            let passed = r.metrics.iter().map(|m| m.passed).collect();
+            (r.sample.tag.clone(), (r.summary.weighted_accuracy, passed))
+        })
+        .collect()
+}
+
+fn query(tmp: &Path, root: &Path, sql: &str) -> String {
+    let out = bench(&tmp.join("cache"))
+        .args(["query", "--format", "csv", "--root"])
+        .arg(root)
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join(sql))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn three_shards_merged_equal_the_whole_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let whole = run(tmp.path(), "whole", &[]);
+    let shards: Vec<PathBuf> = (1..=3)
+        .map(|k| {
+            run(
+                tmp.path(),
+                &format!("s{k}"),
+                &["--shard", &format!("{k}/3")],
+            )
+        })
+        .collect();
+    // Disjoint, and none empty at this size.
+    let parts: Vec<_> = shards.iter().map(|d| scores(d)).collect();
+    assert!(parts.iter().all(|p| !p.is_empty()));
+    assert_eq!(
+        parts.iter().map(BTreeMap::len).sum::<usize>(),
+        scores(&whole).len()
+    );
+    let lines = parse(&shards[0].join("formats.jsonl"));
+    let Line::Metadata(meta) = &lines[0] else {
+        panic!("metadata first")
+    };
+    let shard = meta.shard.as_ref().unwrap();
+    assert_eq!((shard.index, shard.of), (1, 3));
+
+    let merged_root = tmp.path().join("merged");
+    let out = bench(&tmp.path().join("cache"))
+        .arg("merge")
+        .args(&shards)
+        .arg("--output-root")
+        .arg(&merged_root)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let merged = run_dir(&merged_root);
+    assert_eq!(scores(&merged), scores(&whole));
+    let lines = parse(&merged.join("formats.jsonl"));
+    let Line::Metadata(meta) = &lines[0] else {
+        panic!("metadata first")
+    };
+    assert!(meta.shard.is_none());
+    assert!(matches!(lines.last(), Some(Line::Summary(s)) if !s.interrupted));
+    for sql in [
+        "sql/rankings.sql",
+        "sql/paired_comparison.sql",
+        "sql/token_efficiency.sql",
+    ] {
+        assert_eq!(
+            query(tmp.path(), &merged_root, sql),
+            query(tmp.path(), &tmp.path().join("whole"), sql),
+            "{sql}"
+        );
+    }
+    let report = std::fs::read_to_string(merged.join("formats/BENCHMARK_REPORT.md")).unwrap();
+    assert!(report.contains("## Ranking"), "{report:.300}");
+
+    // Refusals, each one line.
+    let merge = |dirs: &[&Path]| {
+        let out = bench(&tmp.path().join("cache"))
+            .arg("merge")
+            .args(dirs)
+            .arg("--output-root")
+            .arg(tmp.path().join("refused"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        String::from_utf8_lossy(&out.stderr).trim().to_string()
+    };
+    let err = merge(&[&shards[0], &shards[1]]);
+    assert_eq!(
+        err,
+        "error: shard(s) 3/3 missing: merge needs all 3 shards of the plan"
+    );
+    let err = merge(&[&shards[0], &whole]);
+    assert!(
+        err.contains("is not a shard (run with --shard K/N)"),
+        "{err}"
+    );
+    let other = run(tmp.path(), "other", &["--shard", "2/3", "--seed", "7"]);
+    let err = merge(&[&shards[0], &other, &shards[2]]);
+    assert!(err.contains("is a shard of another plan"), "{err}");
+    let err = merge(&[&shards[0], &shards[0], &shards[1], &shards[2]]);
+    assert!(err.contains("shard 1/3 is given twice"), "{err}");
+    assert!(!tmp.path().join("refused").exists());
+}
