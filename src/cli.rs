@@ -242,6 +242,10 @@ pub struct QueryArgs {
     /// Staging SQL to run first instead of the sql/views.sql compiled into bench.
     #[arg(long, value_name = "FILE")]
     pub views: Option<PathBuf>,
+    /// DuckDB's memory limit (it spills to a temporary folder beyond it), e.g. `400MB`;
+    /// default: DuckDB's (80 % of the machine's memory).
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
+    pub memory_limit: Option<String>,
     /// Read a `bench export --parquet` folder instead of the JSONL under --root.
     #[arg(long, value_name = "DIR", conflicts_with_all = ["root", "views"])]
     pub parquet: Option<PathBuf>,
@@ -259,6 +263,27 @@ pub struct ExportArgs {
     /// Staging SQL to run first instead of the sql/views.sql compiled into bench.
     #[arg(long, value_name = "FILE")]
     pub views: Option<PathBuf>,
+    /// DuckDB's memory limit for the export (it spills to a temporary folder beyond it where
+    /// it can), e.g. `800MB`, `2GB`; default: DuckDB's (80 % of the machine's memory).
+    #[arg(long, value_name = "SIZE", value_parser = parse_memory)]
+    pub memory_limit: Option<String>,
+}
+
+/// A DuckDB memory size: a number and a unit (`400MB`, `1.5GB`, `512MiB`).
+pub fn parse_memory(s: &str) -> Result<String, String> {
+    let t = s.trim();
+    let unit_at = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (n, unit) = t.split_at(unit_at);
+    let units = ["B", "KB", "MB", "GB", "TB", "KIB", "MIB", "GIB", "TIB"];
+    if n.parse::<f64>().is_ok_and(|x| x > 0.0)
+        && units.contains(&unit.trim().to_uppercase().as_str())
+    {
+        Ok(format!("{n}{}", unit.trim()))
+    } else {
+        Err(format!("'{s}' is not a size such as 400MB or 2GB"))
+    }
 }
 
 /// `bench recommend`: every `bench run` option, plus the rounds.

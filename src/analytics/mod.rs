@@ -157,6 +157,25 @@ impl Analytics {
         Ok(this)
     }
 
+    /// Caps DuckDB's memory at `limit` (a size `cli::parse_memory` accepted), if any; beyond
+    /// it, operators that can spill write to a temporary folder. With `any_order`, results need
+    /// not keep their input order (lets `COPY` stream without buffering for order).
+    pub fn limit_memory(&self, limit: Option<&str>, any_order: bool) -> Result<()> {
+        if let Some(limit) = limit {
+            let tmp = std::env::temp_dir().join(format!("bench-duckdb-{}", std::process::id()));
+            self.conn.execute_batch(&format!(
+                "SET memory_limit = {}; SET temp_directory = {};",
+                sql_string(limit),
+                sql_string(&tmp.to_string_lossy()),
+            ))?;
+        }
+        if any_order {
+            self.conn
+                .execute_batch("SET preserve_insertion_order = false;")?;
+        }
+        Ok(())
+    }
+
     /// Sets a DuckDB variable that SQL files read with `getvariable` (e.g. `bench_baseline`).
     pub fn set_variable(&self, name: &str, value: &str) -> Result<()> {
         anyhow::ensure!(
@@ -233,7 +252,9 @@ impl Analytics {
         }
         let target = dir.join("benchmarks.parquet");
         let sql = format!(
-            "COPY (SELECT * REPLACE (CAST(data AS VARCHAR) AS data) FROM benchmarks) TO {} (FORMAT PARQUET)",
+            // Small row groups: a row is a whole log line (prompts included), and the writer
+            // holds a row group in memory.
+            "COPY (SELECT * REPLACE (CAST(data AS VARCHAR) AS data) FROM benchmarks) TO {} (FORMAT PARQUET, ROW_GROUP_SIZE 512)",
             sql_string(&target.to_string_lossy())
         );
         self.conn

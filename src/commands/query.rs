@@ -23,6 +23,9 @@ pub fn execute(args: &QueryArgs) -> Result<()> {
         Some(dir) => Analytics::open_parquet(dir)?,
         None => open_warned(&args.root, args.views.as_deref())?,
     };
+    if args.memory_limit.is_some() {
+        db.limit_memory(args.memory_limit.as_deref(), false)?;
+    }
     let table = db.query(&sql).map_err(|e| anyhow!("{origin}: {e}"))?;
     let text = report::render(&table, args.format)?;
     match &args.output {

@@ -478,3 +478,75 @@ fn a_broken_views_file_is_named() {
         "{stdout}"
     );
 }
+
+/// `--memory-limit` reaches DuckDB for `bench query` (and `bench export`); a size it cannot
+/// read is refused by the argument parser.
+#[test]
+fn query_and_export_take_a_memory_limit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("data");
+    let out = super::run_cli::bench(&tmp.path().join("cache"))
+        .args([
+            "run",
+            "--formats",
+            "csv",
+            "--structures",
+            "flat",
+            "--runs",
+            "1",
+            "--no-report",
+        ])
+        .arg("--output-root")
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = super::run_cli::bench(&tmp.path().join("cache"))
+        .args([
+            "query",
+            "--format",
+            "csv",
+            "--memory-limit",
+            "64MB",
+            "--root",
+        ])
+        .arg(&root)
+        .args(["-e", "SELECT current_setting('memory_limit') AS m"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("61.0 MiB") || stdout.contains("64.0 MB"),
+        "{stdout}"
+    );
+    let out = super::run_cli::bench(&tmp.path().join("cache"))
+        .args(["export", "--memory-limit", "256MB", "--parquet"])
+        .arg(tmp.path().join("pq"))
+        .arg("--root")
+        .arg(&root)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(tmp.path().join("pq/benchmarks.parquet").exists());
+    let out = super::run_cli::bench(&tmp.path().join("cache"))
+        .args(["query", "--memory-limit", "lots", "-e", "SELECT 1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("'lots' is not a size such as 400MB or 2GB")
+    );
+}
