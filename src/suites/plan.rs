@@ -127,6 +127,21 @@ pub struct Unit {
     pub tokens: u32,
 }
 
+impl Unit {
+    /// A prompt that is one user message `text` with nothing to cache and no lookup questions
+    /// (a task's, a write case's), for the reference answerer `payload`.
+    pub fn one_message(text: &str, payload: Payload) -> Self {
+        Self {
+            tokens: Tokenizer::O200kBase.count_whole(text) as u32,
+            messages: vec![Message::new("user", text)],
+            cache_prefix: 0,
+            questions: Vec::new(),
+            question: None,
+            payload: Some(payload),
+        }
+    }
+}
+
 /// One rendering and its prompts.
 pub struct Combo {
     /// Which runs ask its prompts, and in which wording (`--prompt-variants`).

@@ -7,7 +7,6 @@ use super::{CallSettings, Entry, Payload, Scored, Scorer, Suite};
 use crate::dataset::{Structure, Variant};
 use crate::formats::{self, Format};
 use crate::layout::{self, Rendering};
-use crate::prompt::Message;
 use crate::prompt::wording;
 use crate::questions::Category;
 use crate::runlog::Metadata;
@@ -230,15 +229,8 @@ pub fn build(plan: &Plan, tp: &TaskPlan) -> Result<(Matrix, Vec<Skip>)> {
                     &rendered.text,
                     wording::for_slot(wording::tasks(), slot),
                 );
-                let unit = Unit {
-                    tokens: Tokenizer::O200kBase.count_whole(&text) as u32,
-                    messages: vec![Message::new("user", &text)],
-                    // TeaLeaf's templates put instructions before the data: nothing to cache.
-                    cache_prefix: 0,
-                    questions: Vec::new(),
-                    question: None,
-                    payload: Some(request.clone() as Payload),
-                };
+                // TeaLeaf's templates put instructions before the data: nothing to cache.
+                let unit = Unit::one_message(&text, request.clone() as Payload);
                 combos.push(Combo {
                     slot: *slot,
                     records,

@@ -9,12 +9,10 @@ use super::{Entry, Payload, Scored, Scorer, Skip, Suite};
 use crate::formats::Format;
 use crate::grading::Metric;
 use crate::layout;
-use crate::prompt::Message;
 use crate::prompt::wording;
 use crate::questions::Category;
 use crate::runlog::Metadata;
 use crate::runlog::meta::WriteMeta;
-use crate::tokens::Tokenizer;
 use crate::write::grade::{self, Target};
 use crate::write::{self as w, Case, Given, Grade, JSON_SCHEMA, Kind, WriteRequest, WriteScores};
 use anyhow::Result;
@@ -244,14 +242,7 @@ impl WritePlan {
                     &given,
                     wording::for_slot(wording::writes(), &slot),
                 );
-                let unit = Unit {
-                    tokens: Tokenizer::O200kBase.count_whole(&text) as u32,
-                    messages: vec![Message::new("user", &text)],
-                    cache_prefix: 0,
-                    questions: Vec::new(),
-                    question: None,
-                    payload: Some(request.clone()),
-                };
+                let unit = Unit::one_message(&text, request.clone());
                 Combo {
                     slot,
                     records: case.records(),

@@ -500,11 +500,7 @@ fn query_and_export_take_a_memory_limit() {
         .arg(&root)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    super::success_stdout(&out);
     let out = super::run_cli::bench(&tmp.path().join("cache"))
         .args([
             "query",
@@ -519,11 +515,7 @@ fn query_and_export_take_a_memory_limit() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    super::success_stdout(&out);
     assert!(
         stdout.contains("61.0 MiB") || stdout.contains("64.0 MB"),
         "{stdout}"
@@ -535,11 +527,7 @@ fn query_and_export_take_a_memory_limit() {
         .arg(&root)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    super::success_stdout(&out);
     assert!(tmp.path().join("pq/benchmarks.parquet").exists());
     let out = super::run_cli::bench(&tmp.path().join("cache"))
         .args(["query", "--memory-limit", "lots", "-e", "SELECT 1"])

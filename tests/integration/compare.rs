@@ -287,11 +287,7 @@ fn compare_names_the_wordings_and_orders_its_pairs_compare() {
             .arg(&root)
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        super::success_stdout(&out);
         super::run_cli::run_dir(&root)
     };
     let plain = run(&[]);
@@ -304,11 +300,7 @@ fn compare_names_the_wordings_and_orders_its_pairs_compare() {
             .args([a, b])
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        super::success_stdout(&out);
         String::from_utf8_lossy(&out.stdout).to_string()
     };
     let mixed = text(&plain, &worded);

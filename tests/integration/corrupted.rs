@@ -126,11 +126,7 @@ fn the_users_records_are_damaged_and_named_by_their_key() {
         .arg(&dir)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    super::success_stdout(&out);
 
     // Text only: no number field, so no wrong type; four questions.
     let words = tmp.path().join("words.csv");

@@ -105,21 +105,8 @@ fn a_full_disk_stops_the_run_cleanly_and_resume_completes_it() {
         .arg(&dir)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let lines = parse(&log);
-    let tags: std::collections::HashSet<String> = lines
-        .iter()
-        .filter_map(|l| match l {
-            Line::Result(r) => Some(r.sample.tag.clone()),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(tags.len(), 20);
-    assert_eq!(lines.len(), 22, "metadata, 20 results, summary");
+    super::success_stdout(&out);
+    super::run_cli::assert_each_sample_once(&dir, 20);
 
     // Read-only: refused before a run folder (or a call) exists.
     assert!(disk.mount_option("remount,ro"), "remount read-only");

@@ -322,11 +322,7 @@ fn the_write_suite_asks_in_each_wording_and_the_report_finds_the_one_that_change
         .arg(&root)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    super::success_stdout(&out);
     let dir = super::run_cli::run_dir(&root);
     let lines = super::run_cli::parse(&dir.join("write.jsonl"));
     let Line::Metadata(meta) = &lines[0] else {
@@ -353,11 +349,7 @@ fn the_write_suite_asks_in_each_wording_and_the_report_finds_the_one_that_change
         .arg(&dir)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    super::success_stdout(&out);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let again = stdout
         .lines()

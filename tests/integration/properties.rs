@@ -433,11 +433,7 @@ fn base_log() -> &'static (std::path::PathBuf, String) {
             .arg(root.join("data"))
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        super::success_stdout(&out);
         let dir = super::run_cli::run_dir(&root.join("data"));
         let text = std::fs::read_to_string(dir.join("formats.jsonl")).unwrap();
         (dir, text)

@@ -429,46 +429,7 @@ async fn budget_exits_3_and_ctrl_c_leaves_a_resumable_run() {
 
     // Ctrl-C mid-run: in-flight calls finish, the summary is marked, exit 130.
     std::fs::remove_dir_all(&root).unwrap();
-    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("bench"));
-    cmd.env("BENCH_CACHE_DIR", tmp.path())
-        .args([
-            "run",
-            "--formats",
-            "csv",
-            "--structures",
-            "flat",
-            "--variants",
-            "mandatory",
-        ])
-        .arg("--config")
-        .arg(&config)
-        .arg("--output-root")
-        .arg(&root)
-        .args(["--no-cache", "--runs", "30"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped());
-    let child = cmd.spawn().unwrap();
-    // Interrupt once the first call is logged (start-up time varies with machine load).
-    let logged = || {
-        std::fs::read_dir(root.join("benchmarks"))
-            .ok()
-            .and_then(|mut d| d.next())
-            .and_then(|e| std::fs::read_to_string(e.ok()?.path().join("formats.jsonl")).ok())
-            .is_some_and(|t| t.contains("\"type\":\"result\""))
-    };
-    for _ in 0..600 {
-        if logged() {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    assert!(logged(), "no call was logged within 30 s");
-    let sent = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    let out = child.wait_with_output().unwrap();
+    let out = interrupted_run(tmp.path(), &config, &root, 30, "INT").await;
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{err}");
     assert!(err.contains("interrupt (Ctrl-C)"), "{err}");
@@ -499,16 +460,7 @@ async fn budget_exits_3_and_ctrl_c_leaves_a_resumable_run() {
     );
     let md = std::fs::read_to_string(dir.join("formats/BENCHMARK_REPORT.md")).unwrap();
     assert!(!md.contains("Incomplete run"), "{md:.600}");
-    let lines = parse(&dir.join("formats.jsonl"));
-    let keys: HashSet<SampleKey> = lines
-        .iter()
-        .filter_map(|l| match l {
-            Line::Result(r) => Some(SampleKey::of(r)),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(keys.len(), 30);
-    assert_eq!(lines.len(), 32, "metadata, 30 results, summary");
+    assert_each_sample_once(&dir, 30);
 }
 
 #[test]
@@ -682,8 +634,37 @@ async fn sigterm_stops_like_ctrl_c_and_leaves_a_resumable_run() {
     let config = tmp.path().join("models.toml");
     write_config(&config, &format!("{}/v1", server.uri()), 1.0);
     let root = tmp.path().join("data");
+    let out = interrupted_run(tmp.path(), &config, &root, 20, "TERM").await;
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupt (SIGTERM)"), "{err}");
+    let dir = run_dir(&root);
+    let lines = parse(&dir.join("formats.jsonl"));
+    assert!(matches!(lines.last(), Some(Line::Summary(s)) if s.interrupted));
+    let out = bench(tmp.path())
+        .args(["run", "--no-cache", "--no-report", "--resume"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_each_sample_once(&dir, 20);
+}
+
+/// Starts `bench run` of `runs` runs against the models of `config`, sends `signal` (`INT`,
+/// `TERM`) once the first call is logged (start-up time varies with machine load), and waits.
+async fn interrupted_run(
+    tmp: &Path,
+    config: &Path,
+    root: &Path,
+    runs: u32,
+    signal: &str,
+) -> std::process::Output {
     let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("bench"))
-        .env("BENCH_CACHE_DIR", tmp.path())
+        .env("BENCH_CACHE_DIR", tmp)
         .args([
             "run",
             "--formats",
@@ -694,10 +675,10 @@ async fn sigterm_stops_like_ctrl_c_and_leaves_a_resumable_run() {
             "mandatory",
         ])
         .arg("--config")
-        .arg(&config)
+        .arg(config)
         .arg("--output-root")
-        .arg(&root)
-        .args(["--no-cache", "--runs", "20"])
+        .arg(root)
+        .args(["--no-cache", "--runs", &runs.to_string()])
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -717,27 +698,15 @@ async fn sigterm_stops_like_ctrl_c_and_leaves_a_resumable_run() {
     }
     assert!(logged(), "no call was logged within 30 s");
     let sent = std::process::Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
+        .args([&format!("-{signal}"), &child.id().to_string()])
         .status()
         .unwrap();
     assert!(sent.success());
-    let out = child.wait_with_output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(130), "{err}");
-    assert!(err.contains("interrupt (SIGTERM)"), "{err}");
-    let dir = run_dir(&root);
-    let lines = parse(&dir.join("formats.jsonl"));
-    assert!(matches!(lines.last(), Some(Line::Summary(s)) if s.interrupted));
-    let out = bench(tmp.path())
-        .args(["run", "--no-cache", "--no-report", "--resume"])
-        .arg(&dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    child.wait_with_output().unwrap()
+}
+
+/// The run log in `dir` holds `n` distinct samples, each once: metadata, `n` results, summary.
+pub(super) fn assert_each_sample_once(dir: &Path, n: usize) {
     let lines = parse(&dir.join("formats.jsonl"));
     let keys: HashSet<SampleKey> = lines
         .iter()
@@ -746,6 +715,6 @@ async fn sigterm_stops_like_ctrl_c_and_leaves_a_resumable_run() {
             _ => None,
         })
         .collect();
-    assert_eq!(keys.len(), 20);
-    assert_eq!(lines.len(), 22, "metadata, 20 results, summary");
+    assert_eq!(keys.len(), n);
+    assert_eq!(lines.len(), n + 2, "metadata, {n} results, summary");
 }

@@ -23,11 +23,7 @@ fn run(tmp: &Path, root: &str, extra: &[&str]) -> PathBuf {
         .arg(&root)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    super::success_stdout(&out);
     run_dir(&root)
 }
 
@@ -53,11 +49,7 @@ fn query(tmp: &Path, root: &Path, sql: &str) -> String {
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join(sql))
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    super::success_stdout(&out);
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -96,11 +88,7 @@ fn three_shards_merged_equal_the_whole_run() {
         .arg(&merged_root)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    super::success_stdout(&out);
     let merged = run_dir(&merged_root);
     assert_eq!(scores(&merged), scores(&whole));
     let lines = parse(&merged.join("formats.jsonl"));

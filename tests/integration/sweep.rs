@@ -36,6 +36,19 @@ fn plan(root: &std::path::Path) -> bench::runner::Plan {
     plan
 }
 
+/// The sweep of the shrinking double over the product records, under `root`.
+async fn swept(root: &std::path::Path, s: &Settings<'_>) -> bench::sweep::Sweep {
+    sweep(
+        plan(root),
+        &models,
+        s,
+        Arc::new(Silent),
+        Arc::new(Stop::default()),
+    )
+    .await
+    .unwrap()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_sweep_stops_where_the_best_format_falls_below_the_target() {
     let tmp = tempfile::tempdir().unwrap();
@@ -50,15 +63,7 @@ async fn the_sweep_stops_where_the_best_format_falls_below_the_target() {
         max_prompt: None,
         at_sizes: &bench::sweep::product_sizes,
     };
-    let out = sweep(
-        plan(tmp.path()),
-        &models,
-        &s,
-        Arc::new(Silent),
-        Arc::new(Stop::default()),
-    )
-    .await
-    .unwrap();
+    let out = swept(tmp.path(), &s).await;
     // At 124 csv is below 90 % (15 wrong: 89.8 %) but json_compact is not (12: 91.8 %); at
     // 248 both are: the sweep stops there and never runs 496.
     assert_eq!(
@@ -133,15 +138,7 @@ async fn the_sweep_stops_before_a_prompt_over_the_limit() {
         max_prompt: Some((limit, "--max-tokens-in".into())),
         at_sizes: &bench::sweep::product_sizes,
     };
-    let out = sweep(
-        plan(tmp.path()),
-        &models,
-        &s,
-        Arc::new(Silent),
-        Arc::new(Stop::default()),
-    )
-    .await
-    .unwrap();
+    let out = swept(tmp.path(), &s).await;
     let sizes: Vec<u32> = out.steps.iter().map(|s| s.records).collect();
     assert_eq!(sizes, [31, 62]);
     assert!(
@@ -170,15 +167,7 @@ async fn the_sweep_stops_before_a_step_the_budget_cannot_pay() {
         max_prompt: None,
         at_sizes: &bench::sweep::product_sizes,
     };
-    let out = sweep(
-        plan(tmp.path()),
-        &models,
-        &s,
-        Arc::new(Silent),
-        Arc::new(Stop::default()),
-    )
-    .await
-    .unwrap();
+    let out = swept(tmp.path(), &s).await;
     assert_eq!(
         out.stopped,
         "the budget: 124 records would cost up to $1.2400, $1.0000 is left of --budget-usd 1"
@@ -240,11 +229,7 @@ fn a_data_sweep_grows_to_the_files_size_in_one_folder() {
         .arg(&dir)
         .output()
         .unwrap();
-    assert!(
-        rescored.status.success(),
-        "{}",
-        String::from_utf8_lossy(&rescored.stderr)
-    );
+    super::success_stdout(&rescored);
 
     // A list of sizes in one run: each its own sample and questions; 5000 is the whole file
     // (122), asked once.
@@ -265,11 +250,7 @@ fn a_data_sweep_grows_to_the_files_size_in_one_folder() {
         .arg(&root2)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    super::success_stdout(&out);
     let lines = super::run_cli::parse(&super::run_cli::run_dir(&root2).join("airports.jsonl"));
     let mut sizes: Vec<usize> = super::run_cli::results(&lines)
         .iter()
