@@ -92,17 +92,25 @@ fn check(runs: &[(PathBuf, Source)]) -> Result<()> {
                 dir.display()
             ));
         };
-        match (&plan, &of) {
-            (Some(p), _) if *p != s.plan_sha256 => {
-                return refuse(format!(
-                    "'{}' is a shard of another plan (plan sha256 {} against {}): merge puts \
-                     the shards of one plan together",
-                    dir.display(),
-                    &s.plan_sha256[..12],
-                    &p[..12]
-                ));
-            }
-            _ => {}
+        if let Some(p) = plan.as_ref().filter(|p| **p != s.plan_sha256) {
+            return refuse(format!(
+                "'{}' is a shard of another plan (plan sha256 {} against {}): merge puts the \
+                 shards of one plan together",
+                dir.display(),
+                &s.plan_sha256[..12],
+                &p[..12]
+            ));
+        }
+        // The plan's hash leaves the shard out, so one split must be checked on its own: the
+        // slices of 1/2 and 2/3 overlap and leave samples out.
+        if let Some(n) = of.filter(|n| *n != s.of) {
+            return refuse(format!(
+                "'{}' is shard {}/{}, the others split the plan in {n}: merge needs the shards \
+                 of one split",
+                dir.display(),
+                s.index,
+                s.of
+            ));
         }
         plan = Some(s.plan_sha256.clone());
         of = Some(s.of);

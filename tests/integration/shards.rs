@@ -136,6 +136,12 @@ fn three_shards_merged_equal_the_whole_run() {
     let other = run(tmp.path(), "other", &["--shard", "2/3", "--seed", "7"]);
     let err = merge(&[&shards[0], &other, &shards[2]]);
     assert!(err.contains("is a shard of another plan"), "{err}");
+    let halves = run(tmp.path(), "half", &["--shard", "1/2"]);
+    let err = merge(&[&shards[0], &shards[1], &halves]);
+    assert!(
+        err.contains("is shard 1/2, the others split the plan in 3"),
+        "{err}"
+    );
     let err = merge(&[&shards[0], &shards[0], &shards[1], &shards[2]]);
     assert!(err.contains("shard 1/3 is given twice"), "{err}");
     assert!(!tmp.path().join("refused").exists());
