@@ -135,6 +135,19 @@ fn objects(of: Option<&str>) -> String {
     format!("(SELECT pos, {o} AS o FROM s WHERE json_type({o}) = 'OBJECT')")
 }
 
+/// CTEs `o` (the objects) and `k(k, p, i)`: each key with the position of the first object
+/// that has it and its index there, so a list of keys follows first appearance, as
+/// `Query::evaluate` does (`list(DISTINCT …)` has no defined order: a rescore once listed the
+/// same keys in another order).
+fn keys_in_order(of: Option<&str>) -> String {
+    format!(
+        "o AS {}, u AS (SELECT pos, unnest(json_keys(o)) AS k, \
+         unnest(generate_series(1, len(json_keys(o)))) AS i FROM o), \
+         k AS (SELECT k, min(pos) AS p, arg_min(i, pos) AS i FROM u GROUP BY k)",
+        objects(of)
+    )
+}
+
 /// The SQL of a query: one value.
 fn sql(q: &Query) -> Result<String, String> {
     Ok(match q {
@@ -200,16 +213,15 @@ fn sql(q: &Query) -> Result<String, String> {
             format!("SELECT {agg}({}) FROM s{cond}", num_at(field))
         }
         Query::Fields { of } => format!(
-            "SELECT coalesce(list(DISTINCT k), []) FROM (SELECT unnest(json_keys(o)) AS k FROM {})",
-            objects(of.as_deref())
+            "WITH {} SELECT coalesce(list(k ORDER BY p, i), []) FROM k",
+            keys_in_order(of.as_deref())
         ),
         Query::SparseFields { of } => {
-            let objs = objects(of.as_deref());
             // A key is sparse when some object lacks it or holds null there.
             format!(
-                "WITH o AS {objs}, k AS (SELECT DISTINCT unnest(json_keys(o)) AS k FROM o) \
-                 SELECT coalesce(list(k), []) FROM k WHERE EXISTS (SELECT 1 FROM o WHERE \
-                 coalesce(json_type(json_extract(o.o, '/' || replace(replace(k.k, '~', '~0'), '/', '~1'))), 'NULL') = 'NULL')"
+                "WITH {} SELECT coalesce(list(k ORDER BY p, i), []) FROM k WHERE EXISTS (SELECT 1 FROM o WHERE \
+                 coalesce(json_type(json_extract(o.o, '/' || replace(replace(k.k, '~', '~0'), '/', '~1'))), 'NULL') = 'NULL')",
+                keys_in_order(of.as_deref())
             )
         }
         other => return Err(format!("no SQL translation for {other:?}")),
