@@ -717,6 +717,10 @@ pub struct TokensArgs {
     /// Data selection.
     #[command(flatten)]
     pub data: DataArgs,
+    /// With --data: records rendered and counted at a time (tests set it small to exercise
+    /// the joins).
+    #[arg(long, default_value_t = 4096, hide = true, requires = "data_file")]
+    pub chunk_records: usize,
 }
 
 fn one_of<T: Copy>(

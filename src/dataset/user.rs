@@ -94,8 +94,9 @@ enum Reader {
     Parquet,
 }
 
-/// Reads `path` through DuckDB, samples its records and hashes its bytes.
-pub fn load(path: &Path, opts: &LoadOptions) -> Result<UserData, UsageError> {
+/// Opens `path` through DuckDB and hashes its bytes: its columns and record count are known,
+/// its records are read on demand (see [`Source`]).
+pub fn open(path: &Path, opts: &LoadOptions) -> Result<Source, UsageError> {
     let shown = path.display().to_string();
     let err = |msg: String| UsageError::new(format!("{shown}: {msg}"));
     // The bundled examples (`benchmarks/examples/…`) are read from the binary outside a checkout.
@@ -240,18 +241,119 @@ pub fn load(path: &Path, opts: &LoadOptions) -> Result<UserData, UsageError> {
             "SELECT to_json(t)::VARCHAR FROM t".to_string()
         }
     };
-    let records = sample(&db, &rows, total, opts).map_err(err)?;
     let name = path
         .file_stem()
         .map_or_else(|| "data".into(), |s| s.to_string_lossy().into_owned());
-    Ok(UserData {
-        name,
-        records,
-        sha256,
-        schema,
-        total,
-        notes,
+    Ok(Source {
+        db,
+        rows,
+        shown,
+        opts: opts.clone(),
+        data: UserData {
+            name,
+            records: Vec::new(),
+            sha256,
+            schema,
+            total,
+            notes,
+        },
     })
+}
+
+/// Reads and samples the records of `path` (see [`open`]), all of them held.
+pub fn load(path: &Path, opts: &LoadOptions) -> Result<UserData, UsageError> {
+    let source = open(path, opts)?;
+    let mut records = Vec::with_capacity(source.len());
+    source.each(|_, r| {
+        records.push(r);
+        Ok(())
+    })?;
+    Ok(UserData {
+        records,
+        ..source.data
+    })
+}
+
+/// A data file opened by DuckDB, its records read on demand, one at a time: what holds a file
+/// too large to hold as records.
+pub struct Source {
+    /// The file's table.
+    db: Db,
+    /// The query giving one JSON text per record, in file order.
+    rows: String,
+    /// The path as the user gave it, for errors.
+    shown: String,
+    /// The sample to read.
+    opts: LoadOptions,
+    /// What is known of the file without reading its records (`records` is empty).
+    pub data: UserData,
+}
+
+impl Source {
+    /// Records the sample holds.
+    pub fn len(&self) -> usize {
+        self.opts
+            .records
+            .unwrap_or(self.data.total)
+            .min(self.data.total)
+    }
+
+    /// Whether the sample holds no record (never, for a file `open` accepted).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Calls `each` with every sampled record and its index in the file, in file order.
+    pub fn each(
+        &self,
+        each: impl FnMut(usize, Map<String, Value>) -> Result<(), String>,
+    ) -> Result<(), UsageError> {
+        sample(&self.db, &self.rows, self.data.total, &self.opts, each)
+            .map_err(|e| UsageError::new(format!("{}: {e}", self.shown)))
+    }
+
+    /// The first `n` sampled records (all when there are fewer), read no further.
+    pub fn first(&self, n: usize) -> Result<Vec<Map<String, Value>>, UsageError> {
+        // A reason no record can give (a NUL first) stops the read once `n` are in.
+        const ENOUGH: &str = "\0enough";
+        let mut out = Vec::with_capacity(n.min(self.len()));
+        if n == 0 {
+            return Ok(out);
+        }
+        let read = sample(&self.db, &self.rows, self.data.total, &self.opts, |_, r| {
+            out.push(r);
+            if out.len() == n {
+                Err(ENOUGH.into())
+            } else {
+                Ok(())
+            }
+        });
+        match read {
+            Err(e) if e != ENOUGH => Err(UsageError::new(format!("{}: {e}", self.shown))),
+            _ => Ok(out),
+        }
+    }
+
+    /// Calls `each` with the sampled records in chunks of `size` (the last may be smaller).
+    pub fn chunks(
+        &self,
+        size: usize,
+        mut each: impl FnMut(&[Map<String, Value>]) -> Result<(), String>,
+    ) -> Result<(), UsageError> {
+        let mut chunk = Vec::with_capacity(size);
+        self.each(|_, r| {
+            chunk.push(r);
+            if chunk.len() == size.max(1) {
+                each(&chunk)?;
+                chunk.clear();
+            }
+            Ok(())
+        })?;
+        if !chunk.is_empty() {
+            each(&chunk).map_err(|e| UsageError::new(format!("{}: {e}", self.shown)))?;
+        }
+        Ok(())
+    }
 }
 
 /// The records `opts` selects from `rows`, a query giving one JSON text per record in file
@@ -261,7 +363,8 @@ fn sample(
     rows: &str,
     total: usize,
     opts: &LoadOptions,
-) -> Result<Vec<Map<String, Value>>, String> {
+    mut each: impl FnMut(usize, Map<String, Value>) -> Result<(), String>,
+) -> Result<(), String> {
     let n = opts.records.unwrap_or(total).min(total);
     let (sql, keep) = match opts.sample {
         Sample::Random if n < total => {
@@ -272,7 +375,6 @@ fn sample(
         }
         _ => (format!("{rows} LIMIT {n}"), None),
     };
-    let mut out = Vec::with_capacity(n);
     let mut next = 0;
     db.for_each(&sql, |i, text| {
         // Rows stream in file order; a random sample keeps the picked indices only.
@@ -282,16 +384,12 @@ fn sample(
             }
             next += 1;
         }
-        match serde_json::from_str::<Value>(&text) {
-            Ok(Value::Object(o)) => {
-                out.push(o);
-                Ok(())
-            }
+        match serde_json::from_str::<Value>(text) {
+            Ok(Value::Object(o)) => each(i, o),
             Ok(_) => Err(format!("record {i} is not an object")),
             Err(e) => Err(format!("record {i}: DuckDB gave invalid JSON: {e}")),
         }
-    })?;
-    Ok(out)
+    })
 }
 
 /// The column (or struct member below one) at `path`, as SQL.
@@ -515,18 +613,39 @@ impl Db {
         stmt.query_map([], f)?.collect()
     }
 
-    /// Streams the first column of every row as text with its index.
+    /// Streams the first column of every row as text with its index. The rows are fetched a
+    /// batch at a time (`stream_arrow`): `query` would hold the whole result first, as large
+    /// as the file's records in JSON.
     fn for_each(
         &self,
         sql: &str,
-        mut f: impl FnMut(usize, String) -> Result<(), String>,
+        mut f: impl FnMut(usize, &str) -> Result<(), String>,
     ) -> Result<(), String> {
+        use duckdb::arrow::array::{Array, StringArray};
         let mut stmt = self.0.prepare(sql).map_err(|e| read_error(&e))?;
-        let mut rows = stmt.query([]).map_err(|e| read_error(&e))?;
         let mut i = 0;
-        while let Some(row) = rows.next().map_err(|e| read_error(&e))? {
-            f(i, row.get::<_, String>(0).map_err(|e| read_error(&e))?)?;
-            i += 1;
+        for batch in stmt.stream_arrow([]).map_err(|e| read_error(&e))? {
+            let batch = batch.map_err(|e| read_error(&e))?;
+            let column = duckdb::arrow::compute::cast(
+                batch.column(0),
+                &duckdb::arrow::datatypes::DataType::Utf8,
+            )
+            .map_err(|e| format!("DuckDB gave no text: {e}"))?;
+            let texts = column
+                .as_any()
+                .downcast_ref::<StringArray>()
+                .ok_or("DuckDB gave no text")?;
+            for k in 0..texts.len() {
+                f(
+                    i,
+                    if texts.is_null(k) {
+                        "null"
+                    } else {
+                        texts.value(k)
+                    },
+                )?;
+                i += 1;
+            }
         }
         Ok(())
     }

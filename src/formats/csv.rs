@@ -5,7 +5,7 @@
 //! any text reads back exactly (Python's `csv` module with `delimiter="\t"` or `"|"` reads them
 //! the same way). Decoding gives the bare array of records (no root key).
 
-use super::{Encoder, FormatError, FormatSpec, flat_records, no_empty_strings, scalar};
+use super::{Encoder, FormatError, FormatSpec, Splice, flat_records, no_empty_strings, scalar};
 use serde_json::{Map, Value};
 
 /// Delimited text via the `csv` crate, with `delimiter` between cells.
@@ -104,5 +104,19 @@ impl Encoder for Delimited {
             records.push(Value::Object(obj));
         }
         Ok(Value::Array(records))
+    }
+
+    fn splice(&self) -> Option<Splice> {
+        Some(Splice::joined(""))
+    }
+
+    fn frame(&self, text: &str, _key: &str) -> Option<(usize, usize)> {
+        // The header row may span lines (a quoted name with a line break): the reader finds
+        // where it ends.
+        let mut r = csv::ReaderBuilder::new()
+            .delimiter(self.delimiter)
+            .from_reader(text.as_bytes());
+        r.headers().ok()?;
+        Some((usize::try_from(r.position().byte()).ok()?, 0))
     }
 }

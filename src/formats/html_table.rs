@@ -3,7 +3,7 @@
 //! carriage return is written `&#13;` (HTML parsers turn a raw one into a newline), so every
 //! text reads back exactly. Decoding gives the bare array of records (no root key).
 
-use super::{Encoder, FormatError, FormatSpec, flat_records, no_empty_strings, scalar};
+use super::{Encoder, FormatError, FormatSpec, Splice, flat_records, no_empty_strings, scalar};
 use quick_xml::escape::partial_escape;
 use quick_xml::events::Event;
 use serde_json::{Map, Value};
@@ -78,6 +78,17 @@ impl Encoder for HtmlTable {
             records.push(Value::Object(obj));
         }
         Ok(Value::Array(records))
+    }
+
+    fn splice(&self) -> Option<Splice> {
+        Some(Splice::joined(""))
+    }
+
+    fn frame(&self, text: &str, _key: &str) -> Option<(usize, usize)> {
+        // `<` in a cell is escaped, so the first `<tbody>` line ends the head.
+        let head = text.find("<tbody>\n")? + "<tbody>\n".len();
+        let tail = "</tbody>\n</table>\n";
+        (text.len() >= head + tail.len() && text.ends_with(tail)).then_some((head, tail.len()))
     }
 }
 

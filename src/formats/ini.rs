@@ -8,7 +8,7 @@
 //! nested object in its record (`description` after `pricing` in the product records) would
 //! have to move before it, and the record would read back in another order.
 
-use super::{Encoder, FormatError, FormatSpec, kv_paths, records};
+use super::{Encoder, FormatError, FormatSpec, Splice, kv_paths, records};
 use serde_json::Value;
 
 /// INI sections, one per record.
@@ -114,6 +114,17 @@ impl Encoder for Ini {
         }
         records.extend(open.map(kv_paths::Builder::finish));
         Ok(Value::Array(records))
+    }
+
+    fn splice(&self) -> Option<Splice> {
+        Some(Splice {
+            numbered: Some(("[Record ", "]")),
+            ..Splice::joined("\n")
+        })
+    }
+
+    fn frame(&self, _text: &str, _key: &str) -> Option<(usize, usize)> {
+        Some((0, 0))
     }
 }
 

@@ -1,6 +1,6 @@
 //! `json_compact` and `json_pretty`.
 
-use super::{Encoder, FormatError, FormatSpec};
+use super::{Encoder, FormatError, FormatSpec, Splice};
 use serde_json::Value;
 
 /// JSON, minified or indented by 2 spaces.
@@ -51,5 +51,18 @@ impl Encoder for Json {
 
     fn decode(&self, text: &str) -> Result<Value, FormatError> {
         serde_json::from_str(text).map_err(|e| FormatError::new(self.name, e))
+    }
+
+    fn splice(&self) -> Option<Splice> {
+        Some(Splice::joined(if self.pretty { ",\n" } else { "," }))
+    }
+
+    fn frame(&self, text: &str, key: &str) -> Option<(usize, usize)> {
+        let key = serde_json::to_string(key).ok()?;
+        if self.pretty {
+            super::framed(text, &format!("{{\n  {key}: [\n"), "\n  ]\n}")
+        } else {
+            super::framed(text, &format!("{{{key}:["), "]}")
+        }
     }
 }

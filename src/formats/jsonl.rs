@@ -1,7 +1,7 @@
 //! `jsonl`: JSON Lines, one minified record per line (no root object): a document that is, or
 //! holds under one key, an array of records; decoding gives the bare array back.
 
-use super::{Encoder, FormatError, FormatSpec, records};
+use super::{Encoder, FormatError, FormatSpec, Splice, records};
 use serde_json::Value;
 
 /// One record per line.
@@ -41,5 +41,13 @@ impl Encoder for Jsonl {
             .map(|(i, l)| serde_json::from_str(l).map_err(|e| err(format!("line {}: {e}", i + 1))))
             .collect::<Result<Vec<Value>, _>>()?;
         Ok(Value::Array(records))
+    }
+
+    fn splice(&self) -> Option<Splice> {
+        Some(Splice::joined(""))
+    }
+
+    fn frame(&self, _text: &str, _key: &str) -> Option<(usize, usize)> {
+        Some((0, 0))
     }
 }

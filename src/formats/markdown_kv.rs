@@ -4,7 +4,7 @@
 //! (see [`kv_paths`]). A document that is not an array of records (several top-level keys) is
 //! one `## Document` block of paths. Decoding gives the bare array of records (no root key).
 
-use super::{Encoder, FormatError, FormatSpec, kv_paths, records};
+use super::{Encoder, FormatError, FormatSpec, Splice, kv_paths, records};
 use serde_json::Value;
 
 /// Markdown key-value records.
@@ -108,6 +108,17 @@ impl Encoder for MarkdownKv {
             }
         }
         Ok(document.unwrap_or(Value::Array(records)))
+    }
+
+    fn splice(&self) -> Option<Splice> {
+        Some(Splice {
+            numbered: Some(("## Record ", "")),
+            ..Splice::joined("\n")
+        })
+    }
+
+    fn frame(&self, _text: &str, _key: &str) -> Option<(usize, usize)> {
+        Some((0, 0))
     }
 }
 

@@ -2,7 +2,7 @@
 //! Null is an empty cell; `\`, `|` and line breaks in text are backslash-escaped (`\\`, `\|`,
 //! `\n`, `\r`) so every cell stays on its row and the table reads back exactly.
 
-use super::{Encoder, FormatError, FormatSpec, flat_records, no_empty_strings, scalar};
+use super::{Encoder, FormatError, FormatSpec, Splice, flat_records, no_empty_strings, scalar};
 use serde_json::{Map, Value};
 
 /// Markdown table.
@@ -135,6 +135,15 @@ impl Encoder for MarkdownTable {
             }
         }
         Ok(Value::Array(records))
+    }
+
+    fn splice(&self) -> Option<Splice> {
+        Some(Splice::joined(""))
+    }
+
+    fn frame(&self, text: &str, _key: &str) -> Option<(usize, usize)> {
+        // A cell never holds a line break (see `cell`): the header is two lines.
+        Some((super::lines(text, 2)?, 0))
     }
 }
 

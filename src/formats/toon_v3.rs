@@ -2,7 +2,7 @@
 //! with safe key folding; decoding expands folded paths back.
 
 use super::toon::{self, DecodeOptions, EncodeOptions, KeyFolding};
-use super::{Encoder, FormatError, FormatSpec};
+use super::{Encoder, FormatError, FormatSpec, Splice};
 use serde_json::Value;
 
 /// TOON v3 with key folding off or safe.
@@ -63,5 +63,13 @@ impl Encoder for ToonV3 {
             ..DecodeOptions::default()
         };
         toon::decode(text, &opts).map_err(|e| FormatError::new(self.name, e))
+    }
+
+    fn splice(&self) -> Option<Splice> {
+        Some(super::toon::SPLICE)
+    }
+
+    fn frame(&self, text: &str, _key: &str) -> Option<(usize, usize)> {
+        Some((super::lines(text, 1)?, 0))
     }
 }

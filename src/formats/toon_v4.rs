@@ -2,7 +2,7 @@
 //! become nested field groups, so the nested structure is one table too; no key folding.
 
 use super::toon::{self, DecodeOptions, EncodeOptions, Spec};
-use super::{Encoder, FormatError, FormatSpec};
+use super::{Encoder, FormatError, FormatSpec, Splice};
 use serde_json::Value;
 
 /// TOON v4.
@@ -35,5 +35,13 @@ impl Encoder for ToonV4 {
             ..DecodeOptions::default()
         };
         toon::decode(text, &opts).map_err(|e| FormatError::new("toon_v4", e))
+    }
+
+    fn splice(&self) -> Option<Splice> {
+        Some(super::toon::SPLICE)
+    }
+
+    fn frame(&self, text: &str, _key: &str) -> Option<(usize, usize)> {
+        Some((super::lines(text, 1)?, 0))
     }
 }

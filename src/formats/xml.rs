@@ -6,7 +6,7 @@
 //! so every key survives. Shapes XML cannot say without type hints (empty lists and objects)
 //! are a "cannot represent" error, never a guess.
 
-use super::{Encoder, FormatError, FormatSpec, scalar};
+use super::{Encoder, FormatError, FormatSpec, Splice, scalar};
 use quick_xml::Writer;
 use quick_xml::escape::partial_escape;
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
@@ -386,6 +386,20 @@ impl Encoder for Xml {
         let mut doc = Map::new();
         doc.insert(named.key(), value);
         Ok(Value::Object(doc))
+    }
+
+    fn splice(&self) -> Option<Splice> {
+        Some(Splice::joined(""))
+    }
+
+    fn frame(&self, text: &str, key: &str) -> Option<(usize, usize)> {
+        let decl = r#"<?xml version="1.0" encoding="UTF-8"?>"#;
+        let head = if self.pretty {
+            format!("{decl}\n<{key}>\n")
+        } else {
+            format!("{decl}<{key}>")
+        };
+        super::framed(text, &head, &format!("</{key}>"))
     }
 }
 

@@ -1,6 +1,6 @@
 //! `yaml`, block style, via serde-saphyr.
 
-use super::{Encoder, FormatError, FormatSpec};
+use super::{Encoder, FormatError, FormatSpec, Splice};
 use serde_json::Value;
 
 /// YAML block style.
@@ -26,5 +26,13 @@ impl Encoder for Yaml {
     fn decode(&self, text: &str) -> Result<Value, FormatError> {
         serde_saphyr::from_str(text)
             .map_err(|e| FormatError::new("yaml", crate::error::one_line(&e.to_string())))
+    }
+
+    fn splice(&self) -> Option<Splice> {
+        Some(Splice::joined(""))
+    }
+
+    fn frame(&self, text: &str, key: &str) -> Option<(usize, usize)> {
+        super::framed(text, &format!("{key}:\n"), "")
     }
 }

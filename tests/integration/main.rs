@@ -30,6 +30,7 @@ mod run_cli;
 mod runs;
 mod served;
 mod shards;
+mod stream;
 mod sweep;
 mod tasks;
 mod tasks_run;

@@ -83,7 +83,7 @@ const STRINGS: &[&str] = &[
     "\u{200b}",
 ];
 
-fn config() -> ProptestConfig {
+pub(crate) fn config() -> ProptestConfig {
     let cases = std::env::var("PROPTEST_CASES")
         .ok()
         .and_then(|c| c.parse().ok())
@@ -168,7 +168,7 @@ fn object(pairs: Vec<(String, Value)>) -> Value {
 
 /// A list of records under one key: fields drawn from a small set, so records share some and
 /// lack others (sparse), with values of any type (a field may mix types across records).
-fn records() -> impl Strategy<Value = Value> {
+pub(crate) fn records() -> impl Strategy<Value = Value> {
     let record = proptest::collection::vec(
         (
             proptest::sample::select(&KEYS[..8]).prop_map(str::to_string),
@@ -185,7 +185,7 @@ fn records() -> impl Strategy<Value = Value> {
 }
 
 /// Flat records of scalars only: what the tabular formats carry.
-fn flat_records() -> impl Strategy<Value = Value> {
+pub(crate) fn flat_records() -> impl Strategy<Value = Value> {
     let record = proptest::collection::vec(
         (
             proptest::sample::select(KEYS).prop_map(str::to_string),

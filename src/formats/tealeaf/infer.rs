@@ -13,6 +13,89 @@ pub(super) fn schemas(entries: &[(&str, &Value)]) -> Schemas {
     inferrer
 }
 
+/// The survey of a list of flat records (every value a scalar), added to chunk by chunk: all
+/// that [`schemas`] uses of such a list, so its struct comes out as for the whole list.
+#[derive(Default)]
+pub(super) struct FlatSurvey {
+    /// Per key, in first-seen order.
+    stats: Vec<FieldStats>,
+    /// The keys of the first record with the most keys.
+    widest: Vec<String>,
+    /// Records so far.
+    objects: usize,
+    /// Some value is a list or an object: the survey no longer says what `schemas` does.
+    nested: bool,
+}
+
+impl FlatSurvey {
+    /// Adds the records of a chunk, in order.
+    pub(super) fn add(&mut self, records: &[Value]) {
+        for r in records {
+            let Some(o) = r.as_object() else {
+                self.nested = true;
+                return;
+            };
+            for (k, v) in o {
+                self.nested |= v.is_array() || v.is_object();
+                let ty = Inferred::of(v);
+                match self.stats.iter_mut().find(|s| s.name == *k) {
+                    Some(s) => {
+                        s.count += 1;
+                        s.ty = s.ty.merge(&ty);
+                        s.null |= v.is_null();
+                    }
+                    None => self.stats.push(FieldStats {
+                        name: k.clone(),
+                        count: 1,
+                        ty,
+                        null: v.is_null(),
+                    }),
+                }
+            }
+            if self.objects == 0 || o.len() > self.widest.len() {
+                self.widest = o.keys().cloned().collect();
+            }
+            self.objects += 1;
+        }
+    }
+
+    /// The structs of `{hint: records}` for all the records added, as [`schemas`] gives them;
+    /// `None` when some record is not flat.
+    pub(super) fn schemas(&self, hint: &str) -> Option<Schemas> {
+        if self.nested {
+            return None;
+        }
+        let mut order = self.widest.clone();
+        for s in &self.stats {
+            if !order.contains(&s.name) {
+                order.push(s.name.clone());
+            }
+        }
+        let mut out = Schemas::default();
+        let name = singularize(hint);
+        if self.objects == 0
+            || order.is_empty()
+            || order.iter().any(String::is_empty)
+            || needs_quoting(hint)
+            || needs_quoting(&name)
+            || !self.stats.iter().any(|s| s.count == self.objects)
+        {
+            return Some(out);
+        }
+        let fields = order
+            .into_iter()
+            .map(|key| {
+                let s = self.stats.iter().find(|s| s.name == key).expect("surveyed");
+                let mut ty = s.ty.field_type(&out);
+                ty.nullable |= s.null || s.count < self.objects;
+                (key, ty)
+            })
+            .collect();
+        out.insert(Schema { name, fields });
+        Some(out)
+    }
+}
+
 /// A value's type as inference sees it (lib.rs:950-1063).
 #[derive(Debug, Clone, PartialEq)]
 enum Inferred {

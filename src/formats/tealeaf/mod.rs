@@ -40,7 +40,7 @@ mod decode;
 mod encode;
 mod infer;
 
-use super::{Encoder, FormatError, FormatSpec};
+use super::{Encoder, FormatError, FormatSpec, Learned, Splice};
 use serde_json::Value;
 
 /// TeaLeaf, compact.
@@ -76,8 +76,52 @@ impl Encoder for TeaLeaf {
         Ok(encode::document(&entries, root_array, &schemas))
     }
 
+    fn learns(&self) -> bool {
+        true
+    }
+
+    fn learn(&self, chunk: &Value, learned: &mut Option<Learned>) {
+        let learned = learned.get_or_insert_with(|| Box::new(infer::FlatSurvey::default()));
+        if let (Some(survey), Some((_, Value::Array(records)))) = (
+            learned.downcast_mut::<infer::FlatSurvey>(),
+            chunk.as_object().and_then(|o| o.iter().next()),
+        ) {
+            survey.add(records);
+        }
+    }
+
+    fn encode_learned(&self, chunk: &Value, learned: &Learned) -> Result<String, FormatError> {
+        // Flat records get the struct of all the records; any other chunk its own (whose head
+        // the splicer then compares).
+        let survey = learned.downcast_ref::<infer::FlatSurvey>();
+        match (survey, chunk.as_object().and_then(|o| o.iter().next())) {
+            (Some(survey), Some((key, value))) => match survey.schemas(key) {
+                Some(schemas) => Ok(encode::document(&[(key, value)], false, &schemas)),
+                None => self.encode(chunk),
+            },
+            _ => self.encode(chunk),
+        }
+    }
+
     fn decode(&self, text: &str) -> Result<Value, FormatError> {
         decode::document(text).map_err(|e| FormatError::new("tealeaf", e))
+    }
+
+    fn splice(&self) -> Option<Splice> {
+        Some(Splice::joined(",\n"))
+    }
+
+    fn frame(&self, text: &str, key: &str) -> Option<(usize, usize)> {
+        // The `@struct` lines, then `key:@table name[` opens the tuples, one per line.
+        let open = format!("{key}:@table ");
+        let start = if text.starts_with(&open) {
+            0
+        } else {
+            text.find(&format!("\n{open}"))? + 1
+        };
+        let head = start + super::lines(&text[start..], 1)?;
+        let tail = "\n]\n";
+        (text.len() >= head + tail.len() && text.ends_with(tail)).then_some((head, tail.len()))
     }
 }
 

@@ -31,6 +31,13 @@ use serde_json::Value;
 
 pub use tree::{Json, Node, Object, Str, View};
 
+/// How chunks of records join (see [`crate::formats::stream`]): the head is the
+/// `key[N]…:` line, which states the count; rows have no line break after the last.
+pub const SPLICE: crate::formats::Splice = crate::formats::Splice {
+    counted: true,
+    ..crate::formats::Splice::joined("\n")
+};
+
 /// Whether the encoder collapses chains of single-key objects into dotted keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum KeyFolding {
