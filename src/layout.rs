@@ -284,12 +284,7 @@ impl Writer {
     /// Writes `metadata.json` with `dataset` describing the data (the product dataset or a
     /// user's file), the parameters and every file written.
     pub fn metadata_of(&mut self, dataset: Value, params: Value) -> Result<PathBuf> {
-        let mut by_format: BTreeMap<String, usize> = BTreeMap::new();
-        for f in &self.files {
-            if let Some(fmt) = f.format {
-                *by_format.entry(fmt.name().into()).or_default() += 1;
-            }
-        }
+        let by_format = files_per_format(self.files.iter().filter_map(|f| f.format));
         let meta = json!({
             "bench_version": env!("CARGO_PKG_VERSION"),
             "dataset": dataset,
@@ -303,6 +298,15 @@ impl Writer {
         )?;
         Ok(self.root.join(e.path))
     }
+}
+
+/// `metadata.json`'s `files_per_format`: how many data files each format has.
+pub fn files_per_format(formats: impl IntoIterator<Item = Format>) -> BTreeMap<String, usize> {
+    let mut by_format: BTreeMap<String, usize> = BTreeMap::new();
+    for f in formats {
+        *by_format.entry(f.name().into()).or_default() += 1;
+    }
+    by_format
 }
 
 /// sha256 of both variants' records as compact JSON: identifies the data a run used.

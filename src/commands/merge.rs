@@ -1,7 +1,7 @@
 //! `bench merge SHARD…`: the shards of one plan (`bench run --shard K/N`, run on several
 //! machines or keys) put back together into one run folder, as if the plan had run whole: the
-//! metadata of the plan without its shard, every result once, a summary and the report over
-//! all of them. Shards of different plans are refused; a missing or repeated shard, and a
+//! metadata of the plan without its shard, every result once, the artifact folders joined, a
+//! summary and the report over all of them. Shards of different plans are refused; a missing or repeated shard, and a
 //! sample held twice, are named.
 
 use super::rescore::{Source, read_run};
@@ -75,7 +75,91 @@ pub fn merge(shards: &[PathBuf], root: &Path) -> Result<PathBuf> {
     });
     log.append(&Line::Summary(Box::new(summary)))?;
     log.finish()?;
+    let stem = first.jsonl.file_stem().expect("a log has a stem");
+    if let Err(e) = artifacts(&runs, &out.join(stem)) {
+        // No half-merged folder is left to be taken for a whole one.
+        let _ = std::fs::remove_dir_all(&out);
+        return Err(e);
+    }
     Ok(out)
+}
+
+/// Puts the shards' artifact folders (`formats/` beside `formats.jsonl`) together: every
+/// folder's files (renderings, questions, responses, results) once, a file two shards hold (the
+/// questions of a size) the same in both, and `metadata.json` listing the files of all shards.
+/// The report's files (`charts/`, the other top-level files) are left to the merged report.
+fn artifacts(runs: &[(PathBuf, Source)], to: &Path) -> Result<()> {
+    let mut meta: Option<serde_json::Value> = None;
+    for (_, run) in runs {
+        let from = run.jsonl.with_extension("");
+        let Ok(entries) = std::fs::read_dir(&from) else {
+            continue;
+        };
+        for entry in entries {
+            let entry = entry?;
+            let name = entry.file_name();
+            if entry.file_type()?.is_dir() && name != "charts" {
+                copy_tree(&entry.path(), &to.join(&name))?;
+            } else if name == "metadata.json" {
+                let text = std::fs::read_to_string(entry.path())?;
+                let shard: serde_json::Value = serde_json::from_str(&text)
+                    .map_err(|e| anyhow::anyhow!("'{}': {e}", entry.path().display()))?;
+                meta = Some(match meta {
+                    None => shard,
+                    Some(merged) => with_files_of(merged, &shard),
+                });
+            }
+        }
+    }
+    if let Some(meta) = meta {
+        std::fs::create_dir_all(to)?;
+        std::fs::write(to.join("metadata.json"), serde_json::to_vec_pretty(&meta)?)?;
+    }
+    Ok(())
+}
+
+/// `merged` with the files `shard` lists that it does not, and `files_per_format` counted again.
+fn with_files_of(mut merged: serde_json::Value, shard: &serde_json::Value) -> serde_json::Value {
+    let path = |f: &serde_json::Value| f["path"].as_str().map(str::to_string);
+    let mut files = merged["files"].as_array().cloned().unwrap_or_default();
+    let known: HashSet<String> = files.iter().filter_map(path).collect();
+    for f in shard["files"].as_array().into_iter().flatten() {
+        if path(f).is_some_and(|p| !known.contains(&p)) {
+            files.push(f.clone());
+        }
+    }
+    let formats = files.iter().filter_map(|f| {
+        f["format"]
+            .as_str()
+            .and_then(crate::formats::Format::from_name)
+    });
+    merged["files_per_format"] = serde_json::json!(crate::layout::files_per_format(formats));
+    merged["files"] = serde_json::Value::Array(files);
+    merged
+}
+
+/// Copies the files under `from` to `to`; a file already there must have the same bytes.
+fn copy_tree(from: &Path, to: &Path) -> Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let (src, dst) = (entry.path(), to.join(entry.file_name()));
+        if entry.file_type()?.is_dir() {
+            copy_tree(&src, &dst)?;
+        } else if dst.exists() {
+            if std::fs::read(&src)? != std::fs::read(&dst)? {
+                return Err(UsageError::new(format!(
+                    "'{}' differs from the same file of another shard",
+                    src.display()
+                ))
+                .into());
+            }
+        } else {
+            std::fs::copy(&src, &dst)
+                .map_err(|e| anyhow::anyhow!("cannot copy '{}': {e}", src.display()))?;
+        }
+    }
+    Ok(())
 }
 
 /// Refuses shards that do not make one whole plan, naming what differs or is missing.

@@ -110,6 +110,28 @@ fn three_shards_merged_equal_the_whole_run() {
     }
     let report = std::fs::read_to_string(merged.join("formats/BENCHMARK_REPORT.md")).unwrap();
     assert!(report.contains("## Ranking"), "{report:.300}");
+    // The artifacts: every file of the whole run's folder, with the same bytes, and a
+    // metadata.json listing the same files.
+    let whole_files = artifact_files(&whole.join("formats"));
+    let merged_files = artifact_files(&merged.join("formats"));
+    for (rel, bytes) in &whole_files {
+        if rel != "metadata.json" {
+            let merged = merged_files.get(rel).map(|b| comparable(rel, b));
+            assert_eq!(merged, Some(comparable(rel, bytes)), "{rel}");
+        }
+    }
+    let listed = |files: &BTreeMap<String, Vec<u8>>| {
+        let meta: serde_json::Value = serde_json::from_slice(&files["metadata.json"]).unwrap();
+        let mut paths: Vec<String> = meta["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["path"].as_str().unwrap().to_string())
+            .collect();
+        paths.sort();
+        (paths, meta["files_per_format"].clone())
+    };
+    assert_eq!(listed(&merged_files), listed(&whole_files));
 
     // Refusals, each one line.
     let merge = |dirs: &[&Path]| {
@@ -144,5 +166,57 @@ fn three_shards_merged_equal_the_whole_run() {
     );
     let err = merge(&[&shards[0], &shards[0], &shards[1], &shards[2]]);
     assert!(err.contains("shard 1/3 is given twice"), "{err}");
-    assert!(!tmp.path().join("refused").exists());
+    // A file two shards hold must be the same in both.
+    let questions = std::fs::read_dir(shards[1].join("formats/questions"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    std::fs::write(&questions, "[]").unwrap();
+    let err = merge(&[&shards[0], &shards[1], &shards[2]]);
+    assert!(
+        err.contains("differs from the same file of another shard"),
+        "{err}"
+    );
+    assert!(
+        !tmp.path()
+            .join("refused/benchmarks")
+            .read_dir()
+            .unwrap()
+            .any(|_| true)
+    );
+}
+
+/// A file's bytes, or for JSON with a `runs` list (a sample's results) the value with the
+/// runs in order: concurrent runs of one sample finish in either order.
+fn comparable(rel: &str, bytes: &[u8]) -> serde_json::Value {
+    if !rel.ends_with(".json") {
+        return serde_json::Value::String(String::from_utf8_lossy(bytes).into_owned());
+    }
+    let mut v: serde_json::Value = serde_json::from_slice(bytes).unwrap();
+    if let Some(runs) = v.get_mut("runs").and_then(|r| r.as_array_mut()) {
+        runs.sort_by_key(|r| r["run"].as_u64());
+    }
+    v
+}
+
+/// Every file under `dir` but the report's, by path relative to it, with its bytes.
+fn artifact_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
+            if p.is_dir() {
+                if rel != "charts" {
+                    walk(root, &p, out);
+                }
+            } else if rel.contains('/') || rel == "metadata.json" {
+                out.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
 }
