@@ -255,19 +255,27 @@ mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
 
-    #[test]
-    fn segmented_count_equals_whole_count_on_tricky_text() {
-        // Random text over an alphabet rich in the characters the cut rules look at.
+    /// `n` random texts of up to 200 characters over an alphabet rich in the characters the
+    /// cut rules look at.
+    fn tricky_texts(seed: u64, n: usize) -> Vec<String> {
         let alphabet: Vec<char> = "  \n\n\r\tab Z09/,:;\"'{}[]-_.é日\u{a0}\u{2028}"
             .chars()
             .collect();
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        (0..n)
+            .map(|_| {
+                let len = rng.random_range(0..200);
+                (0..len)
+                    .map(|_| alphabet[rng.random_range(0..alphabet.len())])
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn segmented_count_equals_whole_count_on_tricky_text() {
         let mut cuts = 0;
-        for _ in 0..400 {
-            let len = rng.random_range(0..200);
-            let s: String = (0..len)
-                .map(|_| alphabet[rng.random_range(0..alphabet.len())])
-                .collect();
+        for s in tricky_texts(1, 400) {
             assert_eq!(segments(&s).collect::<String>(), s);
             cuts += segments(&s).count() - 1.min(s.len());
             for t in Tokenizer::OPENAI {
@@ -288,16 +296,8 @@ mod tests {
         // The same random texts, counted segment by segment, for every tokenizer: the ones in
         // `Tokenizer::CUT` must agree with the whole count, and DeepSeek-V3 must not (so the
         // list is not wider than the evidence).
-        let alphabet: Vec<char> = "  \n\n\r\tab Z09/,:;\"'{}[]-_.é日\u{a0}\u{2028}"
-            .chars()
-            .collect();
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(2);
         let mut deepseek_differs = 0;
-        for _ in 0..1500 {
-            let len = rng.random_range(0..200);
-            let s: String = (0..len)
-                .map(|_| alphabet[rng.random_range(0..alphabet.len())])
-                .collect();
+        for s in tricky_texts(2, 1500) {
             for t in Tokenizer::ALL {
                 let sum: usize = segments(&s).map(|g| t.count_whole(g)).sum();
                 if Tokenizer::CUT.contains(&t) {
