@@ -5,7 +5,10 @@
 //! any text reads back exactly (Python's `csv` module with `delimiter="\t"` or `"|"` reads them
 //! the same way). Decoding gives the bare array of records (no root key).
 
-use super::{Encoder, FormatError, FormatSpec, Splice, flat_records, no_empty_strings, scalar};
+use super::{
+    Encoder, FormatError, FormatSpec, Learned, Records, Splice, flat_records, no_empty_strings,
+    scalar,
+};
 use serde_json::{Map, Value};
 
 /// Delimited text via the `csv` crate, with `delimiter` between cells.
@@ -65,12 +68,10 @@ impl Delimited {
     fn err(&self, e: impl std::fmt::Display) -> FormatError {
         FormatError::new(self.format, e)
     }
-}
 
-impl Encoder for Delimited {
-    fn encode(&self, doc: &Value) -> Result<String, FormatError> {
-        let records = flat_records(self.format, doc)?;
-        no_empty_strings(self.format, &records)?;
+    /// The table of `records`: a header row of their columns, then one row each.
+    fn table(&self, records: &Records<'_>) -> Result<String, FormatError> {
+        no_empty_strings(self.format, records)?;
         let mut w = csv::WriterBuilder::new()
             .delimiter(self.delimiter)
             .terminator(csv::Terminator::Any(b'\n'))
@@ -86,6 +87,24 @@ impl Encoder for Delimited {
         }
         let bytes = w.into_inner().map_err(|e| self.err(e))?;
         String::from_utf8(bytes).map_err(|e| self.err(e))
+    }
+}
+
+impl Encoder for Delimited {
+    fn encode(&self, doc: &Value) -> Result<String, FormatError> {
+        self.table(&flat_records(self.format, doc)?)
+    }
+
+    fn learns(&self) -> bool {
+        true
+    }
+
+    fn learn(&self, chunk: &Value, learned: &mut Option<Learned>) {
+        super::learn_columns(chunk, learned);
+    }
+
+    fn encode_learned(&self, chunk: &Value, learned: &Learned) -> Result<String, FormatError> {
+        self.table(&super::flat_chunk(self.format, chunk, learned)?)
     }
 
     fn decode(&self, text: &str) -> Result<Value, FormatError> {

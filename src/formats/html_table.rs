@@ -3,7 +3,10 @@
 //! carriage return is written `&#13;` (HTML parsers turn a raw one into a newline), so every
 //! text reads back exactly. Decoding gives the bare array of records (no root key).
 
-use super::{Encoder, FormatError, FormatSpec, Splice, flat_records, no_empty_strings, scalar};
+use super::{
+    Encoder, FormatError, FormatSpec, Learned, Records, Splice, flat_records, no_empty_strings,
+    scalar,
+};
 use quick_xml::escape::partial_escape;
 use quick_xml::events::Event;
 use serde_json::{Map, Value};
@@ -34,25 +37,19 @@ fn cell(text: &str) -> String {
 
 impl Encoder for HtmlTable {
     fn encode(&self, doc: &Value) -> Result<String, FormatError> {
-        let records = flat_records("html_table", doc)?;
-        no_empty_strings("html_table", &records)?;
-        let header = records.columns();
-        let mut out = String::from("<table>\n<thead>\n<tr>");
-        for h in &header {
-            out.push_str(&format!("<th>{}</th>", cell(h)));
-        }
-        out.push_str("</tr>\n</thead>\n<tbody>\n");
-        for r in &records.items {
-            out.push_str("<tr>");
-            for key in &header {
-                let v = r.get(*key).unwrap_or(&Value::Null);
-                let text = scalar::to_text(v).expect("flat_records");
-                out.push_str(&format!("<td>{}</td>", cell(&text)));
-            }
-            out.push_str("</tr>\n");
-        }
-        out.push_str("</tbody>\n</table>\n");
-        Ok(out)
+        table(&flat_records("html_table", doc)?)
+    }
+
+    fn learns(&self) -> bool {
+        true
+    }
+
+    fn learn(&self, chunk: &Value, learned: &mut Option<Learned>) {
+        super::learn_columns(chunk, learned);
+    }
+
+    fn encode_learned(&self, chunk: &Value, learned: &Learned) -> Result<String, FormatError> {
+        table(&super::flat_chunk("html_table", chunk, learned)?)
     }
 
     fn decode(&self, text: &str) -> Result<Value, FormatError> {
@@ -140,4 +137,26 @@ fn read_rows(text: &str) -> Result<Vec<Vec<String>>, FormatError> {
         }
     }
     Ok(rows)
+}
+
+/// The table of `records`: a header row of their columns, then one row each.
+fn table(records: &Records<'_>) -> Result<String, FormatError> {
+    no_empty_strings("html_table", records)?;
+    let header = records.columns();
+    let mut out = String::from("<table>\n<thead>\n<tr>");
+    for h in &header {
+        out.push_str(&format!("<th>{}</th>", cell(h)));
+    }
+    out.push_str("</tr>\n</thead>\n<tbody>\n");
+    for r in &records.items {
+        out.push_str("<tr>");
+        for key in &header {
+            let v = r.get(*key).unwrap_or(&Value::Null);
+            let text = scalar::to_text(v).expect("flat_records");
+            out.push_str(&format!("<td>{}</td>", cell(&text)));
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</tbody>\n</table>\n");
+    Ok(out)
 }

@@ -2,7 +2,10 @@
 //! Null is an empty cell; `\`, `|` and line breaks in text are backslash-escaped (`\\`, `\|`,
 //! `\n`, `\r`) so every cell stays on its row and the table reads back exactly.
 
-use super::{Encoder, FormatError, FormatSpec, Splice, flat_records, no_empty_strings, scalar};
+use super::{
+    Encoder, FormatError, FormatSpec, Learned, Records, Splice, flat_records, no_empty_strings,
+    scalar,
+};
 use serde_json::{Map, Value};
 
 /// Markdown table.
@@ -84,24 +87,19 @@ fn row(cells: impl Iterator<Item = String>) -> String {
 
 impl Encoder for MarkdownTable {
     fn encode(&self, doc: &Value) -> Result<String, FormatError> {
-        let records = flat_records("markdown_table", doc)?;
-        no_empty_strings("markdown_table", &records)?;
-        let header = records.columns();
-        if header.is_empty() {
-            return Ok(String::new());
-        }
-        let mut out = row(header.iter().map(|k| escape(k)));
-        out.push_str(&row(header.iter().map(|_| "---".to_string())));
-        for obj in &records.items {
-            let mut line = Vec::with_capacity(header.len());
-            for key in &header {
-                let text =
-                    scalar::to_text(obj.get(*key).unwrap_or(&Value::Null)).expect("flat_records");
-                line.push(escape(&text));
-            }
-            out.push_str(&row(line.into_iter()));
-        }
-        Ok(out)
+        table(&flat_records("markdown_table", doc)?)
+    }
+
+    fn learns(&self) -> bool {
+        true
+    }
+
+    fn learn(&self, chunk: &Value, learned: &mut Option<Learned>) {
+        super::learn_columns(chunk, learned);
+    }
+
+    fn encode_learned(&self, chunk: &Value, learned: &Learned) -> Result<String, FormatError> {
+        table(&super::flat_chunk("markdown_table", chunk, learned)?)
     }
 
     fn decode(&self, text: &str) -> Result<Value, FormatError> {
@@ -145,6 +143,27 @@ impl Encoder for MarkdownTable {
         // A cell never holds a line break (see `cell`): the header is two lines.
         Some((super::lines(text, 2)?, 0))
     }
+}
+
+/// The table of `records`: a header row of their columns, then one row each.
+fn table(records: &Records<'_>) -> Result<String, FormatError> {
+    no_empty_strings("markdown_table", records)?;
+    let header = records.columns();
+    if header.is_empty() {
+        return Ok(String::new());
+    }
+    let mut out = row(header.iter().map(|k| escape(k)));
+    out.push_str(&row(header.iter().map(|_| "---".to_string())));
+    for obj in &records.items {
+        let mut line = Vec::with_capacity(header.len());
+        for key in &header {
+            let text =
+                scalar::to_text(obj.get(*key).unwrap_or(&Value::Null)).expect("flat_records");
+            line.push(escape(&text));
+        }
+        out.push_str(&row(line.into_iter()));
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -59,6 +59,42 @@ pub trait Encoder: Sync {
 /// What an encoder learned of all the records (see [`Encoder::learn`]), its own type inside.
 pub type Learned = Box<dyn std::any::Any + Send + Sync>;
 
+/// The columns of all the records, learned chunk by chunk by the table formats, in order and
+/// as a set (a record's keys are looked up, not searched for).
+#[derive(Default)]
+struct Columns(Vec<String>, std::collections::HashSet<String>);
+
+/// [`Encoder::learn`] of a table: every key of the chunk's records not seen before, in order.
+pub fn learn_columns(chunk: &Value, learned: &mut Option<Learned>) {
+    let learned = learned.get_or_insert_with(|| Box::new(Columns::default()));
+    let (Some(Columns(columns, seen)), Ok(chunk)) =
+        (learned.downcast_mut::<Columns>(), records("", chunk))
+    else {
+        return;
+    };
+    for r in &chunk.items {
+        for k in r.keys() {
+            if !seen.contains(k) {
+                seen.insert(k.clone());
+                columns.push(k.clone());
+            }
+        }
+    }
+}
+
+/// [`flat_records`] of a chunk, with the columns [`learn_columns`] learned of all records.
+pub fn flat_chunk<'a>(
+    format: &'static str,
+    chunk: &'a Value,
+    learned: &'a Learned,
+) -> Result<Records<'a>, FormatError> {
+    let mut records = flat_records(format, chunk)?;
+    records.all_columns = learned
+        .downcast_ref::<Columns>()
+        .map(|Columns(c, _)| c.as_slice());
+    Ok(records)
+}
+
 /// How the text of `{key: records}` is put together from chunks of the records: the head of
 /// the first chunk's rendering, each chunk's records part with `join` between them, and the
 /// tail. The head must come out the same for every chunk; the stream renders the format whole
@@ -160,12 +196,17 @@ pub struct Records<'a> {
     pub key: Option<&'a str>,
     /// The records, each checked to be an object.
     pub items: Vec<&'a Map<String, Value>>,
+    /// The columns of all the records when these are a chunk of them (see [`learn_columns`]).
+    pub all_columns: Option<&'a [String]>,
 }
 
 impl<'a> Records<'a> {
     /// Every key of any record, in first-seen order: the columns of a table, so sparse records
-    /// keep every field (a missing key is an empty cell).
+    /// keep every field (a missing key is an empty cell). For a chunk, those of all records.
     pub fn columns(&self) -> Vec<&'a String> {
+        if let Some(all) = self.all_columns {
+            return all.iter().collect();
+        }
         let mut columns: Vec<&'a String> = Vec::new();
         for r in &self.items {
             for k in r.keys() {
@@ -212,7 +253,11 @@ pub fn records<'a>(format: &'static str, doc: &'a Value) -> Result<Records<'a>, 
                 .ok_or_else(|| cannot(format!("record {i} is not an object")))
         })
         .collect::<Result<_, _>>()?;
-    Ok(Records { key, items })
+    Ok(Records {
+        key,
+        items,
+        all_columns: None,
+    })
 }
 
 /// [`records`] for formats with one flat row per record: also rejects nested values, naming

@@ -235,9 +235,11 @@ impl Streams {
 
     /// Shows every learning format one chunk, `{key: [records]}`.
     pub fn learn(&mut self, chunk: &Value) {
-        for s in self.splicers.iter_mut().filter(|s| s.learns()) {
-            s.learn(chunk);
-        }
+        use rayon::prelude::*;
+        self.splicers
+            .par_iter_mut()
+            .filter(|s| s.learns())
+            .for_each(|s| s.learn(chunk));
     }
 
     /// Renders the next chunk, `{key: [records]}` with `n` records, in every format still
