@@ -105,12 +105,11 @@ fn stream(source: &Source, formats: &[Format], args: &TokensArgs) -> Result<Stre
         .collect();
     let (mut values, mut flat) = (0, true);
     source.chunks(size, |c| {
+        let n = c.len();
         let doc = chunk_doc(&key, c);
         values += dataset::count_values(&doc);
         flat &= crate::formats::structure_of(&doc) == Structure::Flat;
-        streams.push(&doc, c.len(), &mut counters, |counter, piece| {
-            counter.push(piece)
-        });
+        streams.push(&doc, n, &mut counters, |counter, piece| counter.push(piece));
         Ok(())
     })?;
     streams.finish(&mut counters, |counter, piece| counter.push(piece));
@@ -162,7 +161,7 @@ fn refusals(
     for (f, stop) in stopped {
         match stop {
             Stop::Refused(n) => match refusal(f, &key, &prefix[..n], source.len()) {
-                Some(e) if selected.contains(&f) => skipped.push(format!("skipped {f}: {e}")),
+                Some(e) if selected.contains(&f) => skipped.push(skip_line(f, &e)),
                 Some(_) => {}
                 None => whole.push((f, format!("the first {n} records render whole"))),
             },
@@ -182,13 +181,7 @@ fn measure_whole(
     baselines: &mut Vec<TokenRow>,
     skipped: &mut Vec<String>,
 ) -> Result<()> {
-    let mut records = Vec::with_capacity(source.len());
-    source.each(|_, r| {
-        records.push(r);
-        Ok(())
-    })?;
-    let doc = chunk_doc(&userdata::root_name(&source.data.name), &records);
-    drop(records);
+    let doc = chunk_doc(&userdata::root_name(&source.data.name), source.all()?);
     let shape = crate::formats::structure_of(&doc);
     let values = dataset::count_values(&doc);
     for (f, why) in formats {
@@ -210,15 +203,22 @@ fn measure_whole(
                     baselines.push(row);
                 }
             }
-            // A shape the format has no syntax for (CSV and nesting) is a skip, and so is a
-            // failure on data bench never generated: either way it is listed, never dropped.
-            Err(e) if shown => skipped.push(if e.is_cannot_represent() {
-                format!("skipped {f}: {e}")
-            } else {
-                format!("failed {f}: {}", crate::error::one_line(&e.to_string()))
-            }),
+            Err(e) if shown => skipped.push(skip_line(*f, &e)),
             Err(_) => {}
         }
     }
     Ok(())
+}
+
+/// The line saying why `format` has no row: a shape it has no syntax for is a skip, any other
+/// failure (on data bench never generated) a failure; either way it is listed, never dropped.
+fn skip_line(format: Format, e: &crate::formats::FormatError) -> String {
+    if e.is_cannot_represent() {
+        format!("skipped {format}: {e}")
+    } else {
+        format!(
+            "failed {format}: {}",
+            crate::error::one_line(&e.to_string())
+        )
+    }
 }

@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 use std::fs::File;
 use std::io::{BufReader, Read};
+use std::ops::ControlFlow;
 use std::path::Path;
 
 /// File extensions `load` reads, with the DuckDB reader used for each.
@@ -263,13 +264,8 @@ pub fn open(path: &Path, opts: &LoadOptions) -> Result<Source, UsageError> {
 /// Reads and samples the records of `path` (see [`open`]), all of them held.
 pub fn load(path: &Path, opts: &LoadOptions) -> Result<UserData, UsageError> {
     let source = open(path, opts)?;
-    let mut records = Vec::with_capacity(source.len());
-    source.each(|_, r| {
-        records.push(r);
-        Ok(())
-    })?;
     Ok(UserData {
-        records,
+        records: source.all()?,
         ..source.data
     })
 }
@@ -306,51 +302,58 @@ impl Source {
     /// Calls `each` with every sampled record and its index in the file, in file order.
     pub fn each(
         &self,
-        each: impl FnMut(usize, Map<String, Value>) -> Result<(), String>,
+        mut each: impl FnMut(usize, Map<String, Value>) -> Result<(), String>,
+    ) -> Result<(), UsageError> {
+        self.read(|i, r| each(i, r).map(|()| ControlFlow::Continue(())))
+    }
+
+    /// [`sample`] of this file, until `each` breaks.
+    fn read(
+        &self,
+        each: impl FnMut(usize, Map<String, Value>) -> Result<ControlFlow<()>, String>,
     ) -> Result<(), UsageError> {
         sample(&self.db, &self.rows, self.data.total, &self.opts, each)
             .map_err(|e| UsageError::new(format!("{}: {e}", self.shown)))
     }
 
-    /// The first `n` sampled records (all when there are fewer), read no further.
-    pub fn first(&self, n: usize) -> Result<Vec<Map<String, Value>>, UsageError> {
-        // A reason no record can give (a NUL first) stops the read once `n` are in.
-        const ENOUGH: &str = "\0enough";
-        let mut out = Vec::with_capacity(n.min(self.len()));
-        if n == 0 {
-            return Ok(out);
-        }
-        let read = sample(&self.db, &self.rows, self.data.total, &self.opts, |_, r| {
-            out.push(r);
-            if out.len() == n {
-                Err(ENOUGH.into())
-            } else {
-                Ok(())
-            }
-        });
-        match read {
-            Err(e) if e != ENOUGH => Err(UsageError::new(format!("{}: {e}", self.shown))),
-            _ => Ok(out),
-        }
+    /// Every sampled record, held.
+    pub fn all(&self) -> Result<Vec<Map<String, Value>>, UsageError> {
+        self.first(self.len())
     }
 
-    /// Calls `each` with the sampled records in chunks of `size` (the last may be smaller).
+    /// The first `n` sampled records (all when there are fewer), read no further.
+    pub fn first(&self, n: usize) -> Result<Vec<Map<String, Value>>, UsageError> {
+        let mut out = Vec::with_capacity(n.min(self.len()));
+        if n > 0 {
+            self.read(|_, r| {
+                out.push(r);
+                Ok(match out.len() == n {
+                    true => ControlFlow::Break(()),
+                    false => ControlFlow::Continue(()),
+                })
+            })?;
+        }
+        Ok(out)
+    }
+
+    /// Calls `each` with the sampled records in chunks of `size` (the last may be smaller),
+    /// each chunk handed over.
     pub fn chunks(
         &self,
         size: usize,
-        mut each: impl FnMut(&[Map<String, Value>]) -> Result<(), String>,
+        mut each: impl FnMut(Vec<Map<String, Value>>) -> Result<(), String>,
     ) -> Result<(), UsageError> {
+        let size = size.max(1);
         let mut chunk = Vec::with_capacity(size);
         self.each(|_, r| {
             chunk.push(r);
-            if chunk.len() == size.max(1) {
-                each(&chunk)?;
-                chunk.clear();
+            if chunk.len() == size {
+                each(std::mem::replace(&mut chunk, Vec::with_capacity(size)))?;
             }
             Ok(())
         })?;
         if !chunk.is_empty() {
-            each(&chunk).map_err(|e| UsageError::new(format!("{}: {e}", self.shown)))?;
+            each(chunk).map_err(|e| UsageError::new(format!("{}: {e}", self.shown)))?;
         }
         Ok(())
     }
@@ -363,7 +366,7 @@ fn sample(
     rows: &str,
     total: usize,
     opts: &LoadOptions,
-    mut each: impl FnMut(usize, Map<String, Value>) -> Result<(), String>,
+    mut each: impl FnMut(usize, Map<String, Value>) -> Result<ControlFlow<()>, String>,
 ) -> Result<(), String> {
     let n = opts.records.unwrap_or(total).min(total);
     let (sql, keep) = match opts.sample {
@@ -380,7 +383,7 @@ fn sample(
         // Rows stream in file order; a random sample keeps the picked indices only.
         if let Some(picked) = &keep {
             if picked.get(next) != Some(&i) {
-                return Ok(());
+                return Ok(ControlFlow::Continue(()));
             }
             next += 1;
         }
@@ -613,13 +616,13 @@ impl Db {
         stmt.query_map([], f)?.collect()
     }
 
-    /// Streams the first column of every row as text with its index. The rows are fetched a
+    /// Streams the first column of every row as text with its index, until `f` breaks. The rows are fetched a
     /// batch at a time (`stream_arrow`): `query` would hold the whole result first, as large
     /// as the file's records in JSON.
     fn for_each(
         &self,
         sql: &str,
-        mut f: impl FnMut(usize, &str) -> Result<(), String>,
+        mut f: impl FnMut(usize, &str) -> Result<ControlFlow<()>, String>,
     ) -> Result<(), String> {
         use duckdb::arrow::array::{Array, StringArray};
         let mut stmt = self.0.prepare(sql).map_err(|e| read_error(&e))?;
@@ -636,14 +639,14 @@ impl Db {
                 .downcast_ref::<StringArray>()
                 .ok_or("DuckDB gave no text")?;
             for k in 0..texts.len() {
-                f(
-                    i,
-                    if texts.is_null(k) {
-                        "null"
-                    } else {
-                        texts.value(k)
-                    },
-                )?;
+                let text = if texts.is_null(k) {
+                    "null"
+                } else {
+                    texts.value(k)
+                };
+                if f(i, text)?.is_break() {
+                    return Ok(());
+                }
                 i += 1;
             }
         }

@@ -135,7 +135,7 @@ pub fn refusal(
         return None;
     }
     format
-        .encode(&chunk_doc(key, prefix))
+        .encode(&chunk_doc(key, prefix.to_vec()))
         .err()
         .filter(super::FormatError::is_cannot_represent)
 }
@@ -172,7 +172,7 @@ fn renumber(body: &str, splice: &Splice, before: usize) -> String {
 }
 
 /// The whole rendering of `records` under `key` joined from chunks of `size`, or where it
-/// stopped (`Stop::Whole("no records")` for none).
+/// stopped (`Stop::Whole("no records")` for none): [`Streams`] of one format into a string.
 pub fn joined(
     format: Format,
     key: &str,
@@ -182,26 +182,31 @@ pub fn joined(
     if records.is_empty() {
         return Err(Stop::Whole("no records".into()));
     }
-    let mut s = Splicer::new(format, key, records.len());
-    if s.learns() {
-        for chunk in records.chunks(size.max(1)) {
-            s.learn(&chunk_doc(key, chunk));
+    let chunks = || records.chunks(size.max(1));
+    let mut streams = Streams::new(&[format], key, records.len());
+    if streams.learns() {
+        for chunk in chunks() {
+            streams.learn(&chunk_doc(key, chunk.to_vec()));
         }
     }
-    let mut out = String::new();
-    for chunk in records.chunks(size.max(1)) {
-        out.push_str(&s.push(&chunk_doc(key, chunk), chunk.len())?);
+    let mut out = [String::new()];
+    let give = |out: &mut String, piece: &str| out.push_str(piece);
+    for chunk in chunks() {
+        streams.push(&chunk_doc(key, chunk.to_vec()), chunk.len(), &mut out, give);
     }
-    out.push_str(s.tail());
-    Ok(out)
+    streams.finish(&mut out, give);
+    match &streams.whole()[0] {
+        Some(stop) => Err(stop.clone()),
+        None => Ok(std::mem::take(&mut out[0])),
+    }
 }
 
-/// `{key: [chunk…]}`.
-pub fn chunk_doc(key: &str, chunk: &[serde_json::Map<String, Value>]) -> Value {
+/// `{key: [records…]}`, the records moved in.
+pub fn chunk_doc(key: &str, records: Vec<serde_json::Map<String, Value>>) -> Value {
     let mut root = serde_json::Map::new();
     root.insert(
         key.to_string(),
-        Value::Array(chunk.iter().cloned().map(Value::Object).collect()),
+        Value::Array(records.into_iter().map(Value::Object).collect()),
     );
     Value::Object(root)
 }
