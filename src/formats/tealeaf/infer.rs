@@ -17,12 +17,8 @@ pub(super) fn schemas(entries: &[(&str, &Value)]) -> Schemas {
 /// that [`schemas`] uses of such a list, so its struct comes out as for the whole list.
 #[derive(Default)]
 pub(super) struct FlatSurvey {
-    /// Per key, in first-seen order.
-    stats: Vec<FieldStats>,
-    /// The keys of the first record with the most keys.
-    widest: Vec<String>,
-    /// Records so far.
-    objects: usize,
+    /// The records so far.
+    survey: Survey,
     /// Some value is a list or an object: the survey no longer says what `schemas` does.
     nested: bool,
 }
@@ -35,27 +31,8 @@ impl FlatSurvey {
                 self.nested = true;
                 return;
             };
-            for (k, v) in o {
-                self.nested |= v.is_array() || v.is_object();
-                let ty = Inferred::of(v);
-                match self.stats.iter_mut().find(|s| s.name == *k) {
-                    Some(s) => {
-                        s.count += 1;
-                        s.ty = s.ty.merge(&ty);
-                        s.null |= v.is_null();
-                    }
-                    None => self.stats.push(FieldStats {
-                        name: k.clone(),
-                        count: 1,
-                        ty,
-                        null: v.is_null(),
-                    }),
-                }
-            }
-            if self.objects == 0 || o.len() > self.widest.len() {
-                self.widest = o.keys().cloned().collect();
-            }
-            self.objects += 1;
+            self.nested |= o.values().any(|v| v.is_array() || v.is_object());
+            self.survey.add(o);
         }
     }
 
@@ -65,29 +42,18 @@ impl FlatSurvey {
         if self.nested {
             return None;
         }
-        let mut order = self.widest.clone();
-        for s in &self.stats {
-            if !order.contains(&s.name) {
-                order.push(s.name.clone());
-            }
-        }
+        let Survey { stats, objects, .. } = &self.survey;
+        let order = self.survey.order();
         let mut out = Schemas::default();
         let name = singularize(hint);
-        if self.objects == 0
-            || order.is_empty()
-            || order.iter().any(String::is_empty)
-            || needs_quoting(hint)
-            || needs_quoting(&name)
-            || !self.stats.iter().any(|s| s.count == self.objects)
-        {
+        if *objects == 0 || needs_quoting(hint) || unfit(&name, stats, &order, *objects) {
             return Some(out);
         }
         let fields = order
             .into_iter()
             .map(|key| {
-                let s = self.stats.iter().find(|s| s.name == key).expect("surveyed");
-                let mut ty = s.ty.field_type(&out);
-                ty.nullable |= s.null || s.count < self.objects;
+                let s = stats.iter().find(|s| s.name == key).expect("surveyed");
+                let ty = declared(s, *objects, &out);
                 (key, ty)
             })
             .collect();
@@ -191,21 +157,29 @@ struct FieldStats {
     null: bool,
 }
 
-/// Fields of a group of objects: the stats in first-seen order, and the field order of the
-/// struct: the first object with the most keys, then the others' keys (lib.rs:1151-1182).
-fn survey(objects: &[&Map<String, Value>]) -> (Vec<FieldStats>, Vec<String>) {
-    let mut stats: Vec<FieldStats> = Vec::new();
-    let mut widest: Option<&Map<String, Value>> = None;
-    for o in objects {
-        for (k, v) in *o {
+/// What a group of objects looks like, object by object (lib.rs:1151-1182).
+#[derive(Default)]
+struct Survey {
+    /// Per key, in first-seen order.
+    stats: Vec<FieldStats>,
+    /// The keys of the first object with the most keys.
+    widest: Vec<String>,
+    /// Objects so far.
+    objects: usize,
+}
+
+impl Survey {
+    /// Adds the next object.
+    fn add(&mut self, o: &Map<String, Value>) {
+        for (k, v) in o {
             let ty = Inferred::of(v);
-            match stats.iter_mut().find(|s| s.name == *k) {
+            match self.stats.iter_mut().find(|s| s.name == *k) {
                 Some(s) => {
                     s.count += 1;
                     s.ty = s.ty.merge(&ty);
                     s.null |= v.is_null();
                 }
-                None => stats.push(FieldStats {
+                None => self.stats.push(FieldStats {
                     name: k.clone(),
                     count: 1,
                     ty,
@@ -213,19 +187,52 @@ fn survey(objects: &[&Map<String, Value>]) -> (Vec<FieldStats>, Vec<String>) {
                 }),
             }
         }
-        if widest.is_none_or(|w| o.len() > w.len()) {
-            widest = Some(o);
+        if self.objects == 0 || o.len() > self.widest.len() {
+            self.widest = o.keys().cloned().collect();
         }
+        self.objects += 1;
     }
-    let mut order: Vec<String> = widest
-        .map(|w| w.keys().cloned().collect())
-        .unwrap_or_default();
-    for s in &stats {
-        if !order.contains(&s.name) {
-            order.push(s.name.clone());
+
+    /// The field order of the struct: the first object with the most keys, then the others'
+    /// keys.
+    fn order(&self) -> Vec<String> {
+        let mut order = self.widest.clone();
+        for s in &self.stats {
+            if !order.contains(&s.name) {
+                order.push(s.name.clone());
+            }
         }
+        order
     }
-    (stats, order)
+}
+
+/// Fields of a group of objects: the stats in first-seen order, and the field order of the
+/// struct (see [`Survey`]).
+fn survey(objects: &[&Map<String, Value>]) -> (Vec<FieldStats>, Vec<String>) {
+    let mut s = Survey::default();
+    for o in objects {
+        s.add(o);
+    }
+    let order = s.order();
+    (s.stats, order)
+}
+
+/// Whether a group of `n` objects gets no struct named `name`: no keys, an empty key, a name
+/// that is no word (deviation 3: the struct name must lex as a word too, `nulls` → `null` does
+/// not), or no key that every object holds.
+fn unfit(name: &str, stats: &[FieldStats], order: &[String], n: usize) -> bool {
+    order.is_empty()
+        || order.iter().any(String::is_empty)
+        || needs_quoting(name)
+        || !stats.iter().any(|s| s.count == n)
+}
+
+/// The declared type of a key `s` surveys among `n` objects: nullable when some object holds
+/// null there or lacks it.
+fn declared(s: &FieldStats, n: usize, schemas: &Schemas) -> FieldType {
+    let mut ty = s.ty.field_type(schemas);
+    ty.nullable |= s.null || s.count < n;
+    ty
 }
 
 /// Whether a list looks like rows of `schema`: its first item is an object holding over half
@@ -301,12 +308,8 @@ impl Schemas {
         }
         let (stats, order) = survey(&objects);
         let name = singularize(hint);
-        if order.is_empty()
-            || order.iter().any(String::is_empty)
-            || needs_quoting(hint)
-            // Deviation 3: the struct name must lex as a word too (`nulls` → `null` does not).
-            || needs_quoting(&name)
-            || !stats.iter().any(|s| s.count == objects.len())
+        if needs_quoting(hint)
+            || unfit(&name, &stats, &order, objects.len())
             || self.get(&name).is_some()
         {
             return;
@@ -334,8 +337,7 @@ impl Schemas {
         let mut fields = Vec::with_capacity(order.len());
         for key in order {
             let s = stats.iter().find(|s| s.name == key).expect("surveyed");
-            let mut ty = s.ty.field_type(self);
-            ty.nullable |= s.null || s.count < objects.len();
+            let mut ty = declared(s, objects.len(), self);
             let singular = singularize(&key);
             if let (Some(list), Some(nested)) = (first_list(&objects, &key), self.get(&singular))
                 && array_matches(list, nested)
@@ -370,12 +372,7 @@ impl Schemas {
         }
         let (stats, order) = survey(objects);
         let name = singularize(key);
-        if order.is_empty()
-            || order.iter().any(String::is_empty)
-            || needs_quoting(&name)
-            || !stats.iter().any(|s| s.count == objects.len())
-            || self.get(&name).is_some()
-        {
+        if unfit(&name, &stats, &order, objects.len()) || self.get(&name).is_some() {
             return;
         }
         for field in &order {
@@ -396,8 +393,7 @@ impl Schemas {
         let mut fields = Vec::with_capacity(order.len());
         for field in order {
             let s = stats.iter().find(|s| s.name == field).expect("surveyed");
-            let mut ty = s.ty.field_type(self);
-            ty.nullable |= s.null || s.count < objects.len();
+            let mut ty = declared(s, objects.len(), self);
             let singular = singularize(&field);
             if matches!(s.ty, Inferred::Array(_))
                 && let (Some(list), Some(nested)) =
