@@ -42,15 +42,7 @@ impl Drop for Tmpfs {
 
 fn run(cache: &Path, root: &Path, extra: &[&str]) -> std::process::Output {
     bench(cache)
-        .args([
-            "run",
-            "--formats",
-            "csv",
-            "--structures",
-            "flat",
-            "--variants",
-            "mandatory",
-        ])
+        .args(crate::run_cli::ONE_TABLE_RUN)
         .args(["--runs", "20", "--no-report", "--output-root"])
         .arg(root)
         .args(extra)

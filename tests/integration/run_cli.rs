@@ -15,6 +15,17 @@ const KEY_ENVS: [&str; 5] = [
     "OPENAI_BASE_URL",
 ];
 
+/// `bench run` of one table: CSV, flat, mandatory (the smallest plan with real calls).
+pub const ONE_TABLE_RUN: [&str; 7] = [
+    "run",
+    "--formats",
+    "csv",
+    "--structures",
+    "flat",
+    "--variants",
+    "mandatory",
+];
+
 pub(super) fn bench(cache: &Path) -> Command {
     let mut c = Command::cargo_bin("bench").unwrap();
     for k in KEY_ENVS {
@@ -383,20 +394,12 @@ async fn budget_exits_3_and_ctrl_c_leaves_a_resumable_run() {
     write_config(&config, &format!("{}/v1", server.uri()), 60.0);
     let root = tmp.path().join("data");
     let base = |b: &mut Command| {
-        b.args([
-            "run",
-            "--formats",
-            "csv",
-            "--structures",
-            "flat",
-            "--variants",
-            "mandatory",
-        ])
-        .arg("--config")
-        .arg(&config)
-        .arg("--output-root")
-        .arg(&root)
-        .arg("--no-cache");
+        b.args(ONE_TABLE_RUN)
+            .arg("--config")
+            .arg(&config)
+            .arg("--output-root")
+            .arg(&root)
+            .arg("--no-cache");
     };
     let mut cmd = bench(tmp.path());
     base(&mut cmd);
@@ -646,11 +649,7 @@ async fn sigterm_stops_like_ctrl_c_and_leaves_a_resumable_run() {
         .arg(&dir)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::success_stdout(&out);
     assert_each_sample_once(&dir, 20);
 }
 
@@ -665,15 +664,7 @@ async fn interrupted_run(
 ) -> std::process::Output {
     let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("bench"))
         .env("BENCH_CACHE_DIR", tmp)
-        .args([
-            "run",
-            "--formats",
-            "csv",
-            "--structures",
-            "flat",
-            "--variants",
-            "mandatory",
-        ])
+        .args(ONE_TABLE_RUN)
         .arg("--config")
         .arg(config)
         .arg("--output-root")
