@@ -11,13 +11,22 @@ SELECT
     regexp_extract(filename, '/benchmarks/([^/]+)/[^/]+\.jsonl$', 1) AS ts,
     regexp_extract(filename, '/benchmarks/[^/]+/([^/]+)\.jsonl$', 1) AS suite,
     type,
-    data ->> 'benchmark_id' AS benchmark_id,
-    data ->> 'timestamp' AS benchmark_timestamp,
-    data -> 'provider_config' ->> 'provider' AS provider,
-    data -> 'provider_config' ->> 'model' AS model,
-    data -> 'sample' ->> 'tag' AS sample_tag,
-    data -> 'summary' ->> 'avg_score' AS avg_score,
-    data -> 'summary' ->> 'pass_rate' AS pass_rate,
+    f[1] AS benchmark_id,
+    f[2] AS benchmark_timestamp,
+    f[3] AS provider,
+    f[4] AS model,
+    f[5] AS sample_tag,
+    f[6] AS avg_score,
+    f[7] AS pass_rate,
+    data
+FROM (
+-- One parse of the line for all seven fields: each `->>` parsed the whole line again, and held
+-- it until the chunk ended (750 MB for lines of 110 kB; 290 MB this way).
+SELECT
+    filename,
+    type,
+    json_extract_string(data, ['$.benchmark_id', '$.timestamp', '$.provider_config.provider',
+        '$.provider_config.model', '$.sample.tag', '$.summary.avg_score', '$.summary.pass_rate']) AS f,
     data
 FROM read_json(
     coalesce(getvariable('bench_root'), 'data') || '/benchmarks/'
@@ -26,7 +35,7 @@ FROM read_json(
     columns = {type: 'VARCHAR', data: 'JSON'},
     filename = true,
     ignore_errors = true
-);
+));
 
 -- Result lines parsed once into typed structs (the prompt text is never materialized).
 CREATE OR REPLACE VIEW result_lines AS
@@ -92,22 +101,54 @@ WHERE type = 'result';
 -- nested documents) is then paired with the baseline on the cases it has, and
 -- write_accuracy.sql says how many that is. Its output format is the format, or
 -- 'json_schema' for the structured-output baseline (JSON constrained to the case's schema).
+-- These counts come from item_sets, a narrow read of the logs of the suites whose calls each
+-- ask about one item (a task, a case, a defect: `items` in src/suites/mod.rs, checked by a
+-- test), joined back: a window over result_lines would hold every line of every log until the
+-- last one was read (1 GB for 1M answers, issue 28).
+CREATE OR REPLACE VIEW item_sets AS
+SELECT
+    data.benchmark_id,
+    data.provider_config.provider,
+    data.provider_config.model,
+    -- A write run's cases are counted over all its formats.
+    CASE WHEN data.write IS NULL THEN data.format END AS format,
+    data.primer,
+    count(DISTINCT data.task)::INTEGER AS items
+FROM read_json(
+    coalesce(getvariable('bench_root'), 'data') || '/benchmarks/'
+        || coalesce(getvariable('bench_run'), '*') || '/*.jsonl',
+    format = 'newline_delimited',
+    columns = {
+        type: 'VARCHAR',
+        data: 'STRUCT(benchmark_id VARCHAR, provider_config STRUCT(provider VARCHAR, model VARCHAR),
+                      format VARCHAR, primer BOOLEAN, task VARCHAR, write STRUCT(mode VARCHAR))'
+    },
+    filename = true,
+    ignore_errors = true
+)
+-- A filter on the file name skips the other logs unopened.
+WHERE regexp_extract(filename, '/benchmarks/[^/]+/([^/]+)\.jsonl$', 1) IN ('corrupted', 'tasks', 'write')
+  AND type = 'result' AND data.task IS NOT NULL
+GROUP BY ALL;
+
 CREATE OR REPLACE VIEW result_keys AS
 SELECT
-    ts,
-    suite,
-    r,
+    l.ts,
+    l.suite,
+    l.r,
     CASE WHEN r.write.mode = 'json_schema' THEN 'json_schema' ELSE r.format END AS format,
     CASE WHEN r.task IS NULL THEN r.structure
          WHEN r.write IS NOT NULL THEN 'cases' ELSE 'tasks' END AS structure,
     CASE WHEN r.task IS NULL THEN r.variant ELSE 'mixed' END AS variant,
-    CASE WHEN r.task IS NULL THEN r.records
-         WHEN r.write IS NOT NULL THEN count(DISTINCT r.task) OVER (PARTITION BY r.benchmark_id,
-              r.provider_config.provider, r.provider_config.model, r.primer)::INTEGER
-         ELSE count(DISTINCT r.task) OVER (PARTITION BY r.benchmark_id,
-              r.provider_config.provider, r.provider_config.model, r.format, r.primer)::INTEGER
-    END AS records
-FROM result_lines;
+    CASE WHEN r.task IS NULL THEN r.records ELSE s.items END AS records
+FROM result_lines AS l
+LEFT JOIN item_sets AS s
+    ON r.task IS NOT NULL
+    AND s.benchmark_id IS NOT DISTINCT FROM r.benchmark_id
+    AND s.provider IS NOT DISTINCT FROM r.provider_config.provider
+    AND s.model IS NOT DISTINCT FROM r.provider_config.model
+    AND s.format IS NOT DISTINCT FROM (CASE WHEN r.write IS NULL THEN r.format END)
+    AND s.primer IS NOT DISTINCT FROM r.primer;
 
 -- One typed row per provider call.
 CREATE OR REPLACE VIEW results AS
@@ -231,19 +272,19 @@ CREATE OR REPLACE VIEW answers AS
 SELECT
     ts,
     suite,
-    r.benchmark_id,
-    r.provider_config.provider AS provider,
-    r.provider_config.model AS model,
+    benchmark_id,
+    provider,
+    model,
     format,
     structure,
     variant,
     records,
-    r.run,
-    r.warmup,
-    coalesce(r.primer, false) AS primer,
-    r.error,
+    run,
+    warmup,
+    primer,
+    error,
     -- A task's facts are numbered per task: the task id makes them one question each.
-    CASE WHEN r.task IS NULL THEN m.metric ELSE r.task || '/' || m.metric END AS question_id,
+    CASE WHEN task IS NULL THEN m.metric ELSE task || '/' || m.metric END AS question_id,
     m.category,
     m.validation,
     m.position.label AS position,
@@ -259,8 +300,28 @@ SELECT
     m.failure,
     m.off_by,
     m.normalization,
-    r.task
-FROM result_keys, unnest(r.metrics) AS t(m);
+    task
+FROM (
+    -- unnest in the select list streams; `FROM result_keys, unnest(r.metrics)` is planned as
+    -- a dependent join that holds every line (1.1 GB for a log of 1M answers, issue 28).
+    SELECT
+        ts,
+        suite,
+        r.benchmark_id,
+        r.provider_config.provider AS provider,
+        r.provider_config.model AS model,
+        format,
+        structure,
+        variant,
+        records,
+        r.run,
+        r.warmup,
+        coalesce(r.primer, false) AS primer,
+        r.error,
+        r.task,
+        unnest(r.metrics) AS m
+    FROM result_keys
+);
 
 -- Derived views: built only on the three views above, so they also run on a Parquet export.
 

@@ -160,7 +160,9 @@ impl Analytics {
     /// Caps DuckDB's memory at `limit` (a size `cli::parse_memory` accepted), if any; beyond
     /// it, operators that can spill write to a temporary folder. With `any_order`, results need
     /// not keep their input order (lets `COPY` stream without buffering for order).
+    /// Either way glibc is told to give freed memory back at once (`return_freed_memory`).
     pub fn limit_memory(&self, limit: Option<&str>, any_order: bool) -> Result<()> {
+        return_freed_memory();
         if let Some(limit) = limit {
             let tmp = std::env::temp_dir().join(format!("bench-duckdb-{}", std::process::id()));
             self.conn.execute_batch(&format!(
@@ -238,6 +240,10 @@ impl Analytics {
     pub fn export_parquet(&self, dir: &Path) -> Result<Vec<(String, u64)>> {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create '{}'", dir.display()))?;
+        // A partitioned COPY holds up to this many rows per thread before it writes them
+        // (DuckDB's default, 524,288, held 1.5 GB for a log of 1M answers; issue 28).
+        self.conn
+            .execute_batch("SET partitioned_write_flush_threshold = 8192;")?;
         let mut counts = Vec::new();
         for view in ["results", "answers"] {
             let target = dir.join(view);
@@ -245,29 +251,42 @@ impl Analytics {
                 "COPY (SELECT * FROM {view}) TO {} (FORMAT PARQUET, PARTITION_BY (suite, provider), OVERWRITE_OR_IGNORE)",
                 sql_string(&target.to_string_lossy())
             );
-            self.conn
-                .execute_batch(&sql)
-                .with_context(|| format!("exporting {view}"))?;
-            counts.push((view.to_string(), self.count(view)?));
+            counts.push((view.to_string(), self.copy(&sql, view)?));
         }
         let target = dir.join("benchmarks.parquet");
         let sql = format!(
-            // Small row groups: a row is a whole log line (prompts included), and the writer
-            // holds a row group in memory.
-            "COPY (SELECT * REPLACE (CAST(data AS VARCHAR) AS data) FROM benchmarks) TO {} (FORMAT PARQUET, ROW_GROUP_SIZE 512)",
+            // Row groups of 16 MB: a row is a whole log line (prompts included), and the writer
+            // holds a row group in memory (512-row groups peaked at 470 MB, these at 330 MB, on
+            // 2M answers; the file is as large).
+            "COPY (SELECT * REPLACE (CAST(data AS VARCHAR) AS data) FROM benchmarks) TO {} (FORMAT PARQUET, ROW_GROUP_SIZE_BYTES '16MB')",
             sql_string(&target.to_string_lossy())
         );
-        self.conn
-            .execute_batch(&sql)
-            .context("exporting benchmarks")?;
-        counts.push(("benchmarks".to_string(), self.count("benchmarks")?));
+        counts.push(("benchmarks".to_string(), self.copy(&sql, "benchmarks")?));
         Ok(counts)
     }
 
-    fn count(&self, view: &str) -> Result<u64> {
-        let n: i64 = self
+    /// Runs one `COPY` and returns the rows it wrote (DuckDB's own count: counting the view
+    /// again would read every log once more).
+    fn copy(&self, sql: &str, view: &str) -> Result<u64> {
+        let rows = self
             .conn
-            .query_row(&format!("SELECT count(*) FROM {view}"), [], |r| r.get(0))?;
-        Ok(n as u64)
+            .execute(sql, [])
+            .with_context(|| format!("exporting {view}"))?;
+        Ok(rows as u64)
+    }
+}
+
+/// Fixes glibc's thresholds for handing memory back to the system. By default glibc raises its
+/// mmap threshold to the largest block freed (up to 32 MiB) and keeps that much freed memory in
+/// its heaps for reuse: DuckDB's JSON reader frees 32 MiB buffers and per-chunk strings of 100 kB
+/// log lines, so the resident size of an export grew with the log's length (750 MB against
+/// 470 MB for the `benchmarks` copy of a log of 1M answers; issue 28). The cost is time spent
+/// mapping fresh pages (about a third more on that copy). A no-op off glibc.
+fn return_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only sets allocator tunables; it takes the allocator's own locks.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 128 * 1024);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 1024 * 1024);
     }
 }

@@ -36,6 +36,7 @@ pub const ENTRY: Entry = Entry {
         };
         Ok(Some(Arc::new(Corrupted { data }) as Arc<dyn Suite>))
     },
+    items: true,
 };
 
 /// The defects, the control first.

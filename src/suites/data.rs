@@ -32,6 +32,7 @@ pub const ENTRY: Entry = Entry {
         Some(d) => Ok(Some(Arc::new(d.plan(m.seed)?) as Arc<dyn Suite>)),
         None => Ok(None),
     },
+    items: false,
 };
 
 impl Suite for DataPlan {

@@ -35,6 +35,7 @@ pub const ENTRY: Entry = Entry {
         }
         Ok(Some(Arc::new(Formats::with_questions(file)?)))
     },
+    items: false,
 };
 
 /// The product questions over the generated data set: the generated 124, or a question

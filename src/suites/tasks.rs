@@ -35,6 +35,7 @@ pub const ENTRY: Entry = Entry {
         Some(t) => Ok(Some(Arc::new(t.plan()?) as Arc<dyn Suite>)),
         None => Ok(None),
     },
+    items: true,
 };
 
 impl Suite for TaskPlan {

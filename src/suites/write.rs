@@ -51,6 +51,7 @@ pub const ENTRY: Entry = Entry {
             }) as Arc<dyn Suite>
         }))
     },
+    items: true,
 };
 
 impl Suite for WritePlan {
