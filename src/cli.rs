@@ -719,7 +719,7 @@ pub struct TokensArgs {
     pub data: DataArgs,
     /// With --data: records rendered and counted at a time (tests set it small to exercise
     /// the joins).
-    #[arg(long, default_value_t = 4096, hide = true, requires = "data_file")]
+    #[arg(long, default_value_t = crate::formats::stream::CHUNK_RECORDS, hide = true, requires = "data_file")]
     pub chunk_records: usize,
 }
 

@@ -51,6 +51,42 @@ pub fn render(
     )
 }
 
+/// [`render`] of `{key: records}` in each of `formats`, without building that document: the
+/// texts are joined from chunks of the records ([`crate::formats::stream::render_all`]), the
+/// same bytes, and measured on every core.
+pub fn render_records(
+    key: &str,
+    records: &[serde_json::Map<String, Value>],
+    formats: &[Format],
+    structure: Structure,
+    variant: Variant,
+    tokenizers: &[Tokenizer],
+) -> Vec<Result<Rendering>> {
+    use crate::formats::stream;
+    use rayon::prelude::*;
+    let values: usize = records
+        .iter()
+        .flat_map(|r| r.values())
+        .map(dataset::count_values)
+        .sum();
+    let texts = stream::render_all(formats, key, records, stream::CHUNK_RECORDS);
+    formats
+        .par_iter()
+        .zip(texts)
+        .map(|(&format, text)| {
+            let text = text.with_context(|| format!("rendering {format} {structure} {variant}"))?;
+            let stats = DataStats::measure(&text, values, records.len(), tokenizers);
+            Ok(Rendering {
+                format,
+                structure,
+                variant,
+                text,
+                stats,
+            })
+        })
+        .collect()
+}
+
 /// [`render`] of a document whose leaf values were counted once for all its formats.
 fn render_counted(
     doc: &Value,

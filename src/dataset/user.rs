@@ -59,8 +59,9 @@ pub struct UserData {
 }
 
 impl UserData {
-    /// The document the formats render: `{"<stem>": [records…]}`, the stem made a plain
-    /// identifier so every format (XML tags, TOON keys) can use it as is.
+    /// The document of the records: `{"<stem>": [records…]}`, the stem made a plain
+    /// identifier so every format (XML tags, TOON keys) can use it as is. The run renders it
+    /// by chunks of records (`layout::render_records`), the same bytes without this copy.
     pub fn document(&self) -> Value {
         let mut root = Map::new();
         root.insert(

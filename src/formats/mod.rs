@@ -317,6 +317,19 @@ pub fn structure_of(doc: &Value) -> Structure {
     }
 }
 
+/// [`structure_of`] the document `{key: records}`: flat when no record holds an object or
+/// an array.
+pub fn structure_of_records(records: &[serde_json::Map<String, Value>]) -> Structure {
+    if records
+        .iter()
+        .all(|r| r.values().all(|v| !v.is_object() && !v.is_array()))
+    {
+        Structure::Flat
+    } else {
+        Structure::Nested
+    }
+}
+
 /// Declares [`Format`]: one line per format, `Variant => module::SPEC`. The variant's
 /// snake_case name is the format's name; adding a format is one file plus one line here.
 macro_rules! formats {

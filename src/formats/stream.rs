@@ -179,26 +179,75 @@ pub fn joined(
     records: &[serde_json::Map<String, Value>],
     size: usize,
 ) -> Result<String, Stop> {
+    joined_all(&[format], key, records, size)
+        .pop()
+        .expect("one format")
+}
+
+/// [`joined`] for each of `formats`, rendered together: each chunk is copied once for all of
+/// them, and they render it in parallel.
+pub fn joined_all(
+    formats: &[Format],
+    key: &str,
+    records: &[serde_json::Map<String, Value>],
+    size: usize,
+) -> Vec<Result<String, Stop>> {
     if records.is_empty() {
-        return Err(Stop::Whole("no records".into()));
+        return vec![Err(Stop::Whole("no records".into())); formats.len()];
     }
     let chunks = || records.chunks(size.max(1));
-    let mut streams = Streams::new(&[format], key, records.len());
+    let mut streams = Streams::new(formats, key, records.len());
     if streams.learns() {
         for chunk in chunks() {
             streams.learn(&chunk_doc(key, chunk.to_vec()));
         }
     }
-    let mut out = [String::new()];
+    let mut out = vec![String::new(); formats.len()];
     let give = |out: &mut String, piece: &str| out.push_str(piece);
     for chunk in chunks() {
         streams.push(&chunk_doc(key, chunk.to_vec()), chunk.len(), &mut out, give);
     }
     streams.finish(&mut out, give);
-    match &streams.whole()[0] {
-        Some(stop) => Err(stop.clone()),
-        None => Ok(std::mem::take(&mut out[0])),
-    }
+    out.into_iter()
+        .zip(streams.whole())
+        .map(|(text, stop)| match stop {
+            Some(stop) => Err(stop.clone()),
+            None => Ok(text),
+        })
+        .collect()
+}
+
+/// Records per chunk when a rendering is joined from chunks (`bench tokens --data`'s default
+/// `--chunk-records`, the run and `generate --data`).
+pub const CHUNK_RECORDS: usize = 4096;
+
+/// Each of `formats`' rendering of `{key: records}`, the same text as the whole document's,
+/// without a copy of all the records: joined from chunks of `size` ([`joined_all`]); where a
+/// chunk is out of a format's reach, the refusal of the records up to it ([`refusal`]); where
+/// its chunks do not join, the whole document (which copies them).
+pub fn render_all(
+    formats: &[Format],
+    key: &str,
+    records: &[serde_json::Map<String, Value>],
+    size: usize,
+) -> Vec<Result<String, super::FormatError>> {
+    use rayon::prelude::*;
+    let joined = joined_all(formats, key, records, size);
+    formats
+        .par_iter()
+        .zip(joined)
+        .map(|(&format, joined)| {
+            let whole = || format.encode(&chunk_doc(key, records.to_vec()));
+            match joined {
+                Ok(text) => Ok(text),
+                Err(Stop::Refused(n)) => match refusal(format, key, &records[..n], records.len()) {
+                    Some(e) => Err(e),
+                    None => whole(),
+                },
+                Err(Stop::Whole(_)) => whole(),
+            }
+        })
+        .collect()
 }
 
 /// `{key: [records…]}`, the records moved in.

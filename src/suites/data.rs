@@ -108,8 +108,6 @@ pub struct DataPlan {
     pub data: UserData,
     /// The questions.
     pub synthesis: Synthesis,
-    /// The document every format renders (`UserData::document`), built once.
-    pub doc: serde_json::Value,
     /// Flat when every record is flat, else nested.
     pub structure: Structure,
     /// `optional` when some record lacks a field (at any depth) or holds a null, else
@@ -156,8 +154,7 @@ impl DataPlan {
             }
         }
         let categories = Category::with_others(synthesis.questions.iter().map(|q| q.category));
-        let doc = data.document();
-        let structure = formats::structure_of(&doc);
+        let structure = formats::structure_of_records(&data.records);
         let sparse = synthesis.profile.fields.iter().any(|f| f.sparse());
         Ok(Self {
             file: file.to_path_buf(),
@@ -165,7 +162,6 @@ impl DataPlan {
             synth,
             data,
             synthesis,
-            doc,
             structure,
             categories,
             smaller: Vec::new(),
@@ -345,19 +341,31 @@ pub fn render(
     format: Format,
     tokenizers: &[Tokenizer],
 ) -> Result<Result<Rendering, Skip>> {
-    render_doc(dp, &dp.doc, format, tokenizers)
+    Ok(render_in(dp, &dp.data.records, &[format], tokenizers)?
+        .pop()
+        .expect("one format"))
 }
 
-/// [`render`] of `doc`: the records in another order (`--shuffle`).
-fn render_doc(
+/// [`render`] of `records` (the plan's, or in another order with `--shuffle`) in each of
+/// `formats`, rendered together by chunks of records (`layout::render_records`): no document
+/// holds a second copy of them all.
+fn render_in(
     dp: &DataPlan,
-    doc: &serde_json::Value,
-    format: Format,
+    records: &[Record],
+    formats: &[Format],
     tokenizers: &[Tokenizer],
-) -> Result<Result<Rendering, Skip>> {
-    let rendered = layout::render(doc, format, dp.structure, dp.variant, tokenizers);
-    super::tasks::or_skip(rendered, &dp.name(), format)
-        .with_context(|| dp.file.display().to_string())
+) -> Result<Vec<Result<Rendering, Skip>>> {
+    let key = user::root_name(&dp.data.name);
+    let rendered =
+        layout::render_records(&key, records, formats, dp.structure, dp.variant, tokenizers);
+    formats
+        .iter()
+        .zip(rendered)
+        .map(|(&format, r)| {
+            super::tasks::or_skip(r, &dp.name(), format)
+                .with_context(|| dp.file.display().to_string())
+        })
+        .collect()
 }
 
 /// Renders the records in every format of the plan with their prompts: in the file's order,
@@ -375,22 +383,17 @@ pub fn build(plan: &Plan, dp: &DataPlan) -> Result<(Matrix, Vec<Skip>)> {
                 .collect(),
             None => dp.data.records.clone(),
         };
-        let (doc, questions) = match seed {
-            Some(_) => {
-                let mut root = serde_json::Map::new();
-                let list = records.iter().cloned().map(serde_json::Value::Object);
-                root.insert(key.to_string(), serde_json::Value::Array(list.collect()));
-                let qs = crate::questions::reordered(&dp.synthesis.questions, &records);
-                (serde_json::Value::Object(root), qs)
-            }
-            None => (dp.doc.clone(), dp.synthesis.questions.clone()),
+        let questions = match seed {
+            Some(_) => crate::questions::reordered(&dp.synthesis.questions, &records),
+            None => dp.synthesis.questions.clone(),
         };
+        let renderings = render_in(dp, &records, &plan.formats, &plan.tokenizers)?;
         let scorer = Arc::new(Lookups::new(DataIndex::with_id(
             records,
             &dp.synthesis.id.field_list(),
         )));
-        for &format in &plan.formats {
-            let rendered = match render_doc(dp, &doc, format, &plan.tokenizers)? {
+        for rendered in renderings {
+            let rendered = match rendered {
                 Ok(r) => r,
                 Err(skip) => {
                     // Said once, not once per order.
