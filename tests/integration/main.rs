@@ -41,6 +41,7 @@ mod toon_fixtures;
 mod toon_golden;
 mod userdata;
 mod userdata_run;
+mod views;
 mod write_batch;
 mod write_run;
 
