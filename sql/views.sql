@@ -5,11 +5,19 @@
 -- Corrupt or truncated lines (a crash mid-write) are skipped (ignore_errors); `bench query`
 -- also names them in a warning.
 
+-- Every run log under the root (or under the run folders bench_run names), and the run
+-- folder (ts) and suite of a log's path.
+CREATE OR REPLACE MACRO bench_logs() AS
+    coalesce(getvariable('bench_root'), 'data') || '/benchmarks/'
+        || coalesce(getvariable('bench_run'), '*') || '/*.jsonl';
+CREATE OR REPLACE MACRO log_ts(path) AS regexp_extract(path, '/benchmarks/([^/]+)/[^/]+\.jsonl$', 1);
+CREATE OR REPLACE MACRO log_suite(path) AS regexp_extract(path, '/benchmarks/[^/]+/([^/]+)\.jsonl$', 1);
+
 -- Seed-003 view: one row per JSONL line, the payload kept as JSON.
 CREATE OR REPLACE VIEW benchmarks AS
 SELECT
-    regexp_extract(filename, '/benchmarks/([^/]+)/[^/]+\.jsonl$', 1) AS ts,
-    regexp_extract(filename, '/benchmarks/[^/]+/([^/]+)\.jsonl$', 1) AS suite,
+    log_ts(filename) AS ts,
+    log_suite(filename) AS suite,
     type,
     f[1] AS benchmark_id,
     f[2] AS benchmark_timestamp,
@@ -29,8 +37,7 @@ SELECT
         '$.provider_config.model', '$.sample.tag', '$.summary.avg_score', '$.summary.pass_rate']) AS f,
     data
 FROM read_json(
-    coalesce(getvariable('bench_root'), 'data') || '/benchmarks/'
-        || coalesce(getvariable('bench_run'), '*') || '/*.jsonl',
+    bench_logs(),
     format = 'newline_delimited',
     columns = {type: 'VARCHAR', data: 'JSON'},
     filename = true,
@@ -40,12 +47,11 @@ FROM read_json(
 -- Result lines parsed once into typed structs (the prompt text is never materialized).
 CREATE OR REPLACE VIEW result_lines AS
 SELECT
-    regexp_extract(filename, '/benchmarks/([^/]+)/[^/]+\.jsonl$', 1) AS ts,
-    regexp_extract(filename, '/benchmarks/[^/]+/([^/]+)\.jsonl$', 1) AS suite,
+    log_ts(filename) AS ts,
+    log_suite(filename) AS suite,
     data AS r
 FROM read_json(
-    coalesce(getvariable('bench_root'), 'data') || '/benchmarks/'
-        || coalesce(getvariable('bench_run'), '*') || '/*.jsonl',
+    bench_logs(),
     format = 'newline_delimited',
     columns = {
         type: 'VARCHAR',
@@ -115,8 +121,7 @@ SELECT
     data.primer,
     count(DISTINCT data.task)::INTEGER AS items
 FROM read_json(
-    coalesce(getvariable('bench_root'), 'data') || '/benchmarks/'
-        || coalesce(getvariable('bench_run'), '*') || '/*.jsonl',
+    bench_logs(),
     format = 'newline_delimited',
     columns = {
         type: 'VARCHAR',
@@ -127,20 +132,27 @@ FROM read_json(
     ignore_errors = true
 )
 -- A filter on the file name skips the other logs unopened.
-WHERE regexp_extract(filename, '/benchmarks/[^/]+/([^/]+)\.jsonl$', 1) IN ('corrupted', 'tasks', 'write')
+WHERE log_suite(filename) IN ('corrupted', 'tasks', 'write')
   AND type = 'result' AND data.task IS NOT NULL
 GROUP BY ALL;
 
+-- With the keys, the columns every call-level view starts with (results, answers), and r.
 CREATE OR REPLACE VIEW result_keys AS
 SELECT
     l.ts,
     l.suite,
-    l.r,
+    r.benchmark_id,
+    r.provider_config.provider AS provider,
+    r.provider_config.model AS model,
     CASE WHEN r.write.mode = 'json_schema' THEN 'json_schema' ELSE r.format END AS format,
     CASE WHEN r.task IS NULL THEN r.structure
          WHEN r.write IS NOT NULL THEN 'cases' ELSE 'tasks' END AS structure,
     CASE WHEN r.task IS NULL THEN r.variant ELSE 'mixed' END AS variant,
-    CASE WHEN r.task IS NULL THEN r.records ELSE s.items END AS records
+    CASE WHEN r.task IS NULL THEN r.records ELSE s.items END AS records,
+    r.run,
+    r.warmup,
+    coalesce(r.primer, false) AS primer,
+    l.r
 FROM result_lines AS l
 LEFT JOIN item_sets AS s
     ON r.task IS NOT NULL
@@ -153,18 +165,7 @@ LEFT JOIN item_sets AS s
 -- One typed row per provider call.
 CREATE OR REPLACE VIEW results AS
 SELECT
-    ts,
-    suite,
-    r.benchmark_id,
-    r.provider_config.provider AS provider,
-    r.provider_config.model AS model,
-    format,
-    structure,
-    variant,
-    records,
-    r.run,
-    r.warmup,
-    coalesce(r.primer, false) AS primer,
+    * EXCLUDE (r),
     r.question,
     -- The instruction wording of the call (`--prompt-variants`); 'default' when only one.
     coalesce(r.prompt_variant, 'default') AS prompt_variant,
@@ -233,9 +234,9 @@ CREATE OR REPLACE VIEW write_results AS
 SELECT
     ts,
     suite,
-    r.benchmark_id,
-    r.provider_config.provider AS provider,
-    r.provider_config.model AS model,
+    benchmark_id,
+    provider,
+    model,
     -- The output asked for: a format, or 'json_schema' (JSON under structured output).
     format AS output,
     r.write."case" AS case_id,
@@ -243,8 +244,8 @@ SELECT
     r.write.mode,
     r.structure AS case_structure,
     r.records AS case_records,
-    r.run,
-    coalesce(r.primer, false) AS primer,
+    run,
+    primer,
     r.error,
     r.finish,
     r.write.first.parsed AS first_parsed,
@@ -270,19 +271,7 @@ WHERE r.write IS NOT NULL AND NOT r.warmup;
 -- One row per question per provider call.
 CREATE OR REPLACE VIEW answers AS
 SELECT
-    ts,
-    suite,
-    benchmark_id,
-    provider,
-    model,
-    format,
-    structure,
-    variant,
-    records,
-    run,
-    warmup,
-    primer,
-    error,
+    * EXCLUDE (m, task),
     -- A task's facts are numbered per task: the task id makes them one question each.
     CASE WHEN task IS NULL THEN m.metric ELSE task || '/' || m.metric END AS question_id,
     m.category,
@@ -305,18 +294,7 @@ FROM (
     -- unnest in the select list streams; `FROM result_keys, unnest(r.metrics)` is planned as
     -- a dependent join that holds every line (1.1 GB for a log of 1M answers, issue 28).
     SELECT
-        ts,
-        suite,
-        r.benchmark_id,
-        r.provider_config.provider AS provider,
-        r.provider_config.model AS model,
-        format,
-        structure,
-        variant,
-        records,
-        r.run,
-        r.warmup,
-        coalesce(r.primer, false) AS primer,
+        * EXCLUDE (r),
         r.error,
         r.task,
         unnest(r.metrics) AS m

@@ -74,15 +74,8 @@ pub fn render_records(
         .par_iter()
         .zip(texts)
         .map(|(&format, text)| {
-            let text = text.with_context(|| format!("rendering {format} {structure} {variant}"))?;
-            let stats = DataStats::measure(&text, values, records.len(), tokenizers);
-            Ok(Rendering {
-                format,
-                structure,
-                variant,
-                text,
-                stats,
-            })
+            let combination = (format, structure, variant);
+            measured(text, combination, values, records.len(), tokenizers)
         })
         .collect()
 }
@@ -96,10 +89,26 @@ fn render_counted(
     variant: Variant,
     tokenizers: &[Tokenizer],
 ) -> Result<Rendering> {
-    let text = format
-        .encode(doc)
-        .with_context(|| format!("rendering {format} {structure} {variant}"))?;
     let products = crate::formats::records(format.name(), doc).map_or(0, |r| r.items.len());
+    let combination = (format, structure, variant);
+    measured(
+        format.encode(doc),
+        combination,
+        values,
+        products,
+        tokenizers,
+    )
+}
+
+/// The rendering of one combination measured, or its encoder's error naming the combination.
+fn measured(
+    text: Result<String, crate::formats::FormatError>,
+    (format, structure, variant): (Format, Structure, Variant),
+    values: usize,
+    products: usize,
+    tokenizers: &[Tokenizer],
+) -> Result<Rendering> {
+    let text = text.with_context(|| format!("rendering {format} {structure} {variant}"))?;
     let stats = DataStats::measure(&text, values, products, tokenizers);
     Ok(Rendering {
         format,
