@@ -110,7 +110,7 @@ WHERE type = 'result';
 -- These counts come from item_sets, a narrow read of the logs of the suites whose calls each
 -- ask about one item (a task, a case, a defect: `items` in src/suites/mod.rs, checked by a
 -- test), joined back: a window over result_lines would hold every line of every log until the
--- last one was read (1 GB for 1M answers, issue 28).
+-- last one was read (issue 28).
 CREATE OR REPLACE VIEW item_sets AS
 SELECT
     data.benchmark_id,
@@ -292,7 +292,7 @@ SELECT
     task
 FROM (
     -- unnest in the select list streams; `FROM result_keys, unnest(r.metrics)` is planned as
-    -- a dependent join that holds every line (1.1 GB for a log of 1M answers, issue 28).
+    -- a dependent join that holds every line (1.16 GB for a log of 2M answers, issue 28).
     SELECT
         * EXCLUDE (r),
         r.error,

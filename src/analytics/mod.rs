@@ -241,7 +241,7 @@ impl Analytics {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("cannot create '{}'", dir.display()))?;
         // A partitioned COPY holds up to this many rows per thread before it writes them
-        // (DuckDB's default, 524,288, held 1.5 GB for a log of 1M answers; issue 28).
+        // (DuckDB's default, 524,288, held 1.9 GB for a log of 2M answers; issue 28).
         self.conn
             .execute_batch("SET partitioned_write_flush_threshold = 8192;")?;
         let mut counts = Vec::new();
@@ -280,7 +280,7 @@ impl Analytics {
 /// mmap threshold to the largest block freed (up to 32 MiB) and keeps that much freed memory in
 /// its heaps for reuse: DuckDB's JSON reader frees 32 MiB buffers and per-chunk strings of 100 kB
 /// log lines, so the resident size of an export grew with the log's length (750 MB against
-/// 470 MB for the `benchmarks` copy of a log of 1M answers; issue 28). The cost is time spent
+/// 470 MB for the `benchmarks` copy of a log of 2M answers; issue 28). The cost is time spent
 /// mapping fresh pages (about a third more on that copy). A no-op off glibc.
 fn return_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
