@@ -8,7 +8,7 @@ use crate::cli::{TableFormat, TokensArgs};
 use crate::dataset::user::{self as userdata, Source};
 use crate::dataset::{self, Structure};
 use crate::formats::Format;
-use crate::formats::stream::{Stop, Streams, chunk_doc, refusal};
+use crate::formats::stream::{Stop, Streams, chunk_doc, settle};
 use crate::report::{self, TokenRow};
 use crate::tokens::DataStats;
 use crate::tokens::stream::Counter;
@@ -140,7 +140,7 @@ fn stream(source: &Source, formats: &[Format], args: &TokensArgs) -> Result<Stre
 }
 
 /// The skip lines of the formats that refused a chunk, from the records up to that chunk
-/// (see `formats::stream::refusal`); returns the formats to render whole, with why.
+/// (see `formats::stream::settle`); returns the formats to render whole, with why.
 fn refusals(
     source: &Source,
     stopped: Vec<(Format, Stop)>,
@@ -159,13 +159,10 @@ fn refusals(
     let key = userdata::root_name(&source.data.name);
     let mut whole = Vec::new();
     for (f, stop) in stopped {
-        match stop {
-            Stop::Refused(n) => match refusal(f, &key, &prefix[..n], source.len()) {
-                Some(e) if selected.contains(&f) => skipped.push(skip_line(f, &e)),
-                Some(_) => {}
-                None => whole.push((f, format!("the first {n} records render whole"))),
-            },
-            Stop::Whole(why) => whole.push((f, why)),
+        match settle(f, &key, stop, &prefix, source.len()) {
+            Err(e) if selected.contains(&f) => skipped.push(skip_line(f, &e)),
+            Err(_) => {}
+            Ok(why) => whole.push((f, why)),
         }
     }
     Ok(whole)

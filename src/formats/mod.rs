@@ -265,7 +265,7 @@ pub fn records<'a>(format: &'static str, doc: &'a Value) -> Result<Records<'a>, 
 pub fn flat_records<'a>(format: &'static str, doc: &'a Value) -> Result<Records<'a>, FormatError> {
     let records = records(format, doc)?;
     for (i, r) in records.items.iter().enumerate() {
-        if let Some((k, v)) = r.iter().find(|(_, v)| v.is_object() || v.is_array()) {
+        if let Some((k, v)) = nested_field(r) {
             let what = if v.is_object() {
                 "an object"
             } else {
@@ -320,14 +320,16 @@ pub fn structure_of(doc: &Value) -> Structure {
 /// [`structure_of`] the document `{key: records}`: flat when no record holds an object or
 /// an array.
 pub fn structure_of_records(records: &[serde_json::Map<String, Value>]) -> Structure {
-    if records
-        .iter()
-        .all(|r| r.values().all(|v| !v.is_object() && !v.is_array()))
-    {
+    if records.iter().all(|r| nested_field(r).is_none()) {
         Structure::Flat
     } else {
         Structure::Nested
     }
+}
+
+/// The first field of `record` that holds an object or an array: what a flat row cannot hold.
+fn nested_field(record: &serde_json::Map<String, Value>) -> Option<(&String, &Value)> {
+    record.iter().find(|(_, v)| v.is_object() || v.is_array())
 }
 
 /// Declares [`Format`]: one line per format, `Variant => module::SPEC`. The variant's

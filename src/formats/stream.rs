@@ -140,6 +140,25 @@ pub fn refusal(
         .filter(super::FormatError::is_cannot_represent)
 }
 
+/// What becomes of a format whose chunks stopped (`stop`): `Err`, its refusal of all `total`
+/// records, said from the records up to the refusing chunk (`upto`, at least that many; see
+/// [`refusal`]); or `Ok`, why it must be rendered whole.
+pub fn settle(
+    format: Format,
+    key: &str,
+    stop: Stop,
+    upto: &[serde_json::Map<String, Value>],
+    total: usize,
+) -> Result<String, super::FormatError> {
+    match stop {
+        Stop::Refused(n) => match refusal(format, key, &upto[..n], total) {
+            Some(e) => Err(e),
+            None => Ok(format!("the first {n} records render whole")),
+        },
+        Stop::Whole(why) => Ok(why),
+    }
+}
+
 /// `head` (`key[n…`) with the count `n` replaced by `total`.
 fn recount(head: &str, key: &str, n: usize, total: usize) -> Option<String> {
     let stated = format!("{key}[{n}");
@@ -223,7 +242,7 @@ pub const CHUNK_RECORDS: usize = 4096;
 
 /// Each of `formats`' rendering of `{key: records}`, the same text as the whole document's,
 /// without a copy of all the records: joined from chunks of `size` ([`joined_all`]); where a
-/// chunk is out of a format's reach, the refusal of the records up to it ([`refusal`]); where
+/// chunk is out of a format's reach, the refusal of the records up to it ([`settle`]); where
 /// its chunks do not join, the whole document (which copies them).
 pub fn render_all(
     formats: &[Format],
@@ -236,16 +255,10 @@ pub fn render_all(
     formats
         .par_iter()
         .zip(joined)
-        .map(|(&format, joined)| {
-            let whole = || format.encode(&chunk_doc(key, records.to_vec()));
-            match joined {
-                Ok(text) => Ok(text),
-                Err(Stop::Refused(n)) => match refusal(format, key, &records[..n], records.len()) {
-                    Some(e) => Err(e),
-                    None => whole(),
-                },
-                Err(Stop::Whole(_)) => whole(),
-            }
+        .map(|(&format, joined)| match joined {
+            Ok(text) => Ok(text),
+            Err(stop) => settle(format, key, stop, records, records.len())
+                .and_then(|_| format.encode(&chunk_doc(key, records.to_vec()))),
         })
         .collect()
 }
