@@ -28,21 +28,22 @@ SELECT
     f[7] AS pass_rate,
     data
 FROM (
--- One parse of the line for all seven fields: each `->>` parsed the whole line again, and held
--- it until the chunk ended (750 MB for lines of 110 kB; 290 MB this way).
-SELECT
-    filename,
-    type,
-    json_extract_string(data, ['$.benchmark_id', '$.timestamp', '$.provider_config.provider',
-        '$.provider_config.model', '$.sample.tag', '$.summary.avg_score', '$.summary.pass_rate']) AS f,
-    data
-FROM read_json(
-    bench_logs(),
-    format = 'newline_delimited',
-    columns = {type: 'VARCHAR', data: 'JSON'},
-    filename = true,
-    ignore_errors = true
-));
+    -- One parse of the line for all seven fields: each `->>` parsed the whole line again, and held
+    -- it until the chunk ended (750 MB for lines of 110 kB; 290 MB this way).
+    SELECT
+        filename,
+        type,
+        json_extract_string(data, ['$.benchmark_id', '$.timestamp', '$.provider_config.provider',
+            '$.provider_config.model', '$.sample.tag', '$.summary.avg_score', '$.summary.pass_rate']) AS f,
+        data
+    FROM read_json(
+        bench_logs(),
+        format = 'newline_delimited',
+        columns = {type: 'VARCHAR', data: 'JSON'},
+        filename = true,
+        ignore_errors = true
+    )
+);
 
 -- Result lines parsed once into typed structs (the prompt text is never materialized).
 CREATE OR REPLACE VIEW result_lines AS
