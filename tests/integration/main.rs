@@ -14,6 +14,7 @@ mod documents;
 mod faults;
 mod gemini_batch_run;
 mod grading;
+mod local_model;
 mod module_graph;
 mod outside_readers;
 mod pipeline;

