@@ -11,6 +11,7 @@ pub mod formats;
 pub mod grading;
 pub mod layout;
 pub mod numfmt;
+pub mod out;
 pub mod perf;
 pub mod prompt;
 pub mod providers;

@@ -49,6 +49,8 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of stdout has gone (`bench … | head`): end quietly, as `rg` does.
+        Err(e) if bench::out::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {}", one_line(&format!("{e:#}")));
             ExitCode::from(if let Some(s) = e.downcast_ref::<Stopped>() {

@@ -143,7 +143,7 @@ pub fn execute(args: &CompareArgs) -> Result<()> {
         .into());
     }
     let sides = ((a_dir.as_path(), &a), (b_dir.as_path(), &b));
-    print!("{}", output(args.format, &rows, &tasks, sides, margin)?);
+    crate::out!("{}", output(args.format, &rows, &tasks, sides, margin)?)?;
     gate(args.fail_on, &rows, margin)
 }
 

@@ -9,8 +9,8 @@ pub fn execute(args: &ExportArgs) -> Result<()> {
     let db = open_warned(&args.root, args.views.as_deref())?;
     db.limit_memory(args.memory_limit.as_deref(), true)?;
     for (view, rows) in db.export_parquet(&args.parquet)? {
-        println!("{view}: {rows} rows");
+        crate::outln!("{view}: {rows} rows")?;
     }
-    println!("wrote {}", args.parquet.display());
+    crate::outln!("wrote {}", args.parquet.display())?;
     Ok(())
 }

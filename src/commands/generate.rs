@@ -53,10 +53,10 @@ pub fn execute(args: &GenerateArgs) -> Result<()> {
         "tokenizers": d.tokenizers.iter().map(|t| t.name()).collect::<Vec<_>>(),
     });
     let meta = w.metadata(&ds, params)?;
-    println!(
+    crate::outln!(
         "wrote {files} data files, {question_sets} question sets and {}",
         meta.display()
-    );
+    )?;
     Ok(())
 }
 
@@ -82,7 +82,7 @@ fn data_layout(args: &GenerateArgs, path: &std::path::Path) -> Result<()> {
                 }
                 Err(skip) if skipped.iter().any(|s| s.format == skip.format) => {}
                 Err(skip) => {
-                    println!("{skip}");
+                    crate::outln!("{skip}")?;
                     skipped.push(skip);
                 }
             }
@@ -93,11 +93,11 @@ fn data_layout(args: &GenerateArgs, path: &std::path::Path) -> Result<()> {
         "tokenizers": d.tokenizers.iter().map(|t| t.name()).collect::<Vec<_>>(),
     });
     let meta = w.metadata_of(dp.describe(), params)?;
-    println!(
+    crate::outln!(
         "wrote {files} data files ({} skipped), {} questions and {}",
         skipped.len(),
         questions,
         meta.display()
-    );
+    )?;
     Ok(())
 }

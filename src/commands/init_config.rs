@@ -16,10 +16,10 @@ pub fn execute(args: &InitConfigArgs) -> Result<()> {
     }
     std::fs::write(&args.output, template())
         .map_err(|e| UsageError::new(format!("cannot write '{}': {e}", args.output.display())))?;
-    println!(
+    crate::outln!(
         "wrote {} — edit it, then: bench run --config {} --dry-run",
         args.output.display(),
         args.output.display()
-    );
+    )?;
     Ok(())
 }

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 /// `bench merge`.
 pub fn execute(args: &MergeArgs) -> Result<()> {
     let out = merge(&args.shards, &args.output_root)?;
-    println!("merged run: {}", out.display());
+    crate::outln!("merged run: {}", out.display())?;
     if !args.no_report {
         super::report::write_for_run(&out, None, None)?;
     }

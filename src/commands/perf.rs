@@ -70,17 +70,22 @@ fn tokens(a: &PerfTokensArgs) -> Result<()> {
         Some(p) => Some(python_peer(p, a)?),
         None => None,
     };
-    println!(
+    crate::outln!(
         "{}: {:.1} MB, best of {} (cores: {})",
         a.file.display(),
         mb,
         a.repeat,
         crate::cores()
-    );
-    println!(
+    )?;
+    crate::outln!(
         "{:<12} {:>12} {:>14} {:>16} {:>16} {:>10}",
-        "tokenizer", "tokens", "bench 1 core", "bench all cores", "python tiktoken", "ratio"
-    );
+        "tokenizer",
+        "tokens",
+        "bench 1 core",
+        "bench all cores",
+        "python tiktoken",
+        "ratio"
+    )?;
     for &t in a.tokenizers.iter() {
         let (one, n) = best(a.repeat, || t.count_whole(&text));
         let (all, m) = best(a.repeat, || t.count(&text));
@@ -99,7 +104,7 @@ fn tokens(a: &PerfTokensArgs) -> Result<()> {
             }
             None => ("-".to_string(), "-".to_string()),
         };
-        println!(
+        crate::outln!(
             "{:<12} {:>12} {:>14} {:>16} {:>16} {:>10}",
             t.name(),
             n,
@@ -107,7 +112,7 @@ fn tokens(a: &PerfTokensArgs) -> Result<()> {
             format!("{:.1} MB/s", speed(all)),
             py,
             ratio
-        );
+        )?;
     }
     Ok(())
 }
@@ -133,19 +138,19 @@ fn harness(h: &HarnessArgs) -> Result<()> {
     let started = std::time::Instant::now();
     let r = runtime.block_on(perf::run(&harness))?;
     let total = started.elapsed();
-    println!("results written:  {} ({} errors)", r.results, r.errors);
-    println!(
+    crate::outln!("results written:  {} ({} errors)", r.results, r.errors)?;
+    crate::outln!(
         "wall time:        {:.2} s (first request to last answer; {:.2} s with setup and summary)",
         r.wall.as_secs_f64(),
         total.as_secs_f64()
-    );
-    println!("ideal bound:      {:.2} s", r.ideal.as_secs_f64());
-    println!("ratio:            {:.3}x", r.ratio());
-    println!(
+    )?;
+    crate::outln!("ideal bound:      {:.2} s", r.ideal.as_secs_f64())?;
+    crate::outln!("ratio:            {:.3}x", r.ratio())?;
+    crate::outln!(
         "429 answers:      {} of {} requests ({:.2} %)",
         r.throttled,
         r.requests,
         r.throttled_pct()
-    );
+    )?;
     Ok(())
 }

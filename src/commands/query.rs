@@ -31,7 +31,7 @@ pub fn execute(args: &QueryArgs) -> Result<()> {
     match &args.output {
         Some(path) => std::fs::write(path, text)
             .map_err(|e| UsageError::new(format!("cannot write '{}': {e}", path.display())))?,
-        None => print!("{text}"),
+        None => crate::out!("{text}")?,
     }
     Ok(())
 }

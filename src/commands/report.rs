@@ -142,11 +142,11 @@ pub fn write_for_run(run_dir: &Path, baseline: Option<Format>, margin: Option<f6
         0 => String::new(),
         n => format!(", {n} charts"),
     };
-    println!(
+    crate::outln!(
         "report:    {} ({}{charts})",
         written.dir.join("BENCHMARK_REPORT.md").display(),
         files.join(", "),
-    );
+    )?;
     Ok(())
 }
 

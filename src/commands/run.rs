@@ -332,13 +332,13 @@ fn dry_run(args: &RunArgs, plan: &Plan, models: &[Model], warmup: Option<bool>) 
         eprintln!("{n}");
     }
     if args.show_requests {
-        print!("{}", estimate::requests(plan, models)?);
+        crate::out!("{}", estimate::requests(plan, models)?)?;
     }
     let e = estimate::estimate(plan, models, warmup, args.batch)?;
-    println!("{}", report::render(&e.prompts, TableFormat::Table)?);
-    println!("{}", report::render(&e.providers, TableFormat::Table)?);
+    crate::outln!("{}", report::render(&e.prompts, TableFormat::Table)?)?;
+    crate::outln!("{}", report::render(&e.providers, TableFormat::Table)?)?;
     for n in &e.notes {
-        println!("note: {n}");
+        crate::outln!("note: {n}")?;
     }
     Ok(())
 }
@@ -428,9 +428,9 @@ fn print_outcome(args: &RunArgs, plan: &Plan, outcome: &runner::Outcome) -> Resu
         // A suite that ranks by other columns than the lookup categories (tasks: their facts).
         Some(sql) => {
             let db = crate::analytics::Analytics::open_run(run_dir)?;
-            println!("{}", report::render(&db.query(sql)?, TableFormat::Table)?);
+            crate::outln!("{}", report::render(&db.query(sql)?, TableFormat::Table)?)?;
         }
-        None => println!("{}", report::ranking_table(&outcome.summary.rankings)),
+        None => crate::outln!("{}", report::ranking_table(&outcome.summary.rankings))?,
     }
     for w in &outcome.warnings {
         eprintln!("{w}");
@@ -439,8 +439,8 @@ fn print_outcome(args: &RunArgs, plan: &Plan, outcome: &runner::Outcome) -> Resu
     if errors > 0 {
         eprintln!("{errors} calls failed; see the `error` field of their result lines");
     }
-    println!("run log:   {}", outcome.jsonl.display());
-    println!("artifacts: {}", outcome.artifacts.display());
+    crate::outln!("run log:   {}", outcome.jsonl.display())?;
+    crate::outln!("artifacts: {}", outcome.artifacts.display())?;
     Ok(if args.no_report || outcome.summary.total_samples == 0 {
         Ok(())
     } else {

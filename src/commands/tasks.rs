@@ -57,7 +57,7 @@ pub fn list(args: &ListTasksArgs) -> Result<()> {
         .to_vec(),
         rows,
     };
-    println!("{}", report::render(&table, args.format)?);
+    crate::outln!("{}", report::render(&table, args.format)?)?;
     eprintln!("{} tasks from {}", plan.tasks.len(), plan.file.display());
     Ok(())
 }
@@ -90,9 +90,9 @@ pub fn dump_prompts(args: &DumpPromptsArgs) -> Result<()> {
             }
         }
     }
-    println!(
+    crate::outln!(
         "{written} prompts written to {} ({skipped} skipped: the format cannot represent the data)",
         args.output.display()
-    );
+    )?;
     Ok(())
 }

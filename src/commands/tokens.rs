@@ -25,9 +25,9 @@ pub fn execute(args: &TokensArgs) -> Result<()> {
     for (i, &records) in sizes.iter().enumerate() {
         if sizes.len() > 1 {
             if i > 0 {
-                println!();
+                crate::outln!()?;
             }
-            println!("{records} records:");
+            crate::outln!("{records} records:")?;
         }
         table(args, records, &formats)?;
     }
@@ -71,9 +71,9 @@ fn table(args: &TokensArgs, records: u32, formats: &[Format]) -> Result<()> {
             }
         }
     }
-    print!(
+    crate::out!(
         "{}",
         report::tokens_table(&mut rows, &baselines, &d.tokenizers, args.sort, args.format)?
-    );
+    )?;
     Ok(())
 }

@@ -65,14 +65,14 @@ pub fn execute(args: &TokensArgs, path: &Path) -> Result<()> {
             &mut skipped,
         )?;
     }
-    print!(
+    crate::out!(
         "{}",
         report::tokens_table(&mut rows, &baselines, &d.tokenizers, args.sort, args.format)?
-    );
+    )?;
     for line in &skipped {
         // Machine-readable output stays parseable: the skips go to stderr there.
         match args.format {
-            TableFormat::Table | TableFormat::Markdown => println!("{line}"),
+            TableFormat::Table | TableFormat::Markdown => crate::outln!("{line}")?,
             TableFormat::Csv | TableFormat::Json => eprintln!("{line}"),
         }
     }

@@ -18,6 +18,7 @@ mod local_model;
 mod module_graph;
 mod outside_readers;
 mod pipeline;
+mod pipes;
 mod prompt_wording;
 mod properties;
 mod providers;
