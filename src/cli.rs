@@ -54,6 +54,9 @@ pub enum Command {
     Perf(PerfArgs),
     /// List the analysis tasks of a task file (id, domain, data, facts).
     ListTasks(ListTasksArgs),
+    /// List every format id: its family, whether the default set has it, whether it renders
+    /// only flat records.
+    Formats(FormatsArgs),
     /// Write every selected task's prompt in every format as {task-id}-{format}.txt (no API
     /// call).
     DumpPrompts(DumpPromptsArgs),
@@ -85,6 +88,14 @@ pub struct ListTasksArgs {
     /// Task selection.
     #[command(flatten)]
     pub select: TaskArgs,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: TableFormat,
+}
+
+/// `bench formats`.
+#[derive(Debug, Args)]
+pub struct FormatsArgs {
     /// Output format.
     #[arg(long, value_enum, default_value = "table")]
     pub format: TableFormat,
@@ -731,8 +742,34 @@ fn one_of<T: Copy>(
 ) -> Result<T, String> {
     all.iter().copied().find(|&x| name(x) == s).ok_or_else(|| {
         let allowed: Vec<&str> = all.iter().map(|&x| name(x)).collect();
-        format!("unknown {kind} '{s}' (allowed: {})", allowed.join(", "))
+        let hint = match likely(s, &allowed).as_slice() {
+            [] => String::new(),
+            [one] => format!(": did you mean {one}?"),
+            [most @ .., last] => format!(": did you mean {} or {last}?", most.join(", ")),
+        };
+        format!(
+            "unknown {kind} '{s}'{hint} (allowed: {})",
+            allowed.join(", ")
+        )
     })
+}
+
+/// The names a mistyped `s` most likely meant: those it is part of (`json` → json_compact,
+/// json_pretty, jsonl), else those within two edits (`yml` → yaml).
+fn likely<'a>(s: &str, names: &[&'a str]) -> Vec<&'a str> {
+    let s = s.to_ascii_lowercase();
+    if s.is_empty() {
+        return Vec::new();
+    }
+    let part: Vec<&str> = names.iter().copied().filter(|n| n.contains(&s)).collect();
+    if !part.is_empty() {
+        return part;
+    }
+    names
+        .iter()
+        .copied()
+        .filter(|n| strsim::levenshtein(&s, n) <= 2)
+        .collect()
 }
 
 /// A `--formats` selection.

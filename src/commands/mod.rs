@@ -2,6 +2,7 @@
 
 pub mod compare;
 pub mod export;
+pub mod formats;
 pub mod generate;
 pub mod init_config;
 pub mod merge;

@@ -16,6 +16,7 @@ mod gemini_batch_run;
 mod grading;
 mod local_model;
 mod module_graph;
+mod names;
 mod outside_readers;
 mod pipeline;
 mod pipes;

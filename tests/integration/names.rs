@@ -1,0 +1,67 @@
+//! Format names a user can find: `bench formats` lists every id from the registry, the docs list
+//! the same, and a mistyped name gets the likely ones (issue 43, item 7).
+
+use bench::formats::Format;
+use std::path::Path;
+
+fn bench() -> assert_cmd::Command {
+    assert_cmd::Command::cargo_bin("bench").unwrap()
+}
+
+#[test]
+fn bench_formats_and_the_docs_list_every_id_alike() {
+    let out = bench()
+        .args(["formats", "--format", "csv"])
+        .output()
+        .unwrap();
+    let csv = crate::success_stdout(&out);
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .filter(|l| !l.is_empty())
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(rows.len(), Format::ALL.len(), "{csv}");
+    let docs =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/formats.md"))
+            .unwrap();
+    for (f, row) in Format::ALL.iter().zip(&rows) {
+        let spec = f.spec();
+        assert_eq!(row[0], spec.name);
+        assert_eq!(row[2] == "yes", !spec.extra, "{row:?}");
+        assert_eq!(row[3] == "yes", spec.flat_only, "{row:?}");
+        // The docs' table row of this id says the same about the default set and flat-only.
+        let line = docs
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{}` |", spec.name)))
+            .unwrap_or_else(|| panic!("docs/formats.md has no row for {}", spec.name));
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        assert_eq!(cells[3], row[2], "docs/formats.md: {line}");
+        assert_eq!(cells[4], row[3], "docs/formats.md: {line}");
+    }
+}
+
+#[test]
+fn a_mistyped_format_gets_the_likely_names() {
+    for (typed, meant) in [
+        ("json", "did you mean json_compact, json_pretty or jsonl?"),
+        (
+            "toon",
+            "did you mean toon_default, toon_keyfold or toon_v4?",
+        ),
+        ("markdown", "did you mean markdown_table or markdown_kv?"),
+        ("yml", "did you mean yaml?"),
+    ] {
+        let out = bench()
+            .args(["run", "--dry-run", "--formats", &format!("csv,{typed}")])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(
+            err.contains(&format!("unknown format '{typed}': {meant}")),
+            "{err}"
+        );
+    }
+}
