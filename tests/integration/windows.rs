@@ -69,7 +69,7 @@ async fn a_prompt_over_the_window_is_refused_before_any_call_in_every_command() 
         .await;
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().to_path_buf();
-    let cfg = config(&dir, &format!("{}/v1", server.uri()), 3_000);
+    let cfg = config(&dir, &format!("{}/v1", server.uri()), 6_000);
     let cfg = cfg.to_str().unwrap().to_string();
     let outs = tokio::task::spawn_blocking(move || {
         let commands: [&[&str]; 7] = [
@@ -94,7 +94,7 @@ async fn a_prompt_over_the_window_is_refused_before_any_call_in_every_command() 
             assert!(
                 line.starts_with("error: nothing to sweep: 31 records make a prompt of ")
                     && line.contains(
-                        "openai:gpt-5-mini's context window 3,000 less max_tokens 1,000); \
+                        "openai:gpt-5-mini's context window 6,000 less max_tokens 1,000); \
                          start with a smaller --records"
                     ),
                 "{what}: {line}"
@@ -102,7 +102,7 @@ async fn a_prompt_over_the_window_is_refused_before_any_call_in_every_command() 
         } else {
             assert!(
                 line.starts_with("error: openai:gpt-5-mini: ")
-                    && line.contains("renderings make prompts that do not fit (context window 3,000 less max_tokens 1,000, context_tokens in the config): the largest, ")
+                    && line.contains("renderings make prompts that do not fit (context window 6,000 less max_tokens 1,000, context_tokens in the config): the largest, ")
                     && line.contains(" records, is about ")
                     && line.contains("o200k_base count, the vocabulary of OpenAI's current models"),
                 "{what}: {line}"
@@ -133,6 +133,23 @@ fn the_records_said_to_fit_do_fit() {
     );
     let n = suggested(&line);
     assert!((1..31).contains(&n), "{line}");
+    // The 124 questions alone need more than 2,000 tokens: no size fits, and it says so.
+    let small = config(tmp.path(), "http://127.0.0.1:9/v1", 3_000);
+    let line = refused(
+        &run(
+            tmp.path(),
+            &["run", "--dry-run", "--config", small.to_str().unwrap()],
+        ),
+        "a window smaller than the questions",
+    );
+    assert!(
+        line.ends_with(
+            "not even one record fits: choose a model with a larger window or fewer questions"
+        ),
+        "{line}"
+    );
+    let cfg = config(tmp.path(), "http://127.0.0.1:9/v1", 6_000);
+    let cfg = cfg.to_str().unwrap();
     let out = run(
         tmp.path(),
         &[
