@@ -269,8 +269,30 @@ fn the_dry_run_says_a_missing_key_and_an_unknown_window_without_printing_a_key()
         .unwrap();
     let line = refused(&out, "ollama with context_tokens 2048");
     assert!(
-        line.contains("ollama:llama3.1:8b: max_tokens 4,096")
-            || line.contains("ollama:llama3.1:8b: 1 of 1 renderings"),
+        line.ends_with(
+            "ollama:llama3.1:8b: max_tokens 4,096 leaves no room for a prompt in the context \
+             window of 2,048 (context_tokens in the config); lower max_tokens"
+        ),
+        "{line}"
+    );
+    // An output limit over the model's own (gpt-4o: 16,384) is refused too.
+    std::fs::write(
+        &path,
+        "[[models]]\nprovider = \"openai\"\nmodel = \"gpt-4o\"\nmax_tokens = 20000\n",
+    )
+    .unwrap();
+    let out = bench(&tmp.path().join("cache"))
+        .args(one)
+        .arg("--config")
+        .arg(&path)
+        .output()
+        .unwrap();
+    let line = refused(&out, "gpt-4o with max_tokens 20000");
+    assert!(
+        line.contains(
+            "openai:gpt-4o: max_tokens 20,000 is over the model's output limit of 16,384 \
+             (https://platform.openai.com/docs/models/gpt-4o)"
+        ),
         "{line}"
     );
 }
