@@ -51,6 +51,27 @@ pub fn largest_prompt(plan: &Plan) -> Result<u32> {
         .unwrap_or(0))
 }
 
+/// Why the step of `n` records (`plan` asks it) is not run: its largest prompt is over
+/// `limit`, set by `why`. Over it at the `first` step is an error: the sweep would run nothing.
+pub fn over_limit(
+    plan: &Plan,
+    n: u32,
+    first: bool,
+    (limit, why): &(u32, String),
+) -> Result<Option<String>> {
+    let tokens = largest_prompt(plan)?;
+    if tokens <= *limit {
+        return Ok(None);
+    }
+    let what = format!("{n} records make a prompt of {tokens} tokens, over {limit} ({why})");
+    if first {
+        anyhow::bail!(crate::UsageError::new(format!(
+            "nothing to sweep: {what}; start with a smaller --records"
+        )));
+    }
+    Ok(Some(format!("the prompt limit: {what}")))
+}
+
 /// One size of one model and data shape.
 #[derive(Debug, Clone)]
 pub struct Step {
@@ -111,15 +132,11 @@ pub async fn sweep(
         spent_usd: 0.0,
     };
     for (k, &n) in s.sizes.iter().enumerate() {
-        if let Some((limit, why)) = &s.max_prompt {
-            let tokens = largest_prompt(&(s.at_sizes)(&plan, &[n])?)?;
-            if tokens > *limit {
-                out.stopped = format!(
-                    "the prompt limit: {n} records make a prompt of {tokens} tokens, over \
-                     {limit} ({why})"
-                );
-                return Ok(out);
-            }
+        if let Some(limit) = &s.max_prompt
+            && let Some(why) = over_limit(&(s.at_sizes)(&plan, &[n])?, n, k == 0, limit)?
+        {
+            out.stopped = why;
+            return Ok(out);
         }
         if let Some(budget) = s.budget_usd {
             let cost = (s.step_cost)(&(s.at_sizes)(&plan, &[n])?)?;

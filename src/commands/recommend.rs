@@ -46,6 +46,9 @@ pub fn execute(a: &RecommendArgs) -> Result<()> {
         || -> Result<Model> { Ok(run::build_models(args, vec![config.clone()])?.remove(0)) };
     let warmup = args.warmup.forced();
     if args.dry_run {
+        for n in crate::runner::model_notes(&[model()?], &plan) {
+            eprintln!("{n}");
+        }
         let (est, max) = round_cost(&plan, &model()?, warmup, args.batch)?;
         println!(
             "one round: ${est:.4} expected, ${max:.4} at most; all {} rounds: ${:.4} at most",

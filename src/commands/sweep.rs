@@ -62,16 +62,22 @@ pub fn execute(a: &SweepArgs) -> Result<()> {
     let warmup = args.warmup.forced();
     let batch = args.batch;
     let step_cost = |p: &Plan| Ok(super::plan_cost(p, &models()?, warmup, batch)?.1);
+    let at_sizes: &(dyn Fn(&Plan, &[u32]) -> Result<Plan> + Sync) = if args.file.data_file.is_some()
+    {
+        &data_sizes
+    } else {
+        &sweep::product_sizes
+    };
+    let limit = max_prompt(a.max_tokens_in, &configs);
     if args.dry_run {
-        let mut total = 0.0;
-        for &n in &sizes {
-            let mut p = plan.clone();
-            p.records = vec![n];
-            let c = step_cost(&p)?;
-            total += c;
-            println!("{n} records: at most ${c:.4} (all sizes up to here: ${total:.4})");
-        }
-        return Ok(());
+        return dry_run(
+            &plan,
+            &sizes,
+            at_sizes,
+            limit.as_ref(),
+            &step_cost,
+            &models()?,
+        );
     }
     let options = || run::options(args, warmup, false);
     let settings = Settings {
@@ -80,12 +86,8 @@ pub fn execute(a: &SweepArgs) -> Result<()> {
         budget_usd: args.budget_usd,
         options: &options,
         step_cost: &step_cost,
-        max_prompt: max_prompt(a.max_tokens_in, &configs),
-        at_sizes: if args.file.data_file.is_some() {
-            &data_sizes
-        } else {
-            &sweep::product_sizes
-        },
+        max_prompt: limit,
+        at_sizes,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -101,6 +103,35 @@ pub fn execute(a: &SweepArgs) -> Result<()> {
     print(&s);
     if !args.no_report && !s.steps.is_empty() {
         super::report::write_for_run(&s.run_dir, None, None)?;
+    }
+    Ok(())
+}
+
+/// `bench sweep --dry-run`: the notes, then each step's cost at most, up to the step the prompt
+/// limit stops (as the sweep would).
+fn dry_run(
+    plan: &Plan,
+    sizes: &[u32],
+    at_sizes: &(dyn Fn(&Plan, &[u32]) -> Result<Plan> + Sync),
+    limit: Option<&(u32, String)>,
+    step_cost: &dyn Fn(&Plan) -> Result<f64>,
+    models: &[crate::runner::Model],
+) -> Result<()> {
+    for n in crate::runner::model_notes(models, plan) {
+        eprintln!("{n}");
+    }
+    let mut total = 0.0;
+    for (k, &n) in sizes.iter().enumerate() {
+        let p = at_sizes(plan, &[n])?;
+        if let Some(limit) = limit
+            && let Some(why) = sweep::over_limit(&p, n, k == 0, limit)?
+        {
+            println!("stopped: {why}");
+            break;
+        }
+        let c = step_cost(&p)?;
+        total += c;
+        println!("{n} records: at most ${c:.4} (all sizes up to here: ${total:.4})");
     }
     Ok(())
 }
@@ -147,7 +178,8 @@ impl Samples {
 }
 
 /// The largest prompt a step may send and what sets it: `--max-tokens-in`, or the smallest
-/// context window of the models (less their output limit), whichever is smaller.
+/// context window of the models (the config's `context_tokens` or the table's, less their
+/// output limit), whichever is smaller.
 fn max_prompt(
     max_tokens_in: Option<u32>,
     configs: &[crate::providers::ModelConfig],
@@ -156,17 +188,9 @@ fn max_prompt(
     let context = configs
         .iter()
         .filter_map(|c| {
-            let window = c.context_tokens?;
-            let room = window.saturating_sub(c.max_tokens());
-            Some((
-                room,
-                format!(
-                    "{}:{}'s context_tokens {window} less its max_tokens {}",
-                    c.provider,
-                    c.model,
-                    c.max_tokens()
-                ),
-            ))
+            let w = crate::providers::windows::of(c)?;
+            let out = c.max_tokens();
+            Some((w.room(out), format!("{}'s {}", c.spec(), w.describe(out))))
         })
         .min_by_key(|(n, _)| *n);
     [flag, context]
@@ -225,7 +249,7 @@ mod tests {
             super::max_prompt(None, &both),
             Some((
                 16_000,
-                "openai-compatible:small's context_tokens 20000 less its max_tokens 4000".into()
+                "openai-compatible:small's context window 20,000 less max_tokens 4,000".into()
             ))
         );
         assert_eq!(

@@ -9,6 +9,7 @@
 //! `-latest`, `-preview…`, `-exp…`), or when the row's id ends in `*` and the model id starts
 //! with what precedes it. `claude-opus-4-6` therefore never falls into the `claude-opus-4` row:
 //! a model missing from the table is unknown and gets its settings as configured, with a note.
+//! Context windows and output limits have their own rows in [`super::windows`].
 
 use super::Wire;
 use super::config::ModelConfig;
@@ -302,7 +303,7 @@ pub(crate) fn score(id: &str, model: &str) -> Option<usize> {
 }
 
 /// The provider family of a wire API; None for servers the table does not describe.
-fn api(wire: Wire) -> Option<Api> {
+pub(crate) fn api(wire: Wire) -> Option<Api> {
     match wire {
         Wire::Anthropic => Some(Api::Anthropic),
         Wire::OpenAi | Wire::OpenAiResponses => Some(Api::OpenAi),
@@ -498,6 +499,7 @@ pub fn notes(cfg: &ModelConfig, tasks: bool) -> Vec<String> {
             c.family
         ));
     }
+    out.extend(super::windows::note(cfg));
     out
 }
 

@@ -88,8 +88,9 @@ pub struct ModelConfig {
     /// Prices per 1M tokens, overriding the built-in table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub price: Option<Price>,
-    /// The model's context window in tokens, prompt plus output: `bench sweep` stops before a
-    /// size whose prompt would not fit.
+    /// The model's context window in tokens, prompt plus output, over the table's
+    /// (`providers::windows`): a plan with a prompt that would not fit is refused before any
+    /// call, and `bench sweep` stops before a size whose prompt would not fit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context_tokens: Option<u32>,
 }
@@ -271,7 +272,7 @@ concurrency = 4                   # calls in flight
 # rpm = 50                        # requests per minute
 # tpm = 30000                     # input + max output tokens per minute
 # timeout_secs = 600
-# context_tokens = 200000         # context window: bench sweep stops before a prompt that would not fit
+# context_tokens = 200000         # context window (overrides src/providers/windows.rs): a prompt plus max_tokens over it is refused
 # price = {{ input = 3.0, output = 15.0, cache_read = 0.30, cache_write = 3.75 }}
 #   (add batch = 0.5 for the --batch price as a fraction of these; 0.5 is the default for
 #    anthropic, openai, openai-responses and gemini)

@@ -13,6 +13,7 @@ mod openai;
 mod openai_responses;
 pub mod prices;
 pub mod reference;
+pub mod windows;
 
 use crate::UsageError;
 use crate::prompt::Message;

@@ -1,5 +1,6 @@
 //! `bench run --dry-run`: the plan without any network — calls per provider, exact prompt
-//! tokens per call (local o200k_base count), estimated cost and wall time under the limits.
+//! tokens per call (local o200k_base count), estimated cost and wall time under the limits;
+//! refused, as a real run is, when a prompt would not fit a model's window (`fits`).
 
 use super::Model;
 use super::plan::{self, Plan};
@@ -44,7 +45,7 @@ pub fn estimate(
     warmup: Option<bool>,
     batch: bool,
 ) -> Result<Estimate> {
-    let (matrix, skipped) = plan::build_all(plan)?;
+    let (matrix, skipped) = super::fits::build(plan, models)?;
     let (prompt_rows, calls) = prompts(plan, &matrix);
     let mut provider_rows = Vec::new();
     let (mut live_total, mut batch_total) = (0.0, 0.0);

@@ -8,6 +8,7 @@ pub mod cache;
 mod call;
 pub mod conversation;
 pub mod estimate;
+pub mod fits;
 pub mod ledger;
 pub mod limits;
 /// The plan and its matrix (they live with the suites that build them).
@@ -360,7 +361,7 @@ pub async fn run(
     if opts.batch.is_some() {
         batch::check(&models)?;
     }
-    let (matrix, skipped) = plan::build_all(plan)?;
+    let (matrix, skipped) = fits::build(plan, &models)?;
     for s in &skipped {
         observer.notice(&s.to_string());
     }
@@ -449,13 +450,18 @@ fn preflight(plan: &Plan, models: &[Model], observer: &dyn Observer) -> Result<(
 }
 
 /// What each model's requests leave out or change, and why, once per model (`bench run` and
-/// its `--dry-run` print them before any call).
+/// its `--dry-run` print them before any call); and a key that is not set, which only a dry
+/// run gets this far with (a real run's preflight refuses it first).
 pub fn model_notes(models: &[Model], plan: &Plan) -> Vec<String> {
     models
         .iter()
         .flat_map(|m| {
+            let key = m.provider.ready().err().map(|e| {
+                format!("{e}: the dry run needs no key; a real run refuses to start without it")
+            });
             crate::providers::capabilities::notes(&m.config, plan.suite.own_call_settings())
                 .into_iter()
+                .chain(key)
                 .map(|n| format!("note: {}: {n}", m.config.spec()))
         })
         .collect()

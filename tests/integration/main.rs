@@ -45,6 +45,7 @@ mod toon_golden;
 mod userdata;
 mod userdata_run;
 mod views;
+mod windows;
 mod write_batch;
 mod write_run;
 

@@ -1,0 +1,170 @@
+//! Every planned prompt checked against each model's context window before any call: a prompt
+//! plus the call's output limit over the window (`providers::windows`) refuses the plan with
+//! one line naming the largest prompt and the `--records` estimated to fit. `bench run`, its
+//! `--dry-run`, `sweep`, `recommend` and batch mode all get their matrix from [`build`].
+//!
+//! Prompt tokens are the plan's local o200k_base counts: OpenAI's own vocabulary for GPT-4o and
+//! later, an estimate for other models (Claude and Gemini count with their own). No margin is
+//! added: bench has no offline Claude or Gemini tokenizer to measure one with, so the refusal
+//! is for prompts that are over by bench's count, and the message says the count is an estimate.
+
+use super::Model;
+use super::plan::{self, Combo, Matrix, Plan};
+use crate::UsageError;
+use crate::numfmt::thousands;
+use crate::providers::windows::{self, Window};
+use crate::providers::{ModelConfig, Wire};
+use crate::suites::Skip;
+use anyhow::Result;
+
+/// The matrix of `plan`, refused when a prompt would not fit a model's window.
+pub fn build(plan: &Plan, models: &[Model]) -> Result<(Matrix, Vec<Skip>)> {
+    let (matrix, skipped) = plan::build_all(plan)?;
+    check(&matrix, models)?;
+    Ok((matrix, skipped))
+}
+
+/// One line per model whose window a planned call would not fit, joined; Ok when all fit.
+pub fn check(matrix: &Matrix, models: &[Model]) -> Result<(), UsageError> {
+    let problems: Vec<String> = models
+        .iter()
+        .filter_map(|m| {
+            let w = windows::of(&m.config)?;
+            refusal(matrix, &m.config, &w).map(|why| format!("{}: {why}", m.config.spec()))
+        })
+        .collect();
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(UsageError::new(problems.join("; ")))
+    }
+}
+
+/// The output limit a call of `c` is sent with: the suite's own (plus the thinking budget,
+/// which counts in it) or the model's, as the provider builds it.
+pub fn call_output(cfg: &ModelConfig, c: &Combo) -> u32 {
+    c.scorer
+        .call_settings()
+        .max_tokens
+        .map_or(cfg.max_tokens(), |m| m + cfg.thinking_budget.unwrap_or(0))
+}
+
+/// The largest prompt of `c`, o200k_base tokens.
+fn largest(c: &Combo) -> u32 {
+    c.units.iter().map(|u| u.tokens).max().unwrap_or(0)
+}
+
+/// `format · structure · variant at N records` (with the task when it names one).
+fn describe(c: &Combo) -> String {
+    let r = &c.rendering;
+    let task = c.item().map(|t| format!("task {t}, ")).unwrap_or_default();
+    format!(
+        "{task}{} · {} · {} at {} records",
+        c.scorer.mode().unwrap_or(r.format.name()),
+        r.structure.name(),
+        r.variant.name(),
+        thousands(c.records as i64)
+    )
+}
+
+/// Why `cfg`'s calls would not fit `w`, or None when every one does.
+fn refusal(matrix: &Matrix, cfg: &ModelConfig, w: &Window) -> Option<String> {
+    if let Some(limit) = w.output
+        && let Some(out) = matrix
+            .combos
+            .iter()
+            .map(|c| call_output(cfg, c))
+            .find(|&o| o > limit)
+    {
+        return Some(format!(
+            "max_tokens {} is over the model's output limit of {} ({}); lower max_tokens",
+            thousands(i64::from(out)),
+            thousands(i64::from(limit)),
+            w.source
+        ));
+    }
+    if let Some(out) = matrix
+        .combos
+        .iter()
+        .map(|c| call_output(cfg, c))
+        .find(|&o| w.room(o) == 0)
+    {
+        return Some(format!(
+            "max_tokens {} leaves no room for a prompt in the context window of {} ({}); lower \
+             max_tokens",
+            thousands(i64::from(out)),
+            thousands(i64::from(w.context)),
+            w.source
+        ));
+    }
+    let over: Vec<&Combo> = matrix
+        .combos
+        .iter()
+        .filter(|c| largest(c) > w.room(call_output(cfg, c)))
+        .collect();
+    let worst = over.iter().max_by_key(|c| largest(c))?;
+    let out = call_output(cfg, worst);
+    Some(format!(
+        "{} of {} renderings make prompts that do not fit ({}, {}): the largest, {}, is about {} \
+         tokens ({}); {}",
+        over.len(),
+        matrix.combos.len(),
+        w.describe(out),
+        w.source,
+        describe(worst),
+        thousands(i64::from(largest(worst))),
+        vocabulary(cfg),
+        advice(matrix, cfg, w)
+    ))
+}
+
+/// What the prompt counts are to this model: its own vocabulary, or an estimate.
+fn vocabulary(cfg: &ModelConfig) -> &'static str {
+    match cfg.wire() {
+        Ok(Wire::OpenAi | Wire::OpenAiResponses) => {
+            "o200k_base count, the vocabulary of OpenAI's current models"
+        }
+        _ => "o200k_base count, an estimate: this model's own tokenizer counts differently",
+    }
+}
+
+/// The `--records` estimated to fit every rendering: each prompt is its data (tokens per
+/// record times records) plus the rest (instructions, questions), so the records that fit are
+/// the room left after the rest, over the tokens per record; the smallest over renderings.
+fn advice(matrix: &Matrix, cfg: &ModelConfig, w: &Window) -> String {
+    // A task's data is its own file: --records does not size it.
+    if matrix.combos.iter().any(|c| c.item().is_some()) {
+        return "choose a model with a larger window or smaller tasks".into();
+    }
+    let fit = matrix
+        .combos
+        .iter()
+        .map(|c| {
+            let data = c
+                .rendering
+                .stats
+                .tokens
+                .get("o200k_base")
+                .copied()
+                .unwrap_or(0) as f64;
+            let rest = f64::from(largest(c)) - data;
+            let room = f64::from(w.room(call_output(cfg, c)));
+            if data <= 0.0 || c.records == 0 {
+                return 0;
+            }
+            ((room - rest.max(0.0)) * c.records as f64 / data)
+                .floor()
+                .max(0.0) as u64
+        })
+        .min()
+        .unwrap_or(0);
+    if fit == 0 {
+        "not even one record fits: choose a model with a larger window or fewer questions".into()
+    } else {
+        format!(
+            "about --records {} would fit (estimated from each rendering's tokens per record), \
+             or choose a model with a larger window",
+            thousands(fit as i64)
+        )
+    }
+}

@@ -1,0 +1,298 @@
+//! Prompts checked against the model's context window before any call (issue 41, item 3): in
+//! `run`, its `--dry-run`, batch mode, `sweep` and `recommend`; the table's windows, a config's
+//! `context_tokens`, the `--records` said to fit, and the dry run's line for a missing key.
+
+use super::run_cli::bench;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use wiremock::matchers::any;
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+/// A key that must never be printed.
+const KEY: &str = "sk-window-test-do-not-print";
+
+/// A config of gpt-5-mini at `base_url` whose window is `context` tokens, max_tokens 1,000.
+fn config(dir: &Path, base_url: &str, context: u32) -> PathBuf {
+    let path = dir.join("models.toml");
+    std::fs::write(
+        &path,
+        format!(
+            "[[models]]\nprovider = \"openai\"\nmodel = \"gpt-5-mini\"\nbase_url = \"{base_url}\"\n\
+             max_tokens = 1000\ncontext_tokens = {context}\n"
+        ),
+    )
+    .unwrap();
+    path
+}
+
+/// `bench ARGS --output-root ROOT --no-report` with the fake key set.
+fn run(dir: &Path, args: &[&str]) -> Output {
+    bench(&dir.join("cache"))
+        .env("OPENAI_API_KEY", KEY)
+        .args(args)
+        .arg("--output-root")
+        .arg(dir.join("data"))
+        .arg("--no-report")
+        .output()
+        .unwrap()
+}
+
+/// The last stderr line of a command refused with exit 2, checked for the key.
+fn refused(out: &Output, what: &str) -> String {
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{what}: {stderr}\n{stdout}");
+    assert!(!stderr.contains(KEY) && !stdout.contains(KEY), "{what}");
+    stderr.trim().lines().last().unwrap().to_string()
+}
+
+/// The `--records N` a refusal says would fit.
+fn suggested(line: &str) -> u32 {
+    let at = line
+        .find("about --records ")
+        .unwrap_or_else(|| panic!("no --records in: {line}"));
+    line[at + 16..]
+        .split(' ')
+        .next()
+        .unwrap()
+        .replace(',', "")
+        .parse()
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_prompt_over_the_window_is_refused_before_any_call_in_every_command() {
+    let server = MockServer::start().await;
+    Mock::given(any())
+        .respond_with(ResponseTemplate::new(500))
+        .mount(&server)
+        .await;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
+    let cfg = config(&dir, &format!("{}/v1", server.uri()), 6_000);
+    let cfg = cfg.to_str().unwrap().to_string();
+    let outs = tokio::task::spawn_blocking(move || {
+        let commands: [&[&str]; 7] = [
+            &["run", "--runs", "1"],
+            &["run", "--runs", "1", "--dry-run"],
+            &["run", "--runs", "1", "--batch", "--batch-poll", "0.1"],
+            &["recommend"],
+            &["recommend", "--dry-run"],
+            &["sweep", "--max-records", "62"],
+            &["sweep", "--max-records", "62", "--dry-run"],
+        ];
+        commands.map(|c| {
+            let args = [c, &["--config", &cfg]].concat();
+            (c.join(" "), run(&dir, &args))
+        })
+    })
+    .await
+    .unwrap();
+    for (what, out) in &outs {
+        let line = refused(out, what);
+        if what.starts_with("sweep") {
+            assert!(
+                line.starts_with("error: nothing to sweep: 31 records make a prompt of ")
+                    && line.contains(
+                        "openai:gpt-5-mini's context window 6,000 less max_tokens 1,000); \
+                         start with a smaller --records"
+                    ),
+                "{what}: {line}"
+            );
+        } else {
+            assert!(
+                line.starts_with("error: openai:gpt-5-mini: ")
+                    && line.contains("renderings make prompts that do not fit (context window 6,000 less max_tokens 1,000, context_tokens in the config): the largest, ")
+                    && line.contains(" records, is about ")
+                    && line.contains("o200k_base count, the vocabulary of OpenAI's current models"),
+                "{what}: {line}"
+            );
+            assert!(suggested(&line) < 31, "{what}: {line}");
+        }
+    }
+    let calls = server.received_requests().await.unwrap();
+    assert!(
+        calls.is_empty(),
+        "{} requests reached the server",
+        calls.len()
+    );
+    assert!(
+        !tmp.path().join("data").exists(),
+        "nothing written before a refusal"
+    );
+}
+
+#[test]
+fn the_records_said_to_fit_do_fit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cfg = config(tmp.path(), "http://127.0.0.1:9/v1", 6_000);
+    let cfg = cfg.to_str().unwrap();
+    let line = refused(
+        &run(tmp.path(), &["run", "--dry-run", "--config", cfg]),
+        "31 records",
+    );
+    let n = suggested(&line);
+    assert!((1..31).contains(&n), "{line}");
+    // The 124 questions alone need more than 2,000 tokens: no size fits, and it says so.
+    let small = config(tmp.path(), "http://127.0.0.1:9/v1", 3_000);
+    let line = refused(
+        &run(
+            tmp.path(),
+            &["run", "--dry-run", "--config", small.to_str().unwrap()],
+        ),
+        "a window smaller than the questions",
+    );
+    assert!(
+        line.ends_with(
+            "not even one record fits: choose a model with a larger window or fewer questions"
+        ),
+        "{line}"
+    );
+    let cfg = config(tmp.path(), "http://127.0.0.1:9/v1", 6_000);
+    let cfg = cfg.to_str().unwrap();
+    let out = run(
+        tmp.path(),
+        &[
+            "run",
+            "--dry-run",
+            "--config",
+            cfg,
+            "--records",
+            &n.to_string(),
+        ],
+    );
+    let stdout = crate::success_stdout(&out);
+    assert!(stdout.contains("prompt_tokens_per_call"), "{stdout}");
+}
+
+/// A CSV of `rows` players, about 20 o200k_base tokens a row as CSV.
+fn players(dir: &Path, rows: usize) -> PathBuf {
+    let mut text = String::from("id,player,team,position,season,yards,touchdowns,note\n");
+    for i in 0..rows {
+        text.push_str(&format!(
+            "{i},Player {i},Team {},{},{},{},{},ok\n",
+            i % 32,
+            ["QB", "RB", "WR", "TE"][i % 4],
+            2000 + i % 25,
+            (i * 37) % 2000,
+            i % 17
+        ));
+    }
+    let path = dir.join("players.csv");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// The issue's session: a large `--data` file planned for gpt-5-mini, whose 400,000-token
+/// window comes from the table.
+#[test]
+fn a_large_data_file_is_refused_for_gpt_5_mini_in_the_dry_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = players(tmp.path(), 9_999);
+    let data = data.to_str().unwrap();
+    let args = [
+        "run",
+        "--dry-run",
+        "--provider",
+        "openai:gpt-5-mini",
+        "--data",
+        data,
+        "--formats",
+        "csv,json_pretty",
+    ];
+    let line = refused(&run(tmp.path(), &args), "9,999 rows");
+    assert!(
+        line.contains("(context window 400,000 less max_tokens 4,096, https://platform.openai.com/docs/models/gpt-5)")
+            && line.contains("the largest, json_pretty · flat · mandatory at 9,999 records, is about "),
+        "{line}"
+    );
+    let n = suggested(&line);
+    let out = run(
+        tmp.path(),
+        &[&args[..], &["--records", &n.to_string()]].concat(),
+    );
+    let stdout = crate::success_stdout(&out);
+    assert!(stdout.contains("json_pretty"), "{stdout}");
+}
+
+#[test]
+fn the_dry_run_says_a_missing_key_and_an_unknown_window_without_printing_a_key() {
+    let tmp = tempfile::tempdir().unwrap();
+    let one = [
+        "run",
+        "--dry-run",
+        "--formats",
+        "csv",
+        "--structures",
+        "flat",
+        "--variants",
+        "mandatory",
+    ];
+    let with = |args: &[&str], key: bool| {
+        let mut c = bench(&tmp.path().join("cache"));
+        if key {
+            c.env("OPENAI_API_KEY", KEY);
+        }
+        let out = c.args(one).args(args).output().unwrap();
+        let stdout = crate::success_stdout(&out);
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(!stderr.contains(KEY) && !stdout.contains(KEY));
+        stderr
+    };
+    let gpt = ["--provider", "openai:gpt-5-mini"];
+    let stderr = with(&gpt, false);
+    assert!(
+        stderr.contains(
+            "note: openai:gpt-5-mini: OPENAI_API_KEY is not set: the dry run needs no key; a real \
+             run refuses to start without it"
+        ),
+        "{stderr}"
+    );
+    assert!(!with(&gpt, true).contains("is not set"));
+    let stderr = with(&["--provider", "ollama:llama3.1:8b"], false);
+    assert!(
+        stderr.contains("note: ollama:llama3.1:8b: context window unknown (llama3.1:8b is not in src/providers/windows.rs)"),
+        "{stderr}"
+    );
+    // A local model's window set in the config is checked like the table's.
+    let path = tmp.path().join("local.toml");
+    std::fs::write(
+        &path,
+        "[[models]]\nprovider = \"ollama\"\nmodel = \"llama3.1:8b\"\ncontext_tokens = 2048\n",
+    )
+    .unwrap();
+    let out = bench(&tmp.path().join("cache"))
+        .args(one)
+        .arg("--config")
+        .arg(&path)
+        .output()
+        .unwrap();
+    let line = refused(&out, "ollama with context_tokens 2048");
+    assert!(
+        line.ends_with(
+            "ollama:llama3.1:8b: max_tokens 4,096 leaves no room for a prompt in the context \
+             window of 2,048 (context_tokens in the config); lower max_tokens"
+        ),
+        "{line}"
+    );
+    // An output limit over the model's own (gpt-4o: 16,384) is refused too.
+    std::fs::write(
+        &path,
+        "[[models]]\nprovider = \"openai\"\nmodel = \"gpt-4o\"\nmax_tokens = 20000\n",
+    )
+    .unwrap();
+    let out = bench(&tmp.path().join("cache"))
+        .args(one)
+        .arg("--config")
+        .arg(&path)
+        .output()
+        .unwrap();
+    let line = refused(&out, "gpt-4o with max_tokens 20000");
+    assert!(
+        line.contains(
+            "openai:gpt-4o: max_tokens 20,000 is over the model's output limit of 16,384 \
+             (https://platform.openai.com/docs/models/gpt-4o)"
+        ),
+        "{line}"
+    );
+}
