@@ -91,7 +91,9 @@ fn check_base_url(args: &RunArgs, configs: &[ModelConfig]) -> Result<()> {
         .collect();
     if takers.len() > 1 {
         return Err(UsageError::new(format!(
-            "--base-url points one provider at its server, but this run has {} that would take              it ({}); give each model its own base_url in a --config file (`bench init-config`              writes one), or run them one at a time",
+            "--base-url points one provider at its server, but this run has {} that would take \
+             it ({}); give each model its own base_url in a --config file (`bench init-config` \
+             writes one), or run them one at a time",
             takers.len(),
             takers.join(", ")
         ))

@@ -342,8 +342,9 @@ fn nothing_right(d: &ReportData) -> Vec<String> {
             let (answers, failed) = rows.fold((0, 0), |(a, x), r| (a + r.n_answers, x + r.failed_calls));
             if answers == 0 && failed > 0 {
                 return format!(
-                    "**{}, {}**: no answers from {}: all {} calls failed (their `error` fields say \
-                     why), so this run has no accuracy to rank; only the token counts carry information.",
+                    "**{}, {}**: no answers from {}: every call failed ({} failed; their `error` fields \
+                     say why), so this run has no accuracy to rank; only the token counts carry \
+                     information.",
                     f.model_label(),
                     f.data_label(sizes, primers),
                     f.model_label(),

@@ -314,7 +314,7 @@ fn a_dead_endpoint_stops_the_run_fast_and_says_where_then_resume_sends_the_rest(
     assert!(issue.reason.as_deref().unwrap_or_default().contains(&at));
     let report = std::fs::read_to_string(dir.join("formats").join("BENCHMARK_REPORT.md")).unwrap();
     assert!(
-        report.contains("no answers from ollama/llama3.1:8b"),
+        report.contains("no answers from ollama/llama3.1:8b: every call failed (1 failed;"),
         "{report}"
     );
     assert!(!report.contains("unparseable or truncated"));
@@ -457,6 +457,7 @@ fn base_url_goes_to_one_provider_and_its_version_is_not_doubled() {
         "{err}"
     );
     assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(!err.contains("  "), "one line of prose: {err}");
     // One provider takes it; the offline reference takes none.
     let out = bench(&cache)
         .args(["run", "--provider", "anthropic:claude-haiku-4-5"])
