@@ -587,6 +587,11 @@ pub struct RunArgs {
     /// when shown to lose less than this (recorded in the run; `bench report --margin` overrides).
     #[arg(long, value_name = "PP", value_parser = parse_margin, default_value_t = crate::stats::DEFAULT_MARGIN_PP)]
     pub margin: f64,
+    /// Exit with status 1 when more than this share of the measured calls failed (0 to 1; 0:
+    /// any failed call). A provider with no successful call fails the run whatever this is.
+    #[arg(long, value_name = "SHARE", value_parser = parse_share,
+          default_value_t = crate::runner::DEFAULT_MAX_FAILED_SHARE)]
+    pub max_failed_share: f64,
     /// Neither read nor write the response cache.
     #[arg(long)]
     pub no_cache: bool,
@@ -843,6 +848,15 @@ fn parse_margin(s: &str) -> Result<f64, String> {
         Ok(m) if m.is_finite() && m > 0.0 && m < 100.0 => Ok(m),
         _ => Err(format!(
             "'{s}' is not a margin in percentage points (a number above 0 and below 100)"
+        )),
+    }
+}
+
+fn parse_share(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err(format!(
+            "'{s}' is not a share of the calls (a number from 0 to 1, such as 0.1)"
         )),
     }
 }

@@ -76,6 +76,32 @@ fn check_unique(configs: &[ModelConfig]) -> Result<()> {
     Ok(())
 }
 
+/// `--base-url` names one server: refused when it would go to more than one model (a mixed
+/// run would send every provider's calls to the same host); each model's own `base_url` in a
+/// `--config` file is the way to point several at their servers.
+fn check_base_url(args: &RunArgs, configs: &[ModelConfig]) -> Result<()> {
+    if args.base_url.is_none() {
+        return Ok(());
+    }
+    let takers: Vec<String> = configs
+        .iter()
+        .filter(|c| c.wire().ok() != Some(providers::Wire::Reference))
+        .filter(|c| c.base_url.is_none() || args.resume.is_some())
+        .map(ModelConfig::spec)
+        .collect();
+    if takers.len() > 1 {
+        return Err(UsageError::new(format!(
+            "--base-url points one provider at its server, but this run has {} that would take \
+             it ({}); give each model its own base_url in a --config file (`bench init-config` \
+             writes one), or run them one at a time",
+            takers.len(),
+            takers.join(", ")
+        ))
+        .into());
+    }
+    Ok(())
+}
+
 /// Command-line limits override every model's config.
 fn apply_overrides(args: &RunArgs, configs: &mut [ModelConfig]) {
     for c in configs {
@@ -142,7 +168,7 @@ pub fn execute(args: &RunArgs) -> Result<()> {
     let opts = options(args, warmup, resumed_batch);
     let outcome = launch(&plan, models, opts, resumed)?;
     let reported = print_outcome(args, &plan, &outcome)?;
-    exit_status(&outcome, reported)
+    exit_status(&outcome, args.max_failed_share, reported)
 }
 
 /// `--resume DIR`: the interrupted run's log, its kept calls said on screen.
@@ -307,6 +333,7 @@ fn write_plan(args: &RunArgs, formats: Vec<Format>) -> Result<Plan> {
 
 /// The models with the command line's overrides, each once.
 pub(super) fn build_models(args: &RunArgs, mut configs: Vec<ModelConfig>) -> Result<Vec<Model>> {
+    check_base_url(args, &configs)?;
     apply_overrides(args, &mut configs);
     check_unique(&configs)?;
     let models: Vec<Model> = configs
@@ -430,7 +457,20 @@ fn print_outcome(args: &RunArgs, plan: &Plan, outcome: &runner::Outcome) -> Resu
             let db = crate::analytics::Analytics::open_run(run_dir)?;
             crate::outln!("{}", report::render(&db.query(sql)?, TableFormat::Table)?)?;
         }
+        None if outcome.summary.rankings.is_empty() => {}
         None => crate::outln!("{}", report::ranking_table(&outcome.summary.rankings))?,
+    }
+    // A provider that never answered is not a row of zeros in the ranking: it is said here.
+    // Why, unless the message that stopped the provider was just printed (and ends the run).
+    for issue in &outcome.summary.provider_issues {
+        let said = issue
+            .reason
+            .as_ref()
+            .is_some_and(|r| outcome.fatal.contains(r));
+        match said {
+            true => eprintln!("{}", issue.headline()),
+            false => eprintln!("{}", issue.describe()),
+        }
     }
     for w in &outcome.warnings {
         eprintln!("{w}");
@@ -454,8 +494,9 @@ fn print_outcome(args: &RunArgs, plan: &Plan, outcome: &runner::Outcome) -> Resu
 }
 
 /// Why the run stopped (budget: exit 3, interrupt: 130, a fatal provider error, calls left),
-/// else how the report went.
-fn exit_status(outcome: &runner::Outcome, reported: Result<()>) -> Result<()> {
+/// else exit 1 when a provider gave no answer or more than `max_failed` of the measured calls
+/// failed, else how the report went.
+fn exit_status(outcome: &runner::Outcome, max_failed: f64, reported: Result<()>) -> Result<()> {
     let run_dir = outcome.jsonl.parent().unwrap_or(std::path::Path::new("."));
     let dir = run_dir.display().to_string();
     let resume_hint = format!(
@@ -478,6 +519,34 @@ fn exit_status(outcome: &runner::Outcome, reported: Result<()>) -> Result<()> {
             outcome.fatal.join("; ")
         )),
         None if outcome.missing > 0 => Err(anyhow::anyhow!(resume_hint)),
-        None => reported,
+        None => failures(outcome, max_failed, &dir).map_or(reported, |m| Err(anyhow::anyhow!(m))),
     }
+}
+
+/// Why a finished run must not pass as a success: a provider with no answer, or a share of
+/// failed calls above `max_failed` (`--max-failed-share`).
+fn failures(outcome: &runner::Outcome, max_failed: f64, dir: &str) -> Option<String> {
+    let silent: Vec<&str> = outcome
+        .summary
+        .provider_issues
+        .iter()
+        .filter(|i| i.no_answers)
+        .map(|i| i.provider.as_str())
+        .collect();
+    let retry = format!("`bench run --resume {dir} --retry-errors` asks them again");
+    if !silent.is_empty() {
+        return Some(format!(
+            "no answers from {}: every call failed; {retry}",
+            silent.join(", ")
+        ));
+    }
+    let (failed, calls) = (outcome.failed_calls, outcome.measured_calls);
+    let share = failed as f64 / calls.max(1) as f64;
+    (failed > 0 && share > max_failed).then(|| {
+        format!(
+            "{failed} of {calls} calls failed ({:.1} %, more than --max-failed-share {max_failed}); \
+             the ranking leaves their runs out; {retry}",
+            100.0 * share
+        )
+    })
 }

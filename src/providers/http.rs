@@ -2,6 +2,7 @@
 //! retryable / fatal errors, the wait a server asks for, and redaction of secrets.
 
 use super::ProviderError;
+use super::unreachable::{ConnectFault, origin};
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::Value;
 use std::time::Duration;
@@ -28,16 +29,43 @@ impl std::fmt::Debug for Secret {
     }
 }
 
-/// `base` with `path` appended to its path, keeping any query string after it.
+/// `base` with `path` appended to its path, keeping any query string after it. When the base
+/// already ends with the API version the path starts with (`…/v1` and `/v1/messages`, `…/v1beta`
+/// and `/v1beta/models/…`), the version is written once: both spellings of a base URL work.
 pub fn join(base: &str, path: &str) -> String {
+    let joined = |base_path: &str| {
+        let base_path = base_path.trim_end_matches('/');
+        let last = base_path.rsplit('/').next().unwrap_or_default();
+        let first = path
+            .trim_start_matches('/')
+            .split('/')
+            .next()
+            .unwrap_or_default();
+        if is_version(last) && last == first {
+            format!(
+                "{base_path}{}",
+                &path[path.find(first).unwrap_or(0) + first.len()..]
+            )
+        } else {
+            format!("{base_path}{path}")
+        }
+    };
     match reqwest::Url::parse(base) {
         Ok(mut u) => {
-            let p = format!("{}{path}", u.path().trim_end_matches('/'));
+            let p = joined(u.path());
             u.set_path(&p);
             u.to_string()
         }
-        Err(_) => format!("{}{path}", base.trim_end_matches('/')),
+        Err(_) => joined(base),
     }
+}
+
+/// Whether a path segment names an API version: `v1`, `v2`, `v1beta`, `v1alpha1`.
+fn is_version(segment: &str) -> bool {
+    segment
+        .strip_prefix('v')
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+        && segment.chars().all(|c| c.is_ascii_alphanumeric())
 }
 
 /// A URL as it may be recorded: without query string or user info, which can carry keys.
@@ -277,7 +305,10 @@ impl Endpoint {
     }
 
     fn transport_error(&self, e: reqwest::Error) -> ProviderError {
-        if e.is_timeout() {
+        // A connection that never opened (refused, no such host, TLS, connect timeout) is told
+        // apart: before a provider has answered once it means nothing is there to ask.
+        let connect = e.is_connect();
+        if e.is_timeout() && !connect {
             return ProviderError::Timeout;
         }
         let body = e.is_body() || e.is_decode();
@@ -285,10 +316,19 @@ impl Endpoint {
         let e = e.without_url();
         let mut msg = e.to_string();
         let mut source = std::error::Error::source(&e);
+        let mut innermost = None;
         while let Some(s) = source {
             msg.push_str(": ");
             msg.push_str(&s.to_string());
+            innermost = Some(s);
             source = s.source();
+        }
+        if connect {
+            let fault = ConnectFault::of(&e, &msg, self.url.starts_with("https:"));
+            let detail = innermost.map_or_else(|| msg.clone(), |s| s.to_string());
+            return ProviderError::Unreachable(
+                self.scrub(&fault.describe(&origin(&self.url), &detail)),
+            );
         }
         let message = self.scrub(&msg);
         if body {
@@ -540,6 +580,32 @@ mod tests {
             join("http://localhost:11434/v1/", "/x"),
             "http://localhost:11434/v1/x"
         );
+    }
+
+    #[test]
+    fn a_version_in_both_base_and_path_is_written_once() {
+        assert_eq!(
+            join("http://127.0.0.1:9/v1", "/v1/messages"),
+            "http://127.0.0.1:9/v1/messages"
+        );
+        assert_eq!(
+            join("https://api.anthropic.com", "/v1/messages"),
+            "https://api.anthropic.com/v1/messages"
+        );
+        assert_eq!(
+            join(
+                "https://gw.example/v1beta/?key=K",
+                "/v1beta/models/m:generateContent"
+            ),
+            "https://gw.example/v1beta/models/m:generateContent?key=K"
+        );
+        assert_eq!(
+            join("http://localhost:8000/v1", "/chat/completions"),
+            "http://localhost:8000/v1/chat/completions"
+        );
+        // Only a version is folded: another shared segment is a real path.
+        assert_eq!(join("http://h/api", "/api/x"), "http://h/api/api/x");
+        assert_eq!(join("http://h/v1", "/v1beta/x"), "http://h/v1/v1beta/x");
     }
 
     #[test]

@@ -14,6 +14,7 @@ mod openai_responses;
 pub mod prices;
 pub mod reference;
 pub mod windows;
+mod unreachable;
 
 use crate::UsageError;
 use crate::prompt::Message;
@@ -224,6 +225,12 @@ pub enum ProviderError {
     /// Connection refused, reset or similar.
     #[error("connection failed: {0}")]
     Connection(String),
+    /// No connection could be opened at all (refused, the host not found, the TLS handshake
+    /// failed, no answer to connect): the message says what and where. Retried like a
+    /// connection fault once the provider has answered; before that, the runner stops the
+    /// provider after a few tries (`runner::retry::UNREACHABLE_TRIES`).
+    #[error("{0}")]
+    Unreachable(String),
     /// The run stopped (Ctrl-C, budget) before this attempt was sent; not recorded.
     #[error("cancelled before sending")]
     Cancelled,
@@ -244,7 +251,9 @@ impl ProviderError {
     pub fn retryable(&self) -> bool {
         match self {
             Self::Status { status, .. } => matches!(status, 408 | 409 | 429 | 500..=599),
-            Self::Timeout | Self::Connection(_) | Self::BadBody { .. } => true,
+            Self::Timeout | Self::Connection(_) | Self::Unreachable(_) | Self::BadBody { .. } => {
+                true
+            }
             Self::BadPrompt(_)
             | Self::MissingKey(_)
             | Self::LimitReached { .. }
@@ -264,6 +273,20 @@ impl ProviderError {
                     status: 401 | 403 | 404,
                     ..
                 }
+        )
+    }
+
+    /// Whether no connection could be opened at all (see [`ProviderError::Unreachable`]).
+    pub fn unreachable(&self) -> bool {
+        matches!(self, Self::Unreachable(_))
+    }
+
+    /// Whether the server answered this attempt (an HTTP status came back, or a body began):
+    /// after that, a failure to connect is a transient fault, not a server that is not there.
+    pub fn answered(&self) -> bool {
+        matches!(
+            self,
+            Self::Status { .. } | Self::LimitReached { .. } | Self::BadBody { .. }
         )
     }
 

@@ -88,7 +88,13 @@ pub fn ranking_table(rows: &[RankingRow]) -> String {
             if primers {
                 row.push(if r.primer { "on" } else { "off" }.to_string());
             }
-            row.extend([r.provider.clone(), pct(r.weighted_accuracy)]);
+            // A rendering none of whose runs got an answer has no accuracy, not 0 %.
+            let weighted = if r.runs == 0 {
+                "–".to_string()
+            } else {
+                pct(r.weighted_accuracy)
+            };
+            row.extend([r.provider.clone(), weighted]);
             // A category with no questions (a question file may have none) shows "–", not 0 %.
             row.extend(Category::ALL.iter().map(|c| {
                 r.accuracy_by_category

@@ -331,12 +331,26 @@ fn families_with_nothing_right(d: &ReportData) -> BTreeSet<&Family> {
         .collect()
 }
 
-/// The finding for each family where no format got a single answer right.
+/// The finding for each family where no format got a single answer right: when no call got
+/// any answer at all, that is what it says ("no answers from P"), not a fault of the replies.
 fn nothing_right(d: &ReportData) -> Vec<String> {
     let (sizes, primers) = varies(&d.accuracy);
     families_with_nothing_right(d)
         .into_iter()
         .map(|f| {
+            let rows = d.accuracy.iter().filter(|r| &r.family == f);
+            let (answers, failed) = rows.fold((0, 0), |(a, x), r| (a + r.n_answers, x + r.failed_calls));
+            if answers == 0 && failed > 0 {
+                return format!(
+                    "**{}, {}**: no answers from {}: every call failed ({} failed; their `error` fields \
+                     say why), so this run has no accuracy to rank; only the token counts carry \
+                     information.",
+                    f.model_label(),
+                    f.data_label(sizes, primers),
+                    f.model_label(),
+                    int(failed)
+                );
+            }
             format!(
                 "**{}, {}**: no format got a single answer right, so this run cannot rank formats by accuracy \
                  (the failure modes below say why: unparseable or truncated replies point at the model or \

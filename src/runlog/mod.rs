@@ -18,7 +18,7 @@ use serde_json::Value;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-pub use summary::{RankingRow, SummaryRecord, build_summary};
+pub use summary::{ProviderIssue, RankingRow, SummaryRecord, build_summary};
 
 /// One line of the run log.
 #[derive(Debug, Clone, Serialize, Deserialize)]

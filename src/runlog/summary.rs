@@ -68,6 +68,52 @@ pub struct SummaryRecord {
     /// Why it stopped early (Ctrl-C, budget, a provider failing for good).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop_reason: Option<String>,
+    /// Providers that gave no answer at all, or were stopped with calls left: each says why
+    /// and how many calls it left undone (the ranking holds no rows of a provider that never
+    /// answered).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub provider_issues: Vec<ProviderIssue>,
+}
+
+/// A provider the run got no answer from, or stopped calling before its plan was done.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProviderIssue {
+    /// `provider/model`.
+    pub provider: String,
+    /// Whether none of its measured calls succeeded: "no answers from" it.
+    pub no_answers: bool,
+    /// Its measured calls that failed (written as results with `error`).
+    pub failed_calls: usize,
+    /// Its planned calls never sent, because it (or the run) was stopped; `bench run --resume`
+    /// sends them.
+    pub not_sent: usize,
+    /// Why: the message it was stopped with, else its first failed call's error.
+    pub reason: Option<String>,
+}
+
+impl ProviderIssue {
+    /// What happened, without why: `no answers from P (N failed, M calls not sent)`.
+    pub fn headline(&self) -> String {
+        let unsent = if self.not_sent > 0 {
+            format!(", {} calls not sent", self.not_sent)
+        } else {
+            String::new()
+        };
+        let counts = format!("({} failed{unsent})", self.failed_calls);
+        if self.no_answers {
+            format!("no answers from {} {counts}", self.provider)
+        } else {
+            format!("{} was stopped {counts}", self.provider)
+        }
+    }
+
+    /// The headline and why, on one line.
+    pub fn describe(&self) -> String {
+        match &self.reason {
+            Some(why) => format!("{}: {why}", self.headline()),
+            None => self.headline(),
+        }
+    }
 }
 
 fn key(r: &ResultRecord) -> String {
@@ -183,6 +229,7 @@ pub fn build_summary(
         rankings: figures.rankings,
         interrupted,
         stop_reason: None,
+        provider_issues: Vec::new(),
     }
 }
 

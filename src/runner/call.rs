@@ -304,13 +304,15 @@ async fn ask(
         ..c.request(u)
     };
     let tokens = u.tokens + p.max_tokens;
-    let stopping = || shared.stop.requested();
+    // A provider stopped by another call's error gets no further attempt from this one.
+    let stopping = || shared.stop.requested() || p.fatal.get().is_some();
     let attempted = retry::send(
         p.provider.as_ref(),
         &p.limits,
         &req,
         tokens,
         &shared.retry,
+        &p.answered,
         &stopping,
     )
     .await;
@@ -321,7 +323,7 @@ async fn ask(
         return None;
     }
     if let Err(e) = &attempted.result {
-        note_fatal(shared, p, e);
+        note_fatal(shared, p, e, attempted.attempts);
     }
     let spent = match &attempted.result {
         Ok(resp) => {
@@ -355,17 +357,26 @@ fn reserve(shared: &Shared, estimate: f64) -> bool {
     false
 }
 
-/// A fatal error (bad key, unknown model) stops calling that provider, said once.
-fn note_fatal(shared: &Shared, p: &ProviderRun, e: &ProviderError) {
-    if e.fatal()
-        && p.fatal
-            .set(format!(
-                "{}:{}: {e} — stopped calling it",
-                p.provider.name(),
-                p.provider.model()
-            ))
-            .is_ok()
-    {
+/// A fatal error (bad key, unknown model) stops calling that provider, said once; so does a
+/// server that could not be reached before it ever answered (nothing listening, no such host,
+/// TLS failure): every later call would wait out the same retries for nothing.
+fn note_fatal(shared: &Shared, p: &ProviderRun, e: &ProviderError, attempts: u32) {
+    let unreachable = e.unreachable() && !p.answered.load(std::sync::atomic::Ordering::Relaxed);
+    if !(e.fatal() || unreachable) {
+        return;
+    }
+    let after = if unreachable {
+        let s = if attempts == 1 { "try" } else { "tries" };
+        format!(" after {attempts} {s}")
+    } else {
+        String::new()
+    };
+    let message = format!(
+        "{}:{}: {e} — stopped calling it{after}",
+        p.provider.name(),
+        p.provider.model()
+    );
+    if p.fatal.set(message).is_ok() {
         shared.observer.notice(p.fatal.get().expect("just set"));
     }
 }

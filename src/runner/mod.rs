@@ -17,6 +17,7 @@ pub mod progress;
 pub mod resume;
 pub mod retry;
 pub mod shard;
+mod shortfall;
 pub mod warnings;
 /// The `--data` suite (its old path).
 pub use crate::suites::data as userdata;
@@ -39,6 +40,10 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
+
+/// The share of failed measured calls above which `bench run` exits with status 1
+/// (`--max-failed-share`): past it, the failures may bias the ranking.
+pub const DEFAULT_MAX_FAILED_SHARE: f64 = 0.1;
 
 /// Name of the default suite.
 pub const SUITE: &str = crate::suites::formats::SUITE;
@@ -141,6 +146,8 @@ pub struct Outcome {
     pub missing: usize,
     /// Measured calls that failed (warm-ups not counted).
     pub failed_calls: usize,
+    /// Measured calls written, failed or not (warm-ups not counted).
+    pub measured_calls: usize,
     /// Problems the replies show (cut at the output limit, a wrong chat template), one line
     /// each.
     pub warnings: Vec<String>,
@@ -187,6 +194,9 @@ pub(crate) struct ProviderRun {
     pub(crate) max_tokens: u32,
     pub(crate) warmup: bool,
     pub(crate) fatal: OnceLock<String>,
+    /// Set once the server answered any attempt: from then on a failed connection is a
+    /// transient fault, retried as the policy allows.
+    pub(crate) answered: AtomicBool,
 }
 
 /// What every call task shares.
@@ -591,6 +601,7 @@ fn provider_runs(
             limits,
             provider: m.provider,
             fatal: OnceLock::new(),
+            answered: AtomicBool::new(false),
         }));
     }
     Ok(runs)
@@ -614,10 +625,14 @@ fn summarize(
         .iter()
         .filter(|r| !r.warmup && r.error.is_some())
         .count();
+    let measured_calls = results.iter().filter(|r| !r.warmup).count();
     // The ranking is sql/rankings.sql over the result lines written (each line is on disk
     // once appended); the summary line follows them.
     shared.log.lock().expect("log lock").sync()?;
-    let figures = crate::runlog::rankings::of_run(dir)?;
+    let mut figures = crate::runlog::rankings::of_run(dir)?;
+    let why_stopped = stopped.as_ref().map(StopReason::describe);
+    let issues = shortfall::issues(runs, planned, &have, &results, why_stopped.as_deref());
+    figures.rankings = shortfall::ranked(figures.rankings, &issues);
     let mut summary = crate::runlog::build_summary(
         &meta.benchmark_id,
         &meta.timestamp,
@@ -626,9 +641,8 @@ fn summarize(
         figures,
         missing > 0,
     );
-    summary.stop_reason = stopped
-        .as_ref()
-        .map(StopReason::describe)
+    summary.provider_issues = issues;
+    summary.stop_reason = why_stopped
         .or_else(|| fatal.first().cloned())
         .or_else(|| (missing > 0).then(|| format!("{missing} planned calls not made")));
     shared.observer.finish();
@@ -645,6 +659,7 @@ fn summarize(
         fatal,
         missing,
         failed_calls,
+        measured_calls,
         warnings: shared.signals.warnings(),
     })
 }

@@ -1,11 +1,12 @@
 //! One call with retries: exponential backoff with full jitter (`backon`), the server's own
-//! wait when it names one, and no retry for errors another attempt cannot fix.
+//! wait when it names one, and no retry for errors another attempt cannot fix. A server that
+//! cannot be reached before it has answered once gets a few tries, not the whole policy.
 
 use super::limits::Limits;
 use crate::providers::{Provider, ProviderError, Request, Response};
 use backon::{ExponentialBuilder, Retryable};
 use rand::Rng;
-use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::time::Duration;
 
 /// How persistent to be.
@@ -32,6 +33,11 @@ impl Default for RetryPolicy {
     }
 }
 
+/// Attempts per call at a provider that has not answered yet and cannot be reached (refused,
+/// no such host, TLS failure): a server that is not there does not appear within the minutes
+/// the full policy would wait, on each of the plan's calls.
+pub const UNREACHABLE_TRIES: u32 = 3;
+
 /// What the attempts came to.
 pub struct Attempted {
     /// The last outcome.
@@ -40,13 +46,16 @@ pub struct Attempted {
     pub attempts: u32,
 }
 
-/// Sends `req`, retrying as the policy allows; every attempt is paced by `limits`.
+/// Sends `req`, retrying as the policy allows; every attempt is paced by `limits`. `answered`
+/// is the provider's: set once any attempt gets an answer from the server; while it is unset,
+/// an unreachable server is tried [`UNREACHABLE_TRIES`] times at most.
 pub async fn send(
     p: &dyn Provider,
     limits: &Limits,
     req: &Request<'_>,
     tokens: u32,
     policy: &RetryPolicy,
+    answered: &AtomicBool,
     cancelled: &(dyn Fn() -> bool + Sync),
 ) -> Attempted {
     let attempts = AtomicU32::new(0);
@@ -60,6 +69,9 @@ pub async fn send(
         }
         attempts.fetch_add(1, Ordering::Relaxed);
         let r = p.complete(req).await;
+        if r.as_ref().map_or_else(ProviderError::answered, |_| true) {
+            answered.store(true, Ordering::Relaxed);
+        }
         match &r {
             Ok(_) => limits.succeeded(),
             // A wait longer than we accept fails the call; it must not pause the provider.
@@ -72,7 +84,12 @@ pub async fn send(
     })
     .retry(backoff)
     .sleep(tokio::time::sleep)
-    .when(ProviderError::retryable)
+    .when(|e| {
+        e.retryable()
+            && !(e.unreachable()
+                && !answered.load(Ordering::Relaxed)
+                && attempts.load(Ordering::Relaxed) >= UNREACHABLE_TRIES)
+    })
     .adjust(|e, next| {
         let step = next?;
         // Full jitter: uniform in [0, step].

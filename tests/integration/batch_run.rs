@@ -288,7 +288,9 @@ async fn failed_and_expired_requests_are_submitted_again_and_priced_as_batch() {
     ]);
     let out = run_bench(&tmp.path().join("cache"), args).await;
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+    // 1 of 4 calls still failed: over the default --max-failed-share, exit 1.
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("1 of 4 calls failed (25.0 %"), "{stderr}");
     assert!(stderr.contains("no warm-up calls"), "{stderr}");
     assert!(
         stderr.contains("batch msgbatch_1: submitted 4 requests"),
@@ -354,6 +356,8 @@ async fn no_retry_logs_failed_and_expired_requests_as_errors() {
     .await;
     let mut args = run_args(&s.uri(), &root);
     args.push("--no-retry".into());
+    // Failures are what this run is about: a share of 1 lets it pass.
+    args.extend(["--max-failed-share".into(), "1".into()]);
     let out = run_bench(&tmp.path().join("cache"), args).await;
     assert!(
         out.status.success(),
@@ -379,7 +383,9 @@ async fn results_that_cannot_be_read_end_as_errors_after_three_tries_not_an_endl
     .await;
     let out = run_bench(&tmp.path().join("cache"), run_args(&s.uri(), &root)).await;
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+    // No result could be read: no answers, so the run does not pass as a success.
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("no answers from anthropic/"), "{stderr}");
     assert_eq!(*api.reads.lock().unwrap(), 3, "{stderr}");
     assert_eq!(api.batches.lock().unwrap().len(), 1, "nothing resubmitted");
     assert_eq!(stderr.matches("trying again").count(), 2, "{stderr}");
@@ -472,7 +478,9 @@ async fn cancel_batches_collects_them_and_logs_the_cancelled_requests() {
     let dir = run_dir(&root);
     let out = run_bench(&cache, resume_args(&dir, &["--cancel-batches"])).await;
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
+    // Every request was cancelled: no answers, so the run does not pass as a success.
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("no answers from anthropic/"), "{stderr}");
     assert!(
         stderr.contains("batch msgbatch_1: cancel requested"),
         "{stderr}"

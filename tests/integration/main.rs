@@ -8,6 +8,7 @@ mod cli;
 mod compare;
 mod contracts;
 mod corrupted;
+mod dead_endpoint;
 mod decisions;
 mod doc_links;
 mod documents;

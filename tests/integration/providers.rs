@@ -215,7 +215,8 @@ async fn call(
     };
     let limits = Limits::new(2, None, None, 1).unwrap();
     let t = Instant::now();
-    let a = retry::send(p, &limits, &req, 100, &fast(), &|| false).await;
+    let answered = std::sync::atomic::AtomicBool::new(false);
+    let a = retry::send(p, &limits, &req, 100, &fast(), &answered, &|| false).await;
     (a.result, a.attempts, t.elapsed())
 }
 
