@@ -201,6 +201,10 @@ pub(crate) struct Shared {
     pub(crate) observer: Arc<dyn Observer>,
     pub(crate) retry: RetryPolicy,
     pub(crate) signals: warnings::Signals,
+    /// The run's folder (named in the way out of a failed write).
+    pub(crate) run_dir: PathBuf,
+    /// A result line or artifact could not be written: the run stops, nothing more is written.
+    pub(crate) write_failed: AtomicBool,
 }
 
 /// Creates `root/benchmarks/<timestamp>/`, unique even for two runs in the same second.
@@ -399,6 +403,8 @@ pub async fn run(
         observer,
         retry: opts.retry,
         signals: warnings::Signals::default(),
+        run_dir: opened.dir.clone(),
+        write_failed: AtomicBool::new(false),
     });
     let sizes = matrix.sizes;
     let combos: Vec<Arc<plan::Combo>> = matrix.combos.into_iter().map(Arc::new).collect();
@@ -412,6 +418,11 @@ pub async fn run(
         Some(b) => batch::schedule(&shared, &runs, &combos, plan.runs, &done, &dir, b).await?,
         None => call::schedule(&shared, &runs, &combos, plan.runs, &done).await,
     };
+    if shared.write_failed.load(Ordering::SeqCst) {
+        // Said in one line when it happened; the disk has no room for a summary either.
+        shared.observer.finish();
+        return Err(crate::error::Reported { code: 1 }.into());
+    }
     let outcome = summarize(&shared, &runs, &planned, &opened.meta, &suite, &dir)?;
     write_metadata_files(plan, &sizes, &shared, &suite)?;
     Ok(outcome)
