@@ -194,7 +194,12 @@ fn joined_runs(a: &[u8], b: &[u8]) -> Option<Vec<u8>> {
         return None;
     }
     let mut runs: Vec<serde_json::Value> = ra.as_array()?.clone();
-    let key = |r: &serde_json::Value| (r["run"].as_u64(), r["question"].as_str().map(str::to_string));
+    let key = |r: &serde_json::Value| {
+        (
+            r["run"].as_u64(),
+            r["question"].as_str().map(str::to_string),
+        )
+    };
     let have: HashSet<_> = runs.iter().map(key).collect();
     for r in rb.as_array()? {
         if have.contains(&key(r)) {

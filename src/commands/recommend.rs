@@ -209,6 +209,18 @@ fn print_decision(r: &Recommendation, candidates: &[(Format, u64)], config: &Mod
                 int(base as i64),
                 pct_change(t, base)
             );
+            let tied: Vec<String> = candidates
+                .iter()
+                .filter(|(c, n)| c.name() != f && *n == t)
+                .filter(|(c, _)| !r.dropped.iter().any(|(d, _)| d == c.name()))
+                .map(|(c, _)| format!("`{c}`"))
+                .collect();
+            if !tied.is_empty() {
+                println!(
+                    "  as few data tokens: {} (a tie; `{f}` is the first by name)",
+                    tied.join(", ")
+                );
+            }
         }
         None => {
             let (f, why) = r.open.clone().unwrap_or_default();

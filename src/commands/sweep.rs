@@ -242,10 +242,10 @@ fn step_line(st: &Step) -> String {
     out
 }
 
-/// "about K more runs would decide (--runs R)", R being the runs a sweep needs in all.
+/// "about K more runs would decide: --runs R", R being the runs a sweep needs in all.
 fn more_runs(k: i64, runs: i64) -> String {
     format!(
-        "about {k} more run{} would decide (--runs {})",
+        "about {k} more run{} would decide: --runs {}",
         if k == 1 { "" } else { "s" },
         runs + k
     )
@@ -256,7 +256,10 @@ fn more_runs(k: i64, runs: i64) -> String {
 /// which it is shown worse. `runs_at` gives a size's complete runs.
 fn held(n: Option<u32>, seen: &[(u32, Standing)], runs_at: impl Fn(u32) -> i64) -> String {
     let sizes = |pick: &dyn Fn(&Standing) -> bool| -> Vec<u32> {
-        seen.iter().filter(|(_, s)| pick(s)).map(|(r, _)| *r).collect()
+        seen.iter()
+            .filter(|(_, s)| pick(s))
+            .map(|(r, _)| *r)
+            .collect()
     };
     let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
     let open = sizes(&|s| matches!(s, Standing::Undecided { .. }));

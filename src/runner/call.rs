@@ -199,7 +199,7 @@ fn write_artifact(shared: &Shared, artifacts: &Writer, path: &Path, value: &serd
 }
 
 /// Whether `e` comes from a full disk (or quota).
-fn disk_full(e: &anyhow::Error) -> bool {
+pub(super) fn disk_full(e: &anyhow::Error) -> bool {
     e.chain()
         .filter_map(|c| c.downcast_ref::<std::io::Error>())
         .any(|io| {
@@ -222,11 +222,18 @@ fn stop_writing(shared: &Shared, e: &anyhow::Error) {
     } else {
         "fix that"
     };
-    shared.observer.notice(&format!(
-        "error: {e:#}; the run stops: {fix}, then `bench run --resume {}`",
-        shared.run_dir.display()
-    ));
+    shared
+        .observer
+        .notice(&format!("error: {e:#}; {}", way_out(fix, &shared.run_dir)));
     shared.stop.request(StopReason::Interrupted);
+}
+
+/// What to do after a failed write of the run in `dir`: `fix` ("free space"), then resume.
+pub(super) fn way_out(fix: &str, dir: &Path) -> String {
+    format!(
+        "the run stops: {fix}, then `bench run --resume {}`",
+        dir.display()
+    )
 }
 
 /// `_json_schema` for the structured-output mode, else nothing: in tags and file names.

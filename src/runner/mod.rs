@@ -380,7 +380,8 @@ pub async fn run(
     let suite = plan.suite.name();
     let opened = open_log(plan, &models, &matrix, &skipped, resume, opts.margin_pp)?;
     let matrix = shard::slice(plan, matrix);
-    let artifacts = write_artifacts(plan, &matrix, &opened.dir.join(&suite))?;
+    let artifacts = write_artifacts(plan, &matrix, &opened.dir.join(&suite))
+        .map_err(|e| full_disk(e, &opened.dir))?;
     let done: HashSet<SampleKey> = opened.kept.iter().map(SampleKey::of).collect();
     let asked = opts.batch.is_some();
     let batch_mode = batch_mode(opts.batch, &opened.dir, observer.as_ref());
@@ -423,9 +424,19 @@ pub async fn run(
         shared.observer.finish();
         return Err(crate::error::Reported { code: 1 }.into());
     }
-    let outcome = summarize(&shared, &runs, &planned, &opened.meta, &suite, &dir)?;
-    write_metadata_files(plan, &sizes, &shared, &suite)?;
+    let outcome = summarize(&shared, &runs, &planned, &opened.meta, &suite, &dir)
+        .map_err(|e| full_disk(e, &dir))?;
+    write_metadata_files(plan, &sizes, &shared, &suite).map_err(|e| full_disk(e, &dir))?;
     Ok(outcome)
+}
+
+/// `e` with the way out when it comes from a full disk (the run in `dir` can be resumed).
+fn full_disk(e: anyhow::Error, dir: &Path) -> anyhow::Error {
+    if call::disk_full(&e) {
+        anyhow::anyhow!("{e:#}; {}", call::way_out("free space", dir))
+    } else {
+        e
+    }
 }
 
 /// Before anything is written: a plan with renderings, every provider ready (its key set), and

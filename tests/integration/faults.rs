@@ -112,6 +112,37 @@ fn a_full_disk_stops_the_run_cleanly_and_resume_completes_it() {
     super::success_stdout(&out);
     super::run_cli::assert_each_sample_once(&dir, 20);
 
+    // Full before the first call (the run's data files do not fit): one line, the same way out,
+    // and --resume completes that run too once there is room.
+    let early = tmp.path().join("early");
+    let small = Tmpfs::mount(&early, "40k").expect("a second tmpfs");
+    let out = run(&cache, &early, &[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let dir = run_dir(&early);
+    let said: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("error:") || l.starts_with("warning:"))
+        .collect();
+    assert_eq!(said.len(), 1, "{err}");
+    assert!(
+        said[0].starts_with(&format!("error: cannot write '{}/", dir.display()))
+            && said[0].ends_with(&format!(
+                ": No space left on device (os error 28); the run stops: free space, then \
+                 `bench run --resume {}`",
+                dir.display()
+            )),
+        "{err}"
+    );
+    assert!(small.mount_option("remount,size=20m"), "remount");
+    let out = bench(&cache)
+        .args(["run", "--no-report", "--resume"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    super::success_stdout(&out);
+    super::run_cli::assert_each_sample_once(&dir, 20);
+
     // Read-only: refused before a run folder (or a call) exists.
     assert!(disk.mount_option("remount,ro"), "remount read-only");
     let out = run(&cache, &root, &[]);

@@ -145,8 +145,15 @@ fn the_reference_answerers_recommendation_says_it_is_a_self_check() {
         .unwrap_or_else(|| panic!("{stdout}"));
     assert!(line.starts_with("recommendation for reference"), "{stdout}");
     assert!(
-        line.contains("a self-check of the renderings by the offline reference answerer, not a model's result"),
+        line.contains(
+            "a self-check of the renderings by the offline reference answerer, not a model's result"
+        ),
         "{line}"
     );
     assert!(!stdout.contains("dropped after round"), "{stdout}");
+    // csv and tsv hold the product records in the same o200k_base tokens: a tie, named.
+    assert!(
+        stdout.contains("\n  as few data tokens: `tsv` (a tie; `csv` is the first by name)\n"),
+        "{stdout}"
+    );
 }
