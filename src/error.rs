@@ -30,3 +30,12 @@ pub struct Stopped {
     /// What happened and how to continue.
     pub message: String,
 }
+
+/// A failure already said on screen, in one line, when it happened (a full disk mid-run): the
+/// binary exits with `code` and prints nothing more.
+#[derive(Debug, thiserror::Error)]
+#[error("stopped; the reason was printed above")]
+pub struct Reported {
+    /// Process exit code.
+    pub code: u8,
+}

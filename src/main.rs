@@ -1,7 +1,7 @@
 //! `bench` binary: parses the command line and dispatches; no logic lives here.
 
 use bench::cli::{Cli, Command};
-use bench::error::{Stopped, one_line};
+use bench::error::{Reported, Stopped, one_line};
 use bench::{UsageError, commands};
 use clap::Parser;
 use clap::error::ErrorKind;
@@ -52,6 +52,9 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         // The reader of stdout has gone (`bench … | head`): end quietly, as `rg` does.
         Err(e) if bench::out::is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) if e.downcast_ref::<Reported>().is_some() => {
+            ExitCode::from(e.downcast_ref::<Reported>().map_or(1, |r| r.code))
+        }
         Err(e) => {
             eprintln!("error: {}", one_line(&format!("{e:#}")));
             ExitCode::from(if let Some(s) = e.downcast_ref::<Stopped>() {

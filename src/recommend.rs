@@ -144,8 +144,15 @@ pub async fn recommend(
         }
         let d = gather_run(run_info(&out.run_dir)?, s.baseline.name())?;
         let seen = look(&d, s.baseline.name(), alpha, &plan.formats);
-        out.dropped
-            .extend(seen.dropped.iter().map(|f| (f.clone(), round)));
+        // A dropped format keeps its earlier rounds in the folder, so later looks see it
+        // worse again: it is recorded once, at the round that dropped it.
+        let new: Vec<String> = seen
+            .dropped
+            .iter()
+            .filter(|f| !out.dropped.iter().any(|(d, _)| d == *f))
+            .cloned()
+            .collect();
+        out.dropped.extend(new.into_iter().map(|f| (f, round)));
         plan.formats
             .retain(|f| !seen.dropped.contains(&f.name().to_string()));
         if seen.decided {

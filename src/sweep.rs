@@ -5,7 +5,9 @@
 //! anything is spent). Then, per format, the largest size at which it is shown non-inferior to
 //! the most accurate format of that size (the report's rule, `stats::noninferior`).
 
-use crate::report::data::{ReportData, gather_run, run_info};
+use crate::report::data::{
+    AccuracyRow, ComparisonRow, ReportData, best_per_family, gather_run, run_info,
+};
 use crate::runner::progress::Observer;
 use crate::runner::{self, Model, Options, Plan, Stop, resume};
 use anyhow::Result;
@@ -72,6 +74,28 @@ pub fn over_limit(
     Ok(Some(format!("the prompt limit: {what}")))
 }
 
+/// What one size shows of a format against the most accurate format of that size (the
+/// report's tests, `sql/paired_comparison.sql` and `stats::noninferior`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Standing {
+    /// The most accurate format (on a tie, the one with fewest data tokens: the others are
+    /// compared with it).
+    MostAccurate,
+    /// Shown non-inferior within the margin.
+    NonInferior,
+    /// Shown worse (Holm-adjusted exact McNemar).
+    Worse,
+    /// Neither: the data cannot decide yet.
+    Undecided {
+        /// Its weighted accuracy equals the most accurate's.
+        tied: bool,
+        /// Runs beyond this size's that would decide with 80 % power if the observed
+        /// difference and discordance hold (the report's `runs_needed_ni`, or `runs_needed`
+        /// for an observed loss beyond the margin); `None` without an estimate.
+        more_runs: Option<i64>,
+    },
+}
+
 /// One size of one model and data shape.
 #[derive(Debug, Clone)]
 pub struct Step {
@@ -79,12 +103,19 @@ pub struct Step {
     pub shape: String,
     /// Records.
     pub records: u32,
-    /// The most accurate format and its weighted accuracy, percent.
+    /// The most accurate format and its weighted accuracy, percent (ties: fewest data tokens).
     pub best: (String, f64),
     /// Every format's weighted accuracy, percent.
     pub accuracy: BTreeMap<String, f64>,
     /// Formats shown non-inferior to the most accurate at this size (itself included).
     pub noninferior: Vec<String>,
+    /// Formats whose weighted accuracy equals the most accurate's, itself first (empty without
+    /// a tie).
+    pub tied: Vec<String>,
+    /// Every format's standing against the most accurate.
+    pub standing: BTreeMap<String, Standing>,
+    /// Complete runs of the most accurate format at this size.
+    pub runs: i64,
 }
 
 /// What a sweep found.
@@ -111,6 +142,19 @@ impl Sweep {
                 if s.noninferior.contains(f) {
                     *e = Some(e.map_or(s.records, |n: u32| n.max(s.records)));
                 }
+            }
+        }
+        out
+    }
+
+    /// Per shape and format, its standing at every size, smallest first.
+    pub fn standings(&self) -> BTreeMap<(String, String), Vec<(u32, Standing)>> {
+        let mut out: BTreeMap<(String, String), Vec<(u32, Standing)>> = BTreeMap::new();
+        for s in &self.steps {
+            for (f, st) in &s.standing {
+                out.entry((s.shape.clone(), f.clone()))
+                    .or_default()
+                    .push((s.records, st.clone()));
             }
         }
         out
@@ -200,54 +244,89 @@ fn spent(dir: &std::path::Path) -> Result<f64> {
 }
 
 /// The steps of size `n`: per model and data shape, every format's accuracy, the most
-/// accurate, and those shown non-inferior to it.
+/// accurate (ties named), and each format's standing against it.
 fn steps_at(d: &ReportData, n: u32) -> Vec<Step> {
-    let mut out: Vec<Step> = Vec::new();
-    for a in d
-        .accuracy
-        .iter()
-        .filter(|a| a.family.records == i64::from(n))
+    let pct = |a: &AccuracyRow| 100.0 * a.weighted_accuracy.unwrap_or(0.0);
+    let mut out = Vec::new();
+    for (family, best) in best_per_family(&d.accuracy)
+        .into_iter()
+        .filter(|(f, _)| f.records == i64::from(n))
     {
-        let f = &a.family;
-        let shape = format!(
-            "{}/{}, {} · {}",
-            f.provider, f.model, f.structure, f.variant
+        let rows: Vec<&AccuracyRow> = d.accuracy.iter().filter(|a| a.family == family).collect();
+        let top = pct(best);
+        let tie = |a: &AccuracyRow| (pct(a) - top).abs() < 1e-9;
+        let mut tied: Vec<String> = vec![best.format.clone()];
+        tied.extend(
+            rows.iter()
+                .filter(|a| a.format != best.format && tie(a))
+                .map(|a| a.format.clone()),
         );
-        let acc = 100.0 * a.weighted_accuracy.unwrap_or(0.0);
-        let at = match out.iter().position(|s| s.shape == shape) {
-            Some(i) => i,
-            None => {
-                out.push(Step {
-                    shape,
-                    records: n,
-                    best: (a.format.clone(), acc),
-                    accuracy: BTreeMap::new(),
-                    noninferior: Vec::new(),
-                });
-                out.len() - 1
-            }
-        };
-        let st = &mut out[at];
-        if acc > st.best.1 {
-            st.best = (a.format.clone(), acc);
+        if tied.len() == 1 {
+            tied.clear();
         }
-        st.accuracy.insert(a.format.clone(), acc);
-    }
-    for st in &mut out {
-        st.noninferior.push(st.best.0.clone());
-        for c in d.versus_best.iter().filter(|c| {
-            c.family.records == i64::from(n)
-                && format!(
-                    "{}/{}, {} · {}",
-                    c.family.provider, c.family.model, c.family.structure, c.family.variant
-                ) == st.shape
-        }) {
-            if c.format != st.best.0 && c.noninferior() && !st.noninferior.contains(&c.format) {
-                st.noninferior.push(c.format.clone());
-            }
-        }
+        let standing: BTreeMap<String, Standing> = rows
+            .iter()
+            .map(|a| {
+                let c = d
+                    .versus_best
+                    .iter()
+                    .find(|c| c.family == family && c.format == a.format);
+                let st = if a.format == best.format {
+                    Standing::MostAccurate
+                } else {
+                    standing_of(c, tie(a))
+                };
+                (a.format.clone(), st)
+            })
+            .collect();
+        let noninferior = std::iter::once(best.format.clone())
+            .chain(
+                standing
+                    .iter()
+                    .filter(|(_, st)| **st == Standing::NonInferior)
+                    .map(|(f, _)| f.clone()),
+            )
+            .collect();
+        let shape = format!(
+            "{}/{}, {} · {}{}",
+            family.provider,
+            family.model,
+            family.structure,
+            family.variant,
+            if family.primer { " · primer" } else { "" }
+        );
+        out.push(Step {
+            shape,
+            records: n,
+            best: (best.format.clone(), top),
+            accuracy: rows.iter().map(|a| (a.format.clone(), pct(a))).collect(),
+            noninferior,
+            tied,
+            standing,
+            runs: best.runs,
+        });
     }
     out
+}
+
+/// A format's standing from its comparison with the most accurate (none: it has no complete
+/// run to pair).
+fn standing_of(c: Option<&ComparisonRow>, tied: bool) -> Standing {
+    match c {
+        Some(c) if c.noninferior() => Standing::NonInferior,
+        Some(c) if c.worse() => Standing::Worse,
+        Some(c) => Standing::Undecided {
+            tied,
+            more_runs: c
+                .runs_needed_ni
+                .or(c.runs_needed)
+                .map(|n| (n - c.runs).max(1)),
+        },
+        None => Standing::Undecided {
+            tied,
+            more_runs: None,
+        },
+    }
 }
 
 /// Sizes from `start`, doubling (rounded), up to `max` (the last is `max` itself when a

@@ -86,7 +86,8 @@ pub fn merge(shards: &[PathBuf], root: &Path) -> Result<PathBuf> {
 
 /// Puts the shards' artifact folders (`formats/` beside `formats.jsonl`) together: every
 /// folder's files (renderings, questions, responses, results) once, a file two shards hold (the
-/// questions of a size) the same in both, and `metadata.json` listing the files of all shards.
+/// questions of a size) the same in both, a rendering's results file whose runs two shards
+/// share out holding the runs of both, and `metadata.json` listing the files of all shards.
 /// The report's files (`charts/`, the other top-level files) are left to the merged report.
 fn artifacts(runs: &[(PathBuf, Source)], to: &Path) -> Result<()> {
     let mut meta: Option<serde_json::Value> = None;
@@ -138,7 +139,8 @@ fn with_files_of(mut merged: serde_json::Value, shard: &serde_json::Value) -> se
     merged
 }
 
-/// Copies the files under `from` to `to`; a file already there must have the same bytes.
+/// Copies the files under `from` to `to`; a file already there must have the same bytes, but
+/// for a rendering's results file, whose runs two shards may share out ([`joined_runs`]).
 fn copy_tree(from: &Path, to: &Path) -> Result<()> {
     std::fs::create_dir_all(to)?;
     for entry in std::fs::read_dir(from)? {
@@ -147,19 +149,67 @@ fn copy_tree(from: &Path, to: &Path) -> Result<()> {
         if entry.file_type()?.is_dir() {
             copy_tree(&src, &dst)?;
         } else if dst.exists() {
-            if std::fs::read(&src)? != std::fs::read(&dst)? {
-                return Err(UsageError::new(format!(
-                    "'{}' differs from the same file of another shard",
-                    src.display()
-                ))
-                .into());
+            let (theirs, ours) = (std::fs::read(&src)?, std::fs::read(&dst)?);
+            if theirs == ours {
+                continue;
             }
+            // A rendering's results file lists its runs; with --shuffle or --prompt-variants
+            // its runs are split across shards, and each shard lists its own.
+            let joined = is_results_file(&dst)
+                .then(|| joined_runs(&ours, &theirs))
+                .flatten()
+                .ok_or_else(|| {
+                    UsageError::new(format!(
+                        "'{}' differs from the same file of another shard",
+                        src.display()
+                    ))
+                })?;
+            std::fs::write(&dst, joined)
+                .map_err(|e| anyhow::anyhow!("cannot write '{}': {e}", dst.display()))?;
         } else {
             std::fs::copy(&src, &dst)
                 .map_err(|e| anyhow::anyhow!("cannot copy '{}': {e}", src.display()))?;
         }
     }
     Ok(())
+}
+
+/// Whether `path` is a rendering's results file (`results/…_validation.json`).
+fn is_results_file(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.ends_with("_validation.json"))
+        && path.components().any(|c| c.as_os_str() == "results")
+}
+
+/// Two shards' results files of one rendering as one: the same rendering and model (every field
+/// but `runs` equal), the runs of both once each, by run and question. `None` when they are
+/// not of one rendering or a run is in both.
+fn joined_runs(a: &[u8], b: &[u8]) -> Option<Vec<u8>> {
+    let mut a: serde_json::Value = serde_json::from_slice(a).ok()?;
+    let mut b: serde_json::Value = serde_json::from_slice(b).ok()?;
+    let ra = a.as_object_mut()?.remove("runs")?;
+    let rb = b.as_object_mut()?.remove("runs")?;
+    if a != b {
+        return None;
+    }
+    let mut runs: Vec<serde_json::Value> = ra.as_array()?.clone();
+    let key = |r: &serde_json::Value| {
+        (
+            r["run"].as_u64(),
+            r["question"].as_str().map(str::to_string),
+        )
+    };
+    let have: HashSet<_> = runs.iter().map(key).collect();
+    for r in rb.as_array()? {
+        if have.contains(&key(r)) {
+            return None;
+        }
+        runs.push(r.clone());
+    }
+    runs.sort_by_key(key);
+    a["runs"] = serde_json::Value::Array(runs);
+    serde_json::to_vec_pretty(&a).ok()
 }
 
 /// Refuses shards that do not make one whole plan, naming what differs or is missing.

@@ -177,11 +177,12 @@ fn print_decision(r: &Recommendation, candidates: &[(Format, u64)], config: &Mod
         Some(f) => {
             let t = tokens(f).unwrap_or(0);
             println!(
-                "recommendation for {}: use `{f}` (after {} round(s), each look at α {:.4}, ${:.4} spent)",
+                "recommendation for {}: use `{f}` (after {} round(s), each look at α {:.4}, ${:.4} spent){}",
                 config.spec(),
                 r.rounds,
                 r.alpha,
-                r.spent_usd
+                r.spent_usd,
+                self_check(config)
             );
             for c in &r.evidence {
                 println!(
@@ -211,16 +212,41 @@ fn print_decision(r: &Recommendation, candidates: &[(Format, u64)], config: &Mod
                 int(base as i64),
                 pct_change(t, base)
             );
+            let tied: Vec<String> = candidates
+                .iter()
+                .filter(|(c, n)| c.name() != f && *n == t)
+                .filter(|(c, _)| !r.dropped.iter().any(|(d, _)| d == c.name()))
+                .map(|(c, _)| format!("`{c}`"))
+                .collect();
+            if !tied.is_empty() {
+                println!(
+                    "  as few data tokens: {} (a tie; `{f}` is the first by name)",
+                    tied.join(", ")
+                );
+            }
         }
         None => {
             let (f, why) = r.open.clone().unwrap_or_default();
             println!(
-                "undecided after {} round(s) (${:.4} spent): `{f}` is {why}",
-                r.rounds, r.spent_usd
+                "undecided after {} round(s) (${:.4} spent): `{f}` is {why}{}",
+                r.rounds,
+                r.spent_usd,
+                self_check(config)
             );
         }
     }
     println!("run folder: {}", r.run_dir.display());
+}
+
+/// For the offline reference answerer, what its recommendation is worth: it reads each
+/// rendering back with the format's own decoder, so it checks the renderings, not a model.
+fn self_check(config: &ModelConfig) -> &'static str {
+    if config.provider == "reference" {
+        " — a self-check of the renderings by the offline reference answerer, not a model's \
+         result: give --provider for a model's"
+    } else {
+        ""
+    }
 }
 
 /// What one round of `plan` costs for `model`: expected and at most, USD.

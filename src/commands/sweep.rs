@@ -7,8 +7,9 @@ use crate::cli::{Suite, SweepArgs};
 use crate::runner::progress::Console;
 use crate::runner::{Plan, Stop};
 use crate::suites::data::DataPlan;
-use crate::sweep::{self, Settings, Sweep};
+use crate::sweep::{self, Settings, Standing, Step, Sweep};
 use anyhow::Result;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// `bench sweep`.
@@ -202,29 +203,127 @@ fn max_prompt(
 fn print(s: &Sweep) {
     println!("stopped: {}; spent ${:.4}", s.stopped, s.spent_usd);
     for st in &s.steps {
-        println!(
-            "{} · {} records: most accurate {} {:.1}%; non-inferior: {}",
-            st.shape,
-            st.records,
-            st.best.0,
-            st.best.1,
-            st.noninferior.join(", ")
-        );
+        println!("{} · {} records: {}", st.shape, st.records, step_line(st));
     }
+    let holds = s.holds();
+    let runs: BTreeMap<(&str, u32), i64> = s
+        .steps
+        .iter()
+        .map(|st| ((st.shape.as_str(), st.records), st.runs))
+        .collect();
     let mut shape = String::new();
-    for ((sh, format), n) in s.holds() {
+    for ((sh, format), seen) in s.standings() {
         if sh != shape {
             println!("{sh}: the largest size at which each format is non-inferior to the best");
             shape = sh.clone();
         }
-        match n {
-            Some(n) => println!("  {format}: {n} records"),
-            None => println!("  {format}: not shown non-inferior at any size"),
-        }
+        let n = holds.get(&(sh.clone(), format.clone())).copied().flatten();
+        let runs_at = |size: u32| runs.get(&(sh.as_str(), size)).copied().unwrap_or(0);
+        println!("  {format}: {}", held(n, &seen, runs_at));
     }
     if !s.run_dir.as_os_str().is_empty() {
         println!("run folder: {}", s.run_dir.display());
     }
+}
+
+/// One size in words: the most accurate format (a tie named as one), the formats shown
+/// non-inferior, those the data cannot decide yet with the runs that would, those shown worse.
+fn step_line(st: &Step) -> String {
+    let mut out = if st.tied.is_empty() {
+        format!("most accurate {} {:.1}%", st.best.0, st.best.1)
+    } else {
+        format!(
+            "most accurate: a tie at {:.1}% between {}",
+            st.best.1,
+            st.tied.join(", ")
+        )
+    };
+    out.push_str(&format!("; non-inferior: {}", st.noninferior.join(", ")));
+    let undecided: Vec<(&String, Option<i64>)> = st
+        .standing
+        .iter()
+        .filter_map(|(f, s)| match s {
+            Standing::Undecided { more_runs, .. } => Some((f, *more_runs)),
+            _ => None,
+        })
+        .collect();
+    if !undecided.is_empty() {
+        let names: Vec<&str> = undecided.iter().map(|(f, _)| f.as_str()).collect();
+        out.push_str(&format!("; undecided: {}", names.join(", ")));
+        if let Some(k) = undecided.iter().filter_map(|(_, k)| *k).max() {
+            out.push_str(&format!(" ({})", more_runs(k, st.runs)));
+        }
+    }
+    let worse: Vec<&str> = st
+        .standing
+        .iter()
+        .filter(|(_, s)| **s == Standing::Worse)
+        .map(|(f, _)| f.as_str())
+        .collect();
+    if !worse.is_empty() {
+        out.push_str(&format!("; shown worse: {}", worse.join(", ")));
+    }
+    out
+}
+
+/// "about K more runs would decide: --runs R", R being the runs a sweep needs in all.
+fn more_runs(k: i64, runs: i64) -> String {
+    format!(
+        "about {k} more run{} would decide: --runs {}",
+        if k == 1 { "" } else { "s" },
+        runs + k
+    )
+}
+
+/// A format over every size: the largest at which it holds (`n`), the sizes the data cannot
+/// decide (ties named) with the runs that would decide the largest of them, and the sizes at
+/// which it is shown worse. `runs_at` gives a size's complete runs.
+fn held(n: Option<u32>, seen: &[(u32, Standing)], runs_at: impl Fn(u32) -> i64) -> String {
+    let sizes = |pick: &dyn Fn(&Standing) -> bool| -> Vec<u32> {
+        seen.iter()
+            .filter(|(_, s)| pick(s))
+            .map(|(r, _)| *r)
+            .collect()
+    };
+    let list = |v: &[u32]| v.iter().map(u32::to_string).collect::<Vec<_>>().join(", ");
+    let open = sizes(&|s| matches!(s, Standing::Undecided { .. }));
+    let tied = sizes(&|s| matches!(s, Standing::Undecided { tied: true, .. }));
+    let worse = sizes(&|s| *s == Standing::Worse);
+    let mut parts = Vec::new();
+    if let Some(n) = n {
+        parts.push(format!("{n} records"));
+    }
+    if let Some(&last) = open.last() {
+        let at = if n.is_none() && worse.is_empty() {
+            "undecided at every size".to_string()
+        } else {
+            format!("undecided at {}", list(&open))
+        };
+        let tie = if tied.is_empty() {
+            String::new()
+        } else if tied.len() == seen.len() {
+            " (tied with the most accurate at every size)".to_string()
+        } else {
+            format!(" (tied with the most accurate at {})", list(&tied))
+        };
+        let k = seen.iter().find_map(|(r, s)| match s {
+            Standing::Undecided { more_runs, .. } if *r == last => *more_runs,
+            _ => None,
+        });
+        let next = match k {
+            Some(k) => format!("; at {last} records, {}", more_runs(k, runs_at(last))),
+            None => "; no estimate of the runs that would decide".to_string(),
+        };
+        parts.push(format!("{at}{tie}{next}"));
+    }
+    if !worse.is_empty() {
+        parts.push(if n.is_none() && open.is_empty() {
+            "shown worse than the most accurate at every size".to_string()
+        } else {
+            format!("shown worse at {}", list(&worse))
+        });
+    }
+    parts.join("; ")
 }
 
 #[cfg(test)]

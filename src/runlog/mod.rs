@@ -357,9 +357,10 @@ impl JsonlWriter {
             if let Ok(len) = before {
                 let _ = self.file.set_len(len);
             }
-            let e = format!("cannot append to '{}': {e}", self.path.display());
-            self.failed = Some(e.clone());
-            anyhow::bail!("{e}");
+            let what = format!("cannot append to '{}'", self.path.display());
+            self.failed = Some(format!("{what}: {e}"));
+            // The OS error stays in the chain: a full disk is told apart from other failures.
+            return Err(anyhow::Error::new(e).context(what));
         }
         Ok(())
     }

@@ -6,13 +6,15 @@ use super::conversation::Conversation;
 use super::plan::{Combo, SampleKey, Unit};
 use super::{ProviderRun, Shared, StopReason, retry};
 use crate::grading::summarize;
+use crate::layout::Writer;
 use crate::prompt::Message;
 use crate::providers::{Finish, ProviderError, Request, Response, Usage};
 use crate::runlog::{Line, Output, ProviderConfig, ResultRecord, Sample, Timing};
 use serde_json::json;
 use std::collections::HashSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use tokio::task::JoinSet;
 
@@ -132,11 +134,15 @@ async fn combination(
     validation(&shared, &p, &c);
 }
 
-/// Writes the validation artifact of one combination for one provider: every run's summary.
+/// Writes the validation artifact of one combination for one provider: every run's summary,
+/// by run and question. The combinations of one rendering (`--shuffle`, `--prompt-variants`)
+/// share the file: each writes every run done so far, under the artifacts lock, so the last
+/// one written holds them all.
 pub(super) fn validation(shared: &Shared, p: &ProviderRun, c: &Combo) {
     let r = &c.rendering;
+    let artifacts = shared.artifacts.lock().expect("artifacts lock");
     let results = shared.results.lock().expect("results lock");
-    let runs: Vec<_> = results
+    let mut runs: Vec<_> = results
         .iter()
         .filter(|x| {
             !x.warmup
@@ -154,6 +160,10 @@ pub(super) fn validation(shared: &Shared, p: &ProviderRun, c: &Combo) {
         .map(|x| json!({"run": x.run, "question": x.question, "summary": x.summary, "error": x.error, "metrics": x.metrics}))
         .collect();
     drop(results);
+    runs.sort_by(|a, b| {
+        (a["run"].as_u64(), a["question"].as_str())
+            .cmp(&(b["run"].as_u64(), b["question"].as_str()))
+    });
     let validation = json!({
         "format": r.format, "structure": r.structure, "variant": r.variant, "records": c.records,
         "primer": c.primer,
@@ -170,14 +180,60 @@ pub(super) fn validation(shared: &Shared, p: &ProviderRun, c: &Combo) {
         primer_suffix(c.primer)
     );
     let path = provider_dir(shared, p, "results").join(name);
-    if let Err(e) = shared
-        .artifacts
-        .lock()
-        .expect("artifacts lock")
-        .artifact(&path, &validation)
-    {
-        shared.observer.notice(&format!("warning: {e:#}"));
+    write_artifact(shared, &artifacts, &path, &validation);
+}
+
+/// Writes one artifact of the run with `artifacts` (its lock held). A write that fails for a
+/// full disk stops the run ([`stop_writing`]); after that nothing more is written or said.
+fn write_artifact(shared: &Shared, artifacts: &Writer, path: &Path, value: &serde_json::Value) {
+    if shared.write_failed.load(Ordering::SeqCst) {
+        return;
     }
+    if let Err(e) = artifacts.artifact(path, value) {
+        if disk_full(&e) {
+            stop_writing(shared, &e);
+        } else {
+            shared.observer.notice(&format!("warning: {e:#}"));
+        }
+    }
+}
+
+/// Whether `e` comes from a full disk (or quota).
+pub(super) fn disk_full(e: &anyhow::Error) -> bool {
+    e.chain()
+        .filter_map(|c| c.downcast_ref::<std::io::Error>())
+        .any(|io| {
+            matches!(
+                io.kind(),
+                std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded
+            )
+        })
+}
+
+/// Stops the run because its output cannot be written: said once, in one line naming the file
+/// and the way out; the calls in flight finish unlogged (`--resume` asks them again) and the
+/// run ends without a summary line (`runner::run` returns [`crate::error::Reported`]).
+fn stop_writing(shared: &Shared, e: &anyhow::Error) {
+    if shared.write_failed.swap(true, Ordering::SeqCst) {
+        return;
+    }
+    let fix = if disk_full(e) {
+        "free space"
+    } else {
+        "fix that"
+    };
+    shared
+        .observer
+        .notice(&format!("error: {e:#}; {}", way_out(fix, &shared.run_dir)));
+    shared.stop.request(StopReason::Interrupted);
+}
+
+/// What to do after a failed write of the run in `dir`: `fix` ("free space"), then resume.
+pub(super) fn way_out(fix: &str, dir: &Path) -> String {
+    format!(
+        "the run stops: {fix}, then `bench run --resume {}`",
+        dir.display()
+    )
 }
 
 /// `_json_schema` for the structured-output mode, else nothing: in tags and file names.
@@ -403,16 +459,14 @@ pub(super) fn finish(
     cached: bool,
 ) -> bool {
     let r = &c.rendering;
+    if shared.write_failed.load(Ordering::SeqCst) {
+        return false;
+    }
     let mut log = shared.log.lock().expect("log lock");
-    let first = !log.failed();
     if let Err(e) = log.append(&Line::Result(Box::new(record.clone()))) {
-        // Said once (calls in flight fail to write too); the run ends with the same error.
-        if first {
-            shared.observer.notice(&format!(
-                "error: {e:#}; no new calls, the run stops (free space, then --resume)"
-            ));
-        }
-        shared.stop.request(StopReason::Interrupted);
+        drop(log);
+        // Said once: calls in flight fail to write too.
+        stop_writing(shared, &e);
         return false;
     }
     drop(log);
@@ -438,14 +492,12 @@ pub(super) fn finish(
     let path = provider_dir(shared, p, "responses")
         .join(format!("{}{}", r.format.name(), mode_suffix(c)))
         .join(name);
-    if let Err(e) = shared
-        .artifacts
-        .lock()
-        .expect("artifacts lock")
-        .artifact(&path, &raw)
-    {
-        shared.observer.notice(&format!("warning: {e:#}"));
-    }
+    write_artifact(
+        shared,
+        &shared.artifacts.lock().expect("artifacts lock"),
+        &path,
+        &raw,
+    );
     shared.observer.finished(p.idx, &record, cached);
     let max_tokens = c.scorer.call_settings().max_tokens.unwrap_or(p.max_tokens);
     shared.signals.observe(&record, max_tokens);

@@ -212,6 +212,10 @@ pub(crate) struct Shared {
     pub(crate) observer: Arc<dyn Observer>,
     pub(crate) retry: RetryPolicy,
     pub(crate) signals: warnings::Signals,
+    /// The run's folder (named in the way out of a failed write).
+    pub(crate) run_dir: PathBuf,
+    /// A result line or artifact could not be written: the run stops, nothing more is written.
+    pub(crate) write_failed: AtomicBool,
 }
 
 /// Creates `root/benchmarks/<timestamp>/`, unique even for two runs in the same second.
@@ -387,7 +391,8 @@ pub async fn run(
     let suite = plan.suite.name();
     let opened = open_log(plan, &models, &matrix, &skipped, resume, opts.margin_pp)?;
     let matrix = shard::slice(plan, matrix);
-    let artifacts = write_artifacts(plan, &matrix, &opened.dir.join(&suite))?;
+    let artifacts = write_artifacts(plan, &matrix, &opened.dir.join(&suite))
+        .map_err(|e| full_disk(e, &opened.dir))?;
     let done: HashSet<SampleKey> = opened.kept.iter().map(SampleKey::of).collect();
     let asked = opts.batch.is_some();
     let batch_mode = batch_mode(opts.batch, &opened.dir, observer.as_ref());
@@ -410,6 +415,8 @@ pub async fn run(
         observer,
         retry: opts.retry,
         signals: warnings::Signals::default(),
+        run_dir: opened.dir.clone(),
+        write_failed: AtomicBool::new(false),
     });
     let sizes = matrix.sizes;
     let combos: Vec<Arc<plan::Combo>> = matrix.combos.into_iter().map(Arc::new).collect();
@@ -423,9 +430,24 @@ pub async fn run(
         Some(b) => batch::schedule(&shared, &runs, &combos, plan.runs, &done, &dir, b).await?,
         None => call::schedule(&shared, &runs, &combos, plan.runs, &done).await,
     };
-    let outcome = summarize(&shared, &runs, &planned, &opened.meta, &suite, &dir)?;
-    write_metadata_files(plan, &sizes, &shared, &suite)?;
+    if shared.write_failed.load(Ordering::SeqCst) {
+        // Said in one line when it happened; the disk has no room for a summary either.
+        shared.observer.finish();
+        return Err(crate::error::Reported { code: 1 }.into());
+    }
+    let outcome = summarize(&shared, &runs, &planned, &opened.meta, &suite, &dir)
+        .map_err(|e| full_disk(e, &dir))?;
+    write_metadata_files(plan, &sizes, &shared, &suite).map_err(|e| full_disk(e, &dir))?;
     Ok(outcome)
+}
+
+/// `e` with the way out when it comes from a full disk (the run in `dir` can be resumed).
+fn full_disk(e: anyhow::Error, dir: &Path) -> anyhow::Error {
+    if call::disk_full(&e) {
+        anyhow::anyhow!("{e:#}; {}", call::way_out("free space", dir))
+    } else {
+        e
+    }
 }
 
 /// Before anything is written: a plan with renderings, every provider ready (its key set), and

@@ -50,8 +50,8 @@ fn run(cache: &Path, root: &Path, extra: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
-/// The disk fills up after a few result lines: one error naming the log, no half-written
-/// line left behind, exit non-zero; with space freed, `--resume` ends with every sample
+/// The disk fills up after a few result lines: one line naming the file and the way out, no
+/// half-written line left behind, exit 1; with space freed, `--resume` ends with every sample
 /// exactly once. Then the same folder made read-only: refused before any call.
 #[test]
 fn a_full_disk_stops_the_run_cleanly_and_resume_completes_it() {
@@ -68,18 +68,30 @@ fn a_full_disk_stops_the_run_cleanly_and_resume_completes_it() {
     let cache = tmp.path().join("cache");
     let out = run(&cache, &root, &[]);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "{err}");
+    assert_eq!(out.status.code(), Some(1), "{err}");
     let dir = run_dir(&root);
     let log = dir.join("formats.jsonl");
-    let said = format!(
-        "error: cannot append to '{}': No space left on device",
-        log.display()
-    );
-    assert!(err.contains(&said), "{err}");
+    // One line: the file that could not be written (the log, or an artifact when that filled
+    // the disk first) and the way out; no warning per artifact, no error again at the exit.
+    let said: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("error:") || l.starts_with("warning:"))
+        .collect();
+    assert_eq!(said.len(), 1, "{err}");
     assert!(
-        err.contains("no new calls, the run stops (free space, then --resume)"),
+        said[0].starts_with(&format!("error: cannot append to '{}': ", log.display()))
+            || said[0].starts_with(&format!("error: cannot write '{}/", dir.display())),
         "{err}"
     );
+    assert!(
+        said[0].ends_with(&format!(
+            ": No space left on device (os error 28); the run stops: free space, then \
+             `bench run --resume {}`",
+            dir.display()
+        )),
+        "{err}"
+    );
+    assert_eq!(err.matches("No space left").count(), 1, "{err}");
     let text = std::fs::read_to_string(&log).unwrap();
     assert!(text.ends_with('\n'), "the log ends in a whole line");
     let before = parse(&log)
@@ -92,6 +104,37 @@ fn a_full_disk_stops_the_run_cleanly_and_resume_completes_it() {
         disk.mount_option("remount,size=20m"),
         "remount to free space"
     );
+    let out = bench(&cache)
+        .args(["run", "--no-report", "--resume"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    super::success_stdout(&out);
+    super::run_cli::assert_each_sample_once(&dir, 20);
+
+    // Full before the first call (the run's data files do not fit): one line, the same way out,
+    // and --resume completes that run too once there is room.
+    let early = tmp.path().join("early");
+    let small = Tmpfs::mount(&early, "40k").expect("a second tmpfs");
+    let out = run(&cache, &early, &[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let dir = run_dir(&early);
+    let said: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("error:") || l.starts_with("warning:"))
+        .collect();
+    assert_eq!(said.len(), 1, "{err}");
+    assert!(
+        said[0].starts_with(&format!("error: cannot write '{}/", dir.display()))
+            && said[0].ends_with(&format!(
+                ": No space left on device (os error 28); the run stops: free space, then \
+                 `bench run --resume {}`",
+                dir.display()
+            )),
+        "{err}"
+    );
+    assert!(small.mount_option("remount,size=20m"), "remount");
     let out = bench(&cache)
         .args(["run", "--no-report", "--resume"])
         .arg(&dir)

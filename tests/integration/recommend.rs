@@ -1,6 +1,7 @@
 //! `bench recommend`'s rounds through the real runner with test doubles: a model that reads
 //! every format alike gets the cheapest one recommended before the last round; one that is 15
-//! points worse on the cheapest does not get it; and a budget is never passed.
+//! points worse on the cheapest does not get it (and that format is said dropped once, not
+//! after every later round); and a budget is never passed.
 
 use super::report::{Double, ids, plan};
 use bench::formats::Format;
@@ -21,7 +22,18 @@ async fn rounds(
     budget_usd: Option<f64>,
     price: Option<f64>,
 ) -> Recommendation {
-    let mut p = plan(root, vec![31], 1);
+    let p = plan(root, vec![31], 1);
+    rounds_of(p, wrong, max_rounds, budget_usd, price).await
+}
+
+/// [`rounds`] over the formats of `p`.
+async fn rounds_of(
+    mut p: bench::runner::Plan,
+    wrong: &HashMap<&'static str, BTreeSet<String>>,
+    max_rounds: u32,
+    budget_usd: Option<f64>,
+    price: Option<f64>,
+) -> Recommendation {
     let candidates = recommend::candidates(&p, Format::JsonCompact, &[]).unwrap();
     p.formats = candidates.iter().map(|(f, _)| *f).collect();
     assert_eq!(
@@ -99,4 +111,49 @@ async fn the_budget_is_never_passed() {
     assert!(r.format.is_none(), "{r:?}");
     let (_, why) = r.open.unwrap();
     assert!(why.contains("stopped at the budget"), "{why}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dropped_format_is_listed_once_though_later_rounds_see_it_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut p = plan(tmp.path(), vec![31], 1);
+    // Candidates csv, toon_default and json_compact: csv is dropped after round 1; toon_default
+    // then needs more rounds to be shown within 2 points of json_compact.
+    p.formats = vec![Format::Csv, Format::JsonCompact, Format::ToonDefault];
+    let wrong = HashMap::from([("csv", ids(1..=19))]);
+    let r = rounds_of(p, &wrong, 6, None, None).await;
+    assert!(r.rounds > 1, "{r:?}");
+    assert_eq!(r.dropped, [("csv".to_string(), 1)], "{r:?}");
+    assert_eq!(r.format.as_deref(), Some("toon_default"), "{r:?}");
+}
+
+/// `bench recommend` with the offline reference answerer says on its recommendation line that
+/// it is a self-check, not a model's result.
+#[test]
+fn the_reference_answerers_recommendation_says_it_is_a_self_check() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = super::run_cli::bench(&tmp.path().join("cache"))
+        .args(["recommend", "--provider", "reference", "--no-report"])
+        .arg("--output-root")
+        .arg(tmp.path().join("data"))
+        .output()
+        .unwrap();
+    let stdout = super::success_stdout(&out);
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("recommendation for reference") || l.starts_with("undecided"))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(line.starts_with("recommendation for reference"), "{stdout}");
+    assert!(
+        line.contains(
+            "a self-check of the renderings by the offline reference answerer, not a model's result"
+        ),
+        "{line}"
+    );
+    assert!(!stdout.contains("dropped after round"), "{stdout}");
+    // csv and tsv hold the product records in the same o200k_base tokens: a tie, named.
+    assert!(
+        stdout.contains("\n  as few data tokens: `tsv` (a tie; `csv` is the first by name)\n"),
+        "{stdout}"
+    );
 }

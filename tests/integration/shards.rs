@@ -1,23 +1,27 @@
 //! `bench run --shard K/N` and `bench merge`: a plan run whole and run as 3 shards then merged
-//! gives the same samples, the same scores and the same report numbers; shards of another plan,
-//! a missing shard and a run that is not a shard are refused in one line.
+//! gives the same samples, the same scores, the same report numbers and the same artifacts —
+//! also for plans whose renderings' runs are split across shards (`--shuffle`,
+//! `--prompt-variants`); shards of another plan, a missing shard and a run that is not a shard
+//! are refused in one line.
 
 use super::run_cli::{bench, parse, run_dir};
 use bench::runlog::{Line, ResultRecord};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+/// The plain plan's options: 2 runs, every run of a rendering in one shard.
+const PLAIN: &[&str] = &["--runs", "2"];
+
 fn run(tmp: &Path, root: &str, extra: &[&str]) -> PathBuf {
+    run_plan(tmp, root, PLAIN, extra)
+}
+
+/// `bench run` of the plan `plan` (runs and how they are asked) with `extra` (its shard).
+fn run_plan(tmp: &Path, root: &str, plan: &[&str], extra: &[&str]) -> PathBuf {
     let root = tmp.join(root);
     let out = bench(&tmp.join("cache"))
-        .args([
-            "run",
-            "--formats",
-            "csv,json_compact,yaml",
-            "--runs",
-            "2",
-            "--no-report",
-        ])
+        .args(["run", "--formats", "csv,json_compact,yaml", "--no-report"])
+        .args(plan)
         .args(extra)
         .arg("--output-root")
         .arg(&root)
@@ -53,18 +57,13 @@ fn query(tmp: &Path, root: &Path, sql: &str) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-#[test]
-fn three_shards_merged_equal_the_whole_run() {
-    let tmp = tempfile::tempdir().unwrap();
-    let whole = run(tmp.path(), "whole", &[]);
+/// Runs `plan` whole and as 3 shards, merges the shards, and holds the merged run to the
+/// whole one: samples and scores, SQL rows, artifacts and metadata. Returns the whole run's
+/// folder and the shards'.
+fn merged_equals_whole(tmp: &Path, plan: &[&str]) -> (PathBuf, Vec<PathBuf>) {
+    let whole = run_plan(tmp, "whole", plan, &[]);
     let shards: Vec<PathBuf> = (1..=3)
-        .map(|k| {
-            run(
-                tmp.path(),
-                &format!("s{k}"),
-                &["--shard", &format!("{k}/3")],
-            )
-        })
+        .map(|k| run_plan(tmp, &format!("s{k}"), plan, &["--shard", &format!("{k}/3")]))
         .collect();
     // Disjoint, and none empty at this size.
     let parts: Vec<_> = shards.iter().map(|d| scores(d)).collect();
@@ -80,8 +79,8 @@ fn three_shards_merged_equal_the_whole_run() {
     let shard = meta.shard.as_ref().unwrap();
     assert_eq!((shard.index, shard.of), (1, 3));
 
-    let merged_root = tmp.path().join("merged");
-    let out = bench(&tmp.path().join("cache"))
+    let merged_root = tmp.join("merged");
+    let out = bench(&tmp.join("cache"))
         .arg("merge")
         .args(&shards)
         .arg("--output-root")
@@ -101,10 +100,11 @@ fn three_shards_merged_equal_the_whole_run() {
         "sql/rankings.sql",
         "sql/paired_comparison.sql",
         "sql/token_efficiency.sql",
+        "sql/prompt_wording.sql",
     ] {
         assert_eq!(
-            query(tmp.path(), &merged_root, sql),
-            query(tmp.path(), &tmp.path().join("whole"), sql),
+            query(tmp, &merged_root, sql),
+            query(tmp, &tmp.join("whole"), sql),
             "{sql}"
         );
     }
@@ -114,6 +114,10 @@ fn three_shards_merged_equal_the_whole_run() {
     // metadata.json listing the same files.
     let whole_files = artifact_files(&whole.join("formats"));
     let merged_files = artifact_files(&merged.join("formats"));
+    assert_eq!(
+        merged_files.keys().collect::<Vec<_>>(),
+        whole_files.keys().collect::<Vec<_>>()
+    );
     for (rel, bytes) in &whole_files {
         if rel != "metadata.json" {
             let merged = merged_files.get(rel).map(|b| comparable(rel, b));
@@ -132,6 +136,13 @@ fn three_shards_merged_equal_the_whole_run() {
         (paths, meta["files_per_format"].clone())
     };
     assert_eq!(listed(&merged_files), listed(&whole_files));
+    (whole, shards)
+}
+
+#[test]
+fn three_shards_merged_equal_the_whole_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (whole, shards) = merged_equals_whole(tmp.path(), PLAIN);
 
     // Refusals, each one line.
     let merge = |dirs: &[&Path]| {
@@ -186,6 +197,41 @@ fn three_shards_merged_equal_the_whole_run() {
             .unwrap()
             .any(|_| true)
     );
+}
+
+/// The results files (`results/…_validation.json`) that more than one of `shards` holds.
+fn shared_results_files(shards: &[PathBuf]) -> Vec<String> {
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for d in shards {
+        for rel in artifact_files(&d.join("formats")).into_keys() {
+            if rel.ends_with("_validation.json") {
+                *seen.entry(rel).or_default() += 1;
+            }
+        }
+    }
+    seen.into_iter()
+        .filter(|(_, n)| *n > 1)
+        .map(|(rel, _)| rel)
+        .collect()
+}
+
+/// `--shuffle`: each run its own record order, so a rendering's runs land in different shards,
+/// each shard writing that rendering's results file with its own runs.
+#[test]
+fn shards_of_a_shuffled_plan_merge_to_the_whole_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, shards) = merged_equals_whole(tmp.path(), &["--runs", "3", "--shuffle"]);
+    let split = shared_results_files(&shards);
+    assert!(!split.is_empty(), "no rendering's runs were split");
+}
+
+/// `--prompt-variants 3`: each run in its own wording, split across shards the same way.
+#[test]
+fn shards_of_a_plan_with_prompt_variants_merge_to_the_whole_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_, shards) = merged_equals_whole(tmp.path(), &["--runs", "3", "--prompt-variants", "3"]);
+    let split = shared_results_files(&shards);
+    assert!(!split.is_empty(), "no rendering's runs were split");
 }
 
 /// A file's bytes, or for JSON with a `runs` list (a sample's results) the value with the

@@ -259,3 +259,69 @@ fn a_data_sweep_grows_to_the_files_size_in_one_folder() {
     sizes.sort_unstable();
     assert_eq!(sizes, [31, 62, 122]);
 }
+
+/// Formats that answer identically (the reference answerer) are a tie at every size, named as
+/// one; none is called "not shown non-inferior": each is undecided, with the runs that would
+/// decide it.
+#[test]
+fn a_sweep_of_identical_formats_says_tie_and_undecided_not_worse() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = super::run_cli::bench(&tmp.path().join("cache"))
+        .args([
+            "sweep",
+            "--formats",
+            "csv,json_compact,yaml",
+            "--structures",
+            "flat",
+            "--variants",
+            "mandatory",
+            "--runs",
+            "1",
+            "--max-records",
+            "62",
+            "--no-report",
+        ])
+        .arg("--output-root")
+        .arg(tmp.path().join("data"))
+        .output()
+        .unwrap();
+    let stdout = super::success_stdout(&out);
+    assert!(!stdout.contains("not shown non-inferior"), "{stdout}");
+    let shape = "reference/reference, flat · mandatory";
+    for n in [31, 62] {
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("{shape} · {n} records: ")))
+            .unwrap_or_else(|| panic!("{n}: {stdout}"));
+        assert!(
+            line.contains("most accurate: a tie at 100.0% between csv, json_compact, yaml"),
+            "{line}"
+        );
+        assert!(
+            line.contains("; undecided: json_compact, yaml (about "),
+            "{line}"
+        );
+        assert!(
+            line.ends_with(
+                "; undecided: json_compact, yaml (about 1 more run would decide: --runs 2)"
+            ),
+            "{line}"
+        );
+        assert!(!line.contains("shown worse"), "{line}");
+    }
+    // csv, the tie's cheapest, is the format the others are compared with; they are undecided.
+    assert!(stdout.contains("\n  csv: 62 records\n"), "{stdout}");
+    for f in ["json_compact", "yaml"] {
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("  {f}: ")))
+            .unwrap_or_else(|| panic!("{f}: {stdout}"));
+        assert!(
+            line.starts_with(&format!(
+                "  {f}: undecided at every size (tied with the most accurate at every size); \
+                 at 62 records, about "
+            )),
+            "{line}"
+        );
+    }
+}
