@@ -11,6 +11,7 @@ mod corrupted;
 mod decisions;
 mod doc_links;
 mod documents;
+mod experiments;
 mod faults;
 mod gemini_batch_run;
 mod grading;
