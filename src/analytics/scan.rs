@@ -25,7 +25,11 @@ pub fn scan_logs(root: &Path, run: Option<&str>) -> Result<(Vec<PathBuf>, Vec<Ba
     let mut files = Vec::new();
     if let Ok(runs) = std::fs::read_dir(&dir) {
         let chosen = |p: &PathBuf| run.is_none_or(|n| p.file_name().is_some_and(|f| f == n));
-        for run in runs.flatten().map(|e| e.path()).filter(|p| p.is_dir() && chosen(p)) {
+        for run in runs
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.is_dir() && chosen(p))
+        {
             if let Ok(entries) = std::fs::read_dir(&run) {
                 files.extend(
                     entries

@@ -2,8 +2,8 @@
 //! token efficiency, categories, failure modes, cost, scaling, position and methodology.
 
 use super::data::{Family, ReportData};
-pub use super::generic::generic_table;
 use super::doc::{Block, Cell};
+pub use super::generic::generic_table;
 use super::verdict::{REFERENCE_NOTE, has_reference, int, interval, p, pct, pp, varies};
 use crate::runlog::meta::DataMeta;
 use std::collections::BTreeMap;

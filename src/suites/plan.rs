@@ -202,7 +202,9 @@ impl Matrix {
             let key = format!("{}/{}", c.records, c.rendering.variant);
             for q in c.units.iter().flat_map(|u| &u.questions) {
                 let line = serde_json::json!([q.id, q.text, q.expected, q.validation]);
-                sets.entry(key.clone()).or_default().insert(line.to_string());
+                sets.entry(key.clone())
+                    .or_default()
+                    .insert(line.to_string());
             }
         }
         sets.into_iter()
@@ -454,8 +456,8 @@ impl SampleKey {
 mod tests {
     use super::*;
 
-    /// A plan of the product questions.
-    fn product(formats: Vec<Format>, seed: u64, mode: QuestionMode, shuffle: bool) -> Plan {
+    /// A plan of the product questions in two sizes and two wordings.
+    fn product(formats: Vec<Format>, seed: u64, mode: QuestionMode) -> Plan {
         Plan {
             formats,
             structures: Structure::ALL.to_vec(),
@@ -467,7 +469,7 @@ mod tests {
             output_root: PathBuf::new(),
             question_mode: mode,
             prompt_variants: 2,
-            shuffle,
+            shuffle: false,
             shard: None,
             primers: vec![false],
             suite: crate::suites::product(),
@@ -476,25 +478,28 @@ mod tests {
 
     #[test]
     fn question_sets_name_the_questions_of_each_size_whatever_asks_them() {
-        let sets = |p: &Plan| crate::suites::formats::build(p, None).unwrap().question_sets();
-        let one = sets(&product(vec![Format::Csv], 42, QuestionMode::OnePrompt, false));
+        let sets = |p: &Plan| {
+            crate::suites::formats::build(p, None)
+                .unwrap()
+                .question_sets()
+        };
+        let one = sets(&product(vec![Format::Csv], 42, QuestionMode::OnePrompt));
         assert_eq!(
             one.keys().collect::<Vec<_>>(),
             ["12/mandatory", "12/optional", "9/mandatory", "9/optional"]
         );
         assert!(one.values().all(|h| h.len() == 64));
         assert_ne!(one["9/mandatory"], one["12/mandatory"]);
-        // The same questions however they are put: other formats, one call per question,
-        // another record order per run.
+        // The same questions however they are put: other formats (nested structures too), one
+        // call per question.
         let asked = product(
             vec![Format::JsonCompact, Format::Yaml],
             42,
             QuestionMode::PerQuestion,
-            true,
         );
         assert_eq!(sets(&asked), one);
         // Another seed asks about other records.
-        let other = sets(&product(vec![Format::Csv], 7, QuestionMode::OnePrompt, false));
+        let other = sets(&product(vec![Format::Csv], 7, QuestionMode::OnePrompt));
         assert!(one.iter().all(|(k, h)| other[k] != *h));
     }
 

@@ -13,7 +13,13 @@ fn run(root: &Path, args: &[&str]) {
     let out = Command::cargo_bin("bench")
         .unwrap()
         .arg("run")
-        .args(["--runs", "1", "--formats", "csv,json_compact,yaml", "--no-report"])
+        .args([
+            "--runs",
+            "1",
+            "--formats",
+            "csv,json_compact,yaml",
+            "--no-report",
+        ])
         .args(args)
         .arg("--output-root")
         .arg(root)
@@ -44,7 +50,11 @@ fn query(root: &Path, args: &[&str]) -> Vec<serde_json::Map<String, Value>> {
 fn csv(dir: &Path, name: &str, n: usize, width: usize) -> String {
     let mut text = String::from("id,name,price,stock\n");
     for i in 1..=n {
-        let word = format!("item{i}").repeat(width).chars().take(width).collect::<String>();
+        let word = format!("item{i}")
+            .repeat(width)
+            .chars()
+            .take(width)
+            .collect::<String>();
         text.push_str(&format!("P{i:03},{word},{}.5,{}\n", 10 + i, 3 * i));
     }
     let path = dir.join(name);
@@ -56,7 +66,10 @@ fn csv(dir: &Path, name: &str, n: usize, width: usize) -> String {
 fn rankings_keep_each_data_set_apart_and_pool_the_runs_of_one_plan() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("data");
-    let (a, b) = (csv(tmp.path(), "shop_a.csv", 12, 6), csv(tmp.path(), "shop_b.csv", 12, 60));
+    let (a, b) = (
+        csv(tmp.path(), "shop_a.csv", 12, 6),
+        csv(tmp.path(), "shop_b.csv", 12, 60),
+    );
     run(&root, &["--data", &a]);
     run(&root, &["--data", &b]);
     // Two runs of one plan, one run of another size, one of another seed.
@@ -95,11 +108,17 @@ fn rankings_keep_each_data_set_apart_and_pool_the_runs_of_one_plan() {
             .collect();
         assert_eq!(renderings.len(), rs.len(), "{data}: {rs:#?}");
         assert!(rs.iter().any(|r| r["rank"] == 1), "{data}: {rs:#?}");
-        let experiments: std::collections::BTreeSet<&str> =
-            rs.iter().map(|r| r["experiment"].as_str().unwrap()).collect();
+        let experiments: std::collections::BTreeSet<&str> = rs
+            .iter()
+            .map(|r| r["experiment"].as_str().unwrap())
+            .collect();
         assert_eq!(experiments.len(), 1, "{data}: {rs:#?}");
         // The two runs of one plan pool; every other data set was asked once.
-        let runs = if data == "products seed 42 · 10 records" { 2 } else { 1 };
+        let runs = if data == "products seed 42 · 10 records" {
+            2
+        } else {
+            1
+        };
         assert!(rs.iter().all(|r| r["runs"] == runs), "{data}: {rs:#?}");
     }
     // Token counts are each file's own, not an average of the two.
@@ -142,7 +161,10 @@ fn query_and_export_read_one_run_with_dash_dash_run() {
     run(&root, &["--records", "12"]);
     let count = "SELECT count(DISTINCT benchmark_id) AS runs, min(records) AS records FROM results";
     let all = query(&root, &["-e", count]);
-    assert_eq!((&all[0]["runs"], &all[0]["records"]), (&json!(2), &json!(10)));
+    assert_eq!(
+        (&all[0]["runs"], &all[0]["records"]),
+        (&json!(2), &json!(10))
+    );
     for (spec, records) in [("latest", 12), ("latest~1", 10)] {
         let one = query(&root, &["-e", count, "--run", spec]);
         let got = (&one[0]["runs"], &one[0]["records"]);
@@ -163,7 +185,11 @@ fn query_and_export_read_one_run_with_dash_dash_run() {
             .output()
             .unwrap();
         let text = super::success_stdout(&out);
-        let rows = text.lines().find_map(|l| l.strip_prefix("results: ")).unwrap().to_string();
+        let rows = text
+            .lines()
+            .find_map(|l| l.strip_prefix("results: "))
+            .unwrap()
+            .to_string();
         rows.trim_end_matches(" rows").parse::<u64>().unwrap()
     };
     let (every, latest) = (export(&[], "all"), export(&["--run", "latest"], "one"));
@@ -186,7 +212,15 @@ fn rankings_after_only_tasks_runs_name_the_file_that_ranks_them() {
     let root = tmp.path().join("data");
     let out = Command::cargo_bin("bench")
         .unwrap()
-        .args(["run", "--suite", "tasks", "--runs", "1", "--no-report", "--output-root"])
+        .args([
+            "run",
+            "--suite",
+            "tasks",
+            "--runs",
+            "1",
+            "--no-report",
+            "--output-root",
+        ])
         .arg(&root)
         .output()
         .unwrap();
@@ -213,5 +247,9 @@ fn rankings_after_only_tasks_runs_name_the_file_that_ranks_them() {
         .output()
         .unwrap();
     assert!(super::success_stdout(&out).contains("tasks"));
-    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
