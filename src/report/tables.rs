@@ -326,3 +326,52 @@ fn round(x: f64, digits: i32) -> f64 {
     let p = 10f64.powi(digits);
     (x * p).round() / p
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(rank: usize, records: usize, dataset: &str) -> RankingRow {
+        RankingRow {
+            rank,
+            format: Format::Csv,
+            structure: Structure::Flat,
+            variant: Variant::Mandatory,
+            records,
+            dataset: dataset.into(),
+            primer: false,
+            provider: "reference/reference".into(),
+            runs: 1,
+            errors: 0,
+            weighted_accuracy: 1.0,
+            accuracy_by_category: Default::default(),
+            data_tokens: 100,
+            tokens_per_value: 2.0,
+        }
+    }
+
+    #[test]
+    fn the_printed_ranking_names_its_data_once_or_in_a_column() {
+        let one = ranking_table(&[row(1, 31, "products seed 42 · 31 records")]);
+        assert!(
+            one.starts_with("data: products seed 42 · 31 records\n"),
+            "{one}"
+        );
+        // A sweep: the data above, each size in the records column.
+        let sweep = ranking_table(&[
+            row(1, 31, "products seed 42 · 31 records"),
+            row(1, 62, "products seed 42 · 62 records"),
+        ]);
+        assert!(sweep.starts_with("data: products seed 42\n"), "{sweep}");
+        assert!(sweep.contains("records") && sweep.contains("62"), "{sweep}");
+        // Rows of different data: a data column, no line above.
+        let mixed = ranking_table(&[
+            row(1, 60, "orders.csv · 60 records"),
+            row(1, 60, "people.csv · 60 records"),
+        ]);
+        assert!(!mixed.starts_with("data:"), "{mixed}");
+        assert!(mixed.contains("people.csv · 60 records"), "{mixed}");
+        // An old summary line names no data: no line.
+        assert!(!ranking_table(&[row(1, 31, "")]).starts_with("data:"));
+    }
+}
