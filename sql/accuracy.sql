@@ -4,9 +4,10 @@
 -- failed_calls and left out of the averages. (The bootstrap interval of weighted accuracy is
 -- computed by `bench report`, which needs resampling SQL cannot express.) Ranks (1 = best, ties
 -- share a rank, null when the value is) are within each comparison family: provider/model,
--- structure, variant, record count and primer setting.
+-- structure, variant, experiment (the data, its size and question set, named by `dataset`)
+-- and primer setting; rows of different experiments are never pooled.
 WITH plain AS (
-    SELECT provider, model, format, structure, variant, records, primer,
+    SELECT provider, model, format, structure, variant, records, dataset, experiment, primer,
            count(*) AS n_answers,
            sum(passed)::BIGINT AS n_correct
     FROM answers
@@ -14,7 +15,7 @@ WITH plain AS (
     GROUP BY ALL
 ),
 per_run AS (
-    SELECT provider, model, format, structure, variant, records, primer,
+    SELECT provider, model, format, structure, variant, records, dataset, experiment, primer,
            count(*) FILTER (WHERE NOT failed) AS runs,
            sum(calls)::BIGINT AS calls,
            sum(errors)::BIGINT AS failed_calls,
@@ -28,7 +29,8 @@ per_run AS (
 ),
 scored AS (
 SELECT
-    r.provider, r.model, r.format, r.structure, r.variant, r.records, r.primer,
+    r.provider, r.model, r.format, r.structure, r.variant, r.records, r.dataset,
+    r.experiment, r.primer,
     coalesce(p.n_answers, 0) AS n_answers,
     coalesce(p.n_correct, 0) AS n_correct,
     p.n_correct / p.n_answers AS accuracy,
@@ -44,18 +46,19 @@ SELECT
     round(r.data_tokens)::BIGINT AS data_tokens,
     100 * r.weighted_accuracy / (r.data_tokens / 1000) AS efficiency
 FROM per_run AS r
-LEFT JOIN plain AS p USING (provider, model, format, structure, variant, records, primer)
+LEFT JOIN plain AS p
+    USING (provider, model, format, structure, variant, records, experiment, primer)
 )
 SELECT *,
     CASE WHEN weighted_accuracy IS NOT NULL THEN rank() OVER (
-        PARTITION BY provider, model, structure, variant, records, primer
+        PARTITION BY provider, model, structure, variant, experiment, primer
         ORDER BY weighted_accuracy DESC NULLS LAST) END AS rank_weighted,
     CASE WHEN accuracy IS NOT NULL THEN rank() OVER (
-        PARTITION BY provider, model, structure, variant, records, primer
+        PARTITION BY provider, model, structure, variant, experiment, primer
         ORDER BY accuracy DESC NULLS LAST) END AS rank_accuracy,
     CASE WHEN efficiency IS NOT NULL THEN rank() OVER (
-        PARTITION BY provider, model, structure, variant, records, primer
+        PARTITION BY provider, model, structure, variant, experiment, primer
         ORDER BY efficiency DESC NULLS LAST) END AS rank_efficiency
 FROM scored
-ORDER BY provider, model, records, primer, structure, variant,
+ORDER BY provider, model, records, dataset, experiment, primer, structure, variant,
          weighted_accuracy DESC NULLS LAST, data_tokens, format;

@@ -7,6 +7,8 @@ SELECT
     variant,
     primer,
     records,
+    dataset,
+    experiment,
     round(100 * avg(passed) FILTER (WHERE category = 'field_retrieval'), 2) AS field_retrieval_pct,
     round(100 * avg(passed) FILTER (WHERE category = 'structure_awareness'), 2) AS structure_awareness_pct,
     round(100 * avg(passed) FILTER (WHERE category = 'filtering'), 2) AS filtering_pct,
@@ -15,4 +17,4 @@ SELECT
 FROM answers
 WHERE NOT warmup AND error IS NULL
 GROUP BY ALL
-ORDER BY provider, records, structure, variant, format;
+ORDER BY provider, records, dataset, experiment, structure, variant, format;

@@ -1,6 +1,6 @@
 -- Every format against a baseline (json_compact, or the variable bench_baseline) on the same
--- questions. A comparison family is one provider/model, structure, variant, record count and
--- primer setting; within it, answers are paired by (run log, question, run), so two formats
+-- questions. A comparison family is one provider/model, structure, variant, experiment (the data
+-- asked about, its size and question set, named by `dataset`) and primer setting; within it, answers are paired by (run log, question, run), so two formats
 -- are only compared where both answered the same question in the same run. Per format:
 --   exact McNemar test (two-sided binomial on the discordant pairs), Holm-adjusted across the
 --   formats of the family; Δ weighted accuracy (mean over the runs both completed) and Δ plain
@@ -22,7 +22,8 @@
 -- one question count as separate pairs (as the exact McNemar test on (question, run) pairs
 -- does); `bench report` checks each difference against a question-clustered bootstrap too.
 WITH pairs AS (
-    SELECT provider, model, structure, variant, records, primer, format, baseline,
+    SELECT provider, model, structure, variant, records, dataset, experiment, primer, format,
+           baseline,
            count(*) AS n_pairs,
            count(DISTINCT (benchmark_id, run)) AS runs,
            count(*) FILTER (WHERE passed = 1 AND baseline_passed = 0) AS discordant_format_only,
@@ -31,7 +32,7 @@ WITH pairs AS (
     GROUP BY ALL
 ),
 per_format AS (
-    SELECT provider, model, format, structure, variant, records, primer,
+    SELECT provider, model, format, structure, variant, records, experiment, primer,
            avg(data_tokens_o200k) AS data_tokens
     FROM runs
     GROUP BY ALL
@@ -39,14 +40,16 @@ per_format AS (
 -- Δ weighted accuracy as the mean over the runs both formats completed (the runs the pairs
 -- come from), so the bootstrap interval of `bench report` is around this very number.
 run_deltas AS (
-    SELECT f.provider, f.model, f.format, f.structure, f.variant, f.records, f.primer,
-           avg(f.weighted_accuracy - b.weighted_accuracy) AS delta_weighted
+    SELECT f.provider, f.model, f.format, f.structure, f.variant, f.records, f.experiment,
+           f.primer, avg(f.weighted_accuracy - b.weighted_accuracy) AS delta_weighted
     FROM runs AS f
     JOIN runs AS b
         ON b.format = coalesce(getvariable('bench_baseline'), 'json_compact')
         AND f.format <> b.format
-        AND (b.benchmark_id, b.provider, b.model, b.structure, b.variant, b.records, b.primer, b.run)
-          = (f.benchmark_id, f.provider, f.model, f.structure, f.variant, f.records, f.primer, f.run)
+        AND (b.benchmark_id, b.provider, b.model, b.structure, b.variant, b.records,
+             b.experiment, b.primer, b.run)
+          = (f.benchmark_id, f.provider, f.model, f.structure, f.variant, f.records,
+             f.experiment, f.primer, f.run)
     WHERE NOT f.failed AND NOT b.failed
     GROUP BY ALL
 ),
@@ -60,14 +63,14 @@ tested AS (
            f.data_tokens / b.data_tokens AS token_ratio
     FROM pairs AS p
     JOIN run_deltas AS d
-        ON (d.provider, d.model, d.format, d.structure, d.variant, d.records, d.primer)
-         = (p.provider, p.model, p.format, p.structure, p.variant, p.records, p.primer)
+        ON (d.provider, d.model, d.format, d.structure, d.variant, d.experiment, d.primer)
+         = (p.provider, p.model, p.format, p.structure, p.variant, p.experiment, p.primer)
     JOIN per_format AS f
-        ON (f.provider, f.model, f.format, f.structure, f.variant, f.records, f.primer)
-         = (p.provider, p.model, p.format, p.structure, p.variant, p.records, p.primer)
+        ON (f.provider, f.model, f.format, f.structure, f.variant, f.experiment, f.primer)
+         = (p.provider, p.model, p.format, p.structure, p.variant, p.experiment, p.primer)
     JOIN per_format AS b
-        ON (b.provider, b.model, b.format, b.structure, b.variant, b.records, b.primer)
-         = (p.provider, p.model, p.baseline, p.structure, p.variant, p.records, p.primer)
+        ON (b.provider, b.model, b.format, b.structure, b.variant, b.experiment, b.primer)
+         = (p.provider, p.model, p.baseline, p.structure, p.variant, p.experiment, p.primer)
 ),
 ni AS (
     SELECT *,
@@ -81,10 +84,11 @@ ranked AS (
            row_number() OVER family_by_ni_p AS ni_holm_rank,
            count(*) OVER family AS family_size
     FROM ni
-    WINDOW family AS (PARTITION BY provider, model, structure, variant, records, primer),
-           family_by_p AS (PARTITION BY provider, model, structure, variant, records, primer
+    WINDOW family AS (PARTITION BY provider, model, structure, variant, experiment, primer),
+           family_by_p AS (PARTITION BY provider, model, structure, variant, experiment, primer
                            ORDER BY p_value, format),
-           family_by_ni_p AS (PARTITION BY provider, model, structure, variant, records, primer
+           family_by_ni_p AS (PARTITION BY provider, model, structure, variant, experiment,
+                                           primer
                               ORDER BY ni_p, format)
 ),
 holm AS (
@@ -92,17 +96,17 @@ holm AS (
     -- monotone by a running maximum, capped at 1.
     SELECT *,
            max(least(1.0, (family_size - holm_rank + 1) * p_value)) OVER (
-               PARTITION BY provider, model, structure, variant, records, primer
+               PARTITION BY provider, model, structure, variant, experiment, primer
                ORDER BY holm_rank ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
            ) AS p_holm,
            max(least(1.0, (family_size - ni_holm_rank + 1) * ni_p)) OVER (
-               PARTITION BY provider, model, structure, variant, records, primer
+               PARTITION BY provider, model, structure, variant, experiment, primer
                ORDER BY ni_holm_rank ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW
            ) AS ni_p_holm
     FROM ranked
 )
 SELECT
-    provider, model, structure, variant, records, primer, format, baseline,
+    provider, model, structure, variant, records, dataset, experiment, primer, format, baseline,
     100 * delta_weighted AS delta_weighted_pp,
     100 * delta_accuracy AS delta_accuracy_pp,
     n_pairs,
@@ -128,4 +132,5 @@ SELECT
              / (n_pairs / runs))::BIGINT
     END AS runs_needed_ni
 FROM holm
-ORDER BY provider, model, records, primer, structure, variant, p_value, format;
+ORDER BY provider, model, records, dataset, experiment, primer, structure, variant, p_value,
+         format;

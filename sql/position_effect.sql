@@ -2,7 +2,8 @@
 -- third of the records), per format: does the answer depend on position? From the answers of
 -- successful, non-warm-up calls.
 SELECT
-    provider || '/' || model AS provider, format, structure, variant, primer, records,
+    provider || '/' || model AS provider, format, structure, variant, primer, records, dataset,
+    experiment,
     round(100 * avg(passed) FILTER (WHERE position = 'start'), 2) AS start_pct,
     round(100 * avg(passed) FILTER (WHERE position = 'middle'), 2) AS middle_pct,
     round(100 * avg(passed) FILTER (WHERE position = 'end'), 2) AS end_pct,
@@ -12,4 +13,4 @@ SELECT
 FROM answers
 WHERE NOT warmup AND error IS NULL AND position IS NOT NULL
 GROUP BY ALL
-ORDER BY provider, records, structure, variant, primer, format;
+ORDER BY provider, records, dataset, experiment, structure, variant, primer, format;

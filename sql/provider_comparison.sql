@@ -1,6 +1,8 @@
--- Providers/models side by side over every format (warm-ups excluded; accuracy over successful
--- runs, failed calls counted).
+-- Providers/models side by side over every format, per experiment (`dataset`: the data asked
+-- about, its size and question set; accuracy on different data is never averaged together),
+-- warm-ups excluded; accuracy over successful runs, failed calls counted.
 SELECT
+    dataset,
     provider,
     model,
     sum(calls)::BIGINT AS calls,
@@ -13,7 +15,8 @@ SELECT
     sum(reasoning_tokens)::BIGINT AS reasoning_tokens,
     sum(cache_read_tokens)::BIGINT AS cache_read_tokens,
     sum(cache_write_tokens)::BIGINT AS cache_write_tokens,
-    round(sum(cost_usd), 4) AS cost_usd
+    round(sum(cost_usd), 4) AS cost_usd,
+    experiment
 FROM runs
 GROUP BY ALL
-ORDER BY weighted_accuracy_pct DESC NULLS LAST, provider, model;
+ORDER BY dataset, experiment, weighted_accuracy_pct DESC NULLS LAST, provider, model;

@@ -1,6 +1,8 @@
 -- One ranked table: each format × structure × variant per provider/model, averaged over its
--- runs (warm-ups and failed calls excluded; failures counted); ranked within each record count
--- and primer setting, since a size sweep would otherwise rank the smallest data first.
+-- runs (warm-ups and failed calls excluded; failures counted); ranked within each experiment
+-- (the data asked about, its size and question set: `dataset` names it, `experiment` keys it)
+-- and primer setting, since different data would otherwise be pooled and a size sweep would
+-- rank the smallest data first. Runs of the same plan share an experiment and pool.
 -- efficiency = weighted accuracy % per 1,000 data tokens (o200k_base). Runs of the `tasks` suite
 -- the `write` suite and the `corrupted` track are left out: sql/task_scores.sql,
 -- sql/write_accuracy.sql and sql/corrupted.sql rank them.
@@ -13,6 +15,8 @@ WITH per_combo AS (
         structure,
         variant,
         records,
+        dataset,
+        experiment,
         primer,
         count(*) FILTER (WHERE NOT failed) AS runs,
         sum(errors)::BIGINT AS errors,
@@ -26,7 +30,7 @@ WITH per_combo AS (
 ),
 category_means AS (
     SELECT c.provider || '/' || c.model AS provider, c.format, c.structure, c.variant,
-           c.records, c.primer, c.category, avg(c.accuracy) AS accuracy
+           c.experiment, c.primer, c.category, avg(c.accuracy) AS accuracy
     FROM run_categories AS c
     JOIN runs AS r
         USING (benchmark_id, provider, model, format, structure, variant, records, primer, run)
@@ -34,7 +38,7 @@ category_means AS (
     GROUP BY ALL
 ),
 categories AS (
-    SELECT provider, format, structure, variant, records, primer,
+    SELECT provider, format, structure, variant, experiment, primer,
            map(list(category ORDER BY category),
                list(round(100 * accuracy, 2) ORDER BY category)) AS category_accuracy_pct
     FROM category_means
@@ -42,12 +46,13 @@ categories AS (
 )
 SELECT
     rank() OVER (
-        PARTITION BY records, primer ORDER BY weighted_accuracy DESC NULLS LAST, data_tokens
+        PARTITION BY experiment, primer ORDER BY weighted_accuracy DESC NULLS LAST, data_tokens
     ) AS rank,
     format,
     structure,
     variant,
     provider,
+    dataset,
     records,
     primer,
     round(100 * weighted_accuracy, 2) AS weighted_accuracy_pct,
@@ -57,7 +62,8 @@ SELECT
     round(100 * weighted_accuracy / (data_tokens / 1000), 2) AS efficiency,
     runs,
     errors,
-    category_accuracy_pct
+    category_accuracy_pct,
+    experiment
 FROM per_combo
-LEFT JOIN categories USING (provider, format, structure, variant, records, primer)
-ORDER BY records, primer, rank, format, structure, variant, provider;
+LEFT JOIN categories USING (provider, format, structure, variant, experiment, primer)
+ORDER BY records, dataset, experiment, primer, rank, format, structure, variant, provider;

@@ -5,6 +5,8 @@
 SELECT
     provider,
     model,
+    dataset,
+    experiment,
     task,
     format,
     count(*) FILTER (WHERE error IS NULL) AS calls,
@@ -17,4 +19,4 @@ SELECT
 FROM results
 WHERE suite = 'tasks' AND NOT warmup
 GROUP BY ALL
-ORDER BY provider, model, task, fact_accuracy_pct DESC NULLS LAST, avg_input_tokens, format;
+ORDER BY provider, model, dataset, experiment, task, fact_accuracy_pct DESC NULLS LAST, avg_input_tokens, format;

@@ -1,4 +1,5 @@
--- Analysis tasks (`bench run --suite tasks`): formats ranked per provider by fact accuracy
+-- Analysis tasks (`bench run --suite tasks`): formats ranked per provider and task set
+-- (`dataset`: the task file and how many tasks; different task sets never pool) by fact accuracy
 -- (the share of expected values the answers state correctly, checked against the data), then
 -- TeaLeaf's rubric composite, then input tokens. A format that could not represent some tasks
 -- (each skip is in the run's metadata with its reason) is scored on fewer, often easier, tasks,
@@ -8,6 +9,8 @@ WITH per_format AS (
     SELECT
         provider,
         model,
+        dataset,
+        experiment,
         format,
         count(DISTINCT task) AS tasks,
         count(*) FILTER (WHERE error IS NULL) AS calls,
@@ -22,18 +25,19 @@ WITH per_format AS (
         count(*) FILTER (WHERE error IS NOT NULL) AS failed_calls
     FROM results
     WHERE suite = 'tasks' AND NOT warmup
-    GROUP BY provider, model, format
+    GROUP BY provider, model, dataset, experiment, format
 ),
 covered AS (
-    SELECT *, tasks = max(tasks) OVER (PARTITION BY provider, model) AS all_tasks
+    SELECT *, tasks = max(tasks) OVER (PARTITION BY provider, model, experiment) AS all_tasks
     FROM per_format
 )
 SELECT
     provider,
     model,
+    dataset,
     format,
     rank() OVER (
-        PARTITION BY provider, model
+        PARTITION BY provider, model, experiment
         ORDER BY all_tasks DESC, fact_accuracy DESC NULLS LAST, composite DESC NULLS LAST,
                  input_tokens
     ) AS "rank",
@@ -48,6 +52,7 @@ SELECT
     round(100 * factual, 1) AS factual_pct,
     round(100 * actionability, 1) AS actionability_pct,
     round(input_tokens)::BIGINT AS avg_input_tokens,
-    failed_calls
+    failed_calls,
+    experiment
 FROM covered
-ORDER BY provider, model, "rank", format;
+ORDER BY provider, model, dataset, experiment, "rank", format;

@@ -1,10 +1,11 @@
 -- Token efficiency of every rendering per tokenizer counted: data tokens, characters per token,
 -- tokens per non-null value and tokens per object (record or nested object), each ranked among
 -- the formats of one data shape and tokenizer (1 = best: most characters per token, fewest
--- tokens per value or object; ties share a rank).
+-- tokens per value or object; ties share a rank). A data shape is one experiment (`dataset`
+-- names the data and its size): different data is never pooled.
 WITH per_rendering AS (
     SELECT
-        format, structure, variant, records, e.key AS tokenizer,
+        format, structure, variant, records, dataset, experiment, e.key AS tokenizer,
         -- A tasks run's rendering is its whole task set: one call per task, so the sum.
         round(avg(e.value) * count(DISTINCT coalesce(task, '')))::BIGINT AS tokens,
         avg(data_chars / e.value) AS chars_per_token,
@@ -16,12 +17,12 @@ WITH per_rendering AS (
     GROUP BY ALL
 )
 SELECT *,
-    rank() OVER (PARTITION BY structure, variant, records, tokenizer
+    rank() OVER (PARTITION BY structure, variant, experiment, tokenizer
                  ORDER BY chars_per_token DESC) AS rank_chars_per_token,
-    rank() OVER (PARTITION BY structure, variant, records, tokenizer
+    rank() OVER (PARTITION BY structure, variant, experiment, tokenizer
                  ORDER BY tokens_per_value) AS rank_tokens_per_value,
     CASE WHEN tokens_per_object IS NOT NULL THEN rank() OVER (
-        PARTITION BY structure, variant, records, tokenizer
+        PARTITION BY structure, variant, experiment, tokenizer
         ORDER BY tokens_per_object) END AS rank_tokens_per_object
 FROM per_rendering
-ORDER BY records, structure, variant, tokenizer, tokens, format;
+ORDER BY records, dataset, experiment, structure, variant, tokenizer, tokens, format;

@@ -1,6 +1,6 @@
 -- Data tokens per non-null value, one column per tokenizer counted, per rendering.
 PIVOT (
-    SELECT format, structure, variant, records, e.key AS tokenizer,
+    SELECT format, structure, variant, records, dataset, experiment, e.key AS tokenizer,
            round(avg(e.value / data_values), 3) AS tokens_per_value
     FROM results, unnest(map_entries(data_tokens)) AS t(e)
     WHERE NOT warmup
@@ -8,4 +8,4 @@ PIVOT (
 )
 ON tokenizer
 USING first(tokens_per_value)
-ORDER BY records, structure, variant, format;
+ORDER BY records, dataset, experiment, structure, variant, format;

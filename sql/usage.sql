@@ -2,7 +2,7 @@
 -- reported it, dollars and latency (mean, median, 95th percentile). Measured calls only; the
 -- warm-up calls that primed prompt caches are counted and priced separately.
 SELECT
-    provider, model, format, structure, variant, records, primer,
+    provider, model, format, structure, variant, records, dataset, experiment, primer,
     count(*) FILTER (WHERE NOT warmup) AS calls,
     count(*) FILTER (WHERE NOT warmup AND error IS NOT NULL) AS failed_calls,
     count(*) FILTER (WHERE NOT warmup AND cached) AS cached_calls,
@@ -19,4 +19,4 @@ SELECT
     quantile_cont(latency_ms, 0.95) FILTER (WHERE NOT warmup) AS latency_p95_ms
 FROM results
 GROUP BY ALL
-ORDER BY provider, model, records, primer, structure, variant, format;
+ORDER BY provider, model, records, dataset, experiment, primer, structure, variant, format;

@@ -137,31 +137,139 @@ WHERE log_suite(filename) IN ('corrupted', 'tasks', 'write')
   AND type = 'result' AND data.task IS NOT NULL
 GROUP BY ALL;
 
+-- What each run log asked about, from its metadata line: the data (the product records of a
+-- seed, the user's file with its sha256, a task file, write cases), its hashes, and the
+-- question set of each size (`question_sets`: the hashes of its variants' questions; logs from
+-- before it fall back to what made the questions: seed, `--questions N`, a question file's
+-- sha256). result_keys turns it into each call's experiment key and data label. One row per
+-- log: a log copied into another run folder is another run.
+CREATE OR REPLACE VIEW run_data AS
+WITH m AS (
+    SELECT
+        log_ts(filename) AS ts,
+        log_suite(filename) AS suite,
+        data.benchmark_id,
+        any_value(data) AS m
+    FROM read_json(
+        bench_logs(),
+        format = 'newline_delimited',
+        columns = {
+            type: 'VARCHAR',
+            data: 'STRUCT(benchmark_id VARCHAR, seed UBIGINT, records JSON, dataset_hash VARCHAR,
+                          questions_file VARCHAR, questions_sha256 VARCHAR, question_sets JSON,
+                          data STRUCT(file VARCHAR, sha256 VARCHAR, root_key VARCHAR,
+                                      sample VARCHAR, questions_asked BIGINT,
+                                      questions_file VARCHAR, questions_sha256 VARCHAR),
+                          tasks STRUCT(file VARCHAR, ids VARCHAR[]), write JSON)'
+        },
+        filename = true,
+        ignore_errors = true
+    )
+    WHERE type = 'metadata'
+    GROUP BY ALL
+),
+kinds AS (
+    SELECT *,
+           CASE WHEN m.write IS NOT NULL THEN 'write'
+                WHEN m.tasks IS NOT NULL THEN 'tasks'
+                WHEN suite = 'corrupted' THEN 'corrupted'
+                WHEN m.data IS NOT NULL THEN 'data'
+                ELSE 'formats' END AS kind,
+           regexp_extract(coalesce(m.data.questions_file, m.questions_file), '[^/\\]+$')
+               AS questions_name,
+           CASE WHEN json_type(m.records) = 'ARRAY' THEN CAST(m.records AS INTEGER[])
+                ELSE [CAST(m.records AS INTEGER)] END AS sizes
+    FROM m
+),
+-- The question set of each size: the hashes of the variants asked, so that the variants of
+-- one size are ranked together, as one experiment.
+questions AS (
+    SELECT ts, suite, benchmark_id,
+           map(list(records ORDER BY records), list(hashes ORDER BY records)) AS question_sets
+    FROM (
+        SELECT x.ts, x.suite, x.benchmark_id, split_part(k, '/', 1)::INTEGER AS records,
+               string_agg(x.m.question_sets ->> k, ',' ORDER BY k) AS hashes
+        FROM m AS x, unnest(json_keys(x.m.question_sets)) AS t(k)
+        GROUP BY ALL
+    )
+    GROUP BY ALL
+)
+SELECT
+    ts,
+    suite,
+    benchmark_id,
+    kind,
+    m.seed,
+    -- The data in words: the file's name, or the product records of a seed.
+    CASE WHEN m.data IS NOT NULL THEN regexp_extract(m.data.file, '[^/\\]+$')
+         WHEN kind = 'tasks' THEN regexp_extract(m.tasks.file, '[^/\\]+$')
+         WHEN kind = 'write' THEN 'write'
+         ELSE 'products seed ' || m.seed END AS data_name,
+    -- The size of a suite whose calls each ask about one item: its whole item set (the
+    -- records key of result_keys counts the items of one format, which may have skipped some).
+    CASE kind WHEN 'tasks' THEN len(m.tasks.ids) || ' tasks'
+              WHEN 'write' THEN json_array_length(m.write -> 'cases') || ' cases'
+              WHEN 'corrupted' THEN sizes[1] || ' records' END AS items,
+    concat(CASE WHEN m.data.sample = 'random' THEN ', random sample seed ' || m.seed END,
+           CASE WHEN questions_name <> '' THEN ' · ' || questions_name END) AS note,
+    -- The data's identity for the whole log; a product log has one hash per size (hashes).
+    concat_ws('/', m.data.sha256, m.data.root_key, m.data.sample, m.dataset_hash) AS identity,
+    CASE WHEN kind = 'formats' THEN string_split(m.dataset_hash, ',') END AS hashes,
+    sizes,
+    q.question_sets,
+    concat_ws('/', coalesce(m.data.questions_sha256, m.questions_sha256),
+              m.data.questions_asked) AS questions
+FROM kinds
+LEFT JOIN questions AS q USING (ts, suite, benchmark_id);
+
 -- With the keys, the columns every call-level view starts with (results, answers), and r.
 CREATE OR REPLACE VIEW result_keys AS
+WITH k AS (
+    SELECT
+        l.ts,
+        l.suite,
+        r.benchmark_id,
+        r.provider_config.provider AS provider,
+        r.provider_config.model AS model,
+        CASE WHEN r.write.mode = 'json_schema' THEN 'json_schema' ELSE r.format END AS format,
+        CASE WHEN r.task IS NULL THEN r.structure
+             WHEN r.write IS NOT NULL THEN 'cases' ELSE 'tasks' END AS structure,
+        CASE WHEN r.task IS NULL THEN r.variant ELSE 'mixed' END AS variant,
+        CASE WHEN r.task IS NULL THEN r.records ELSE s.items END AS records,
+        r.run,
+        r.warmup,
+        coalesce(r.primer, false) AS primer,
+        l.r
+    FROM result_lines AS l
+    LEFT JOIN item_sets AS s
+        ON r.task IS NOT NULL
+        AND s.benchmark_id IS NOT DISTINCT FROM r.benchmark_id
+        AND s.provider IS NOT DISTINCT FROM r.provider_config.provider
+        AND s.model IS NOT DISTINCT FROM r.provider_config.model
+        AND s.format IS NOT DISTINCT FROM (CASE WHEN r.write IS NULL THEN r.format END)
+        AND s.primer IS NOT DISTINCT FROM r.primer
+)
 SELECT
-    l.ts,
-    l.suite,
-    r.benchmark_id,
-    r.provider_config.provider AS provider,
-    r.provider_config.model AS model,
-    CASE WHEN r.write.mode = 'json_schema' THEN 'json_schema' ELSE r.format END AS format,
-    CASE WHEN r.task IS NULL THEN r.structure
-         WHEN r.write IS NOT NULL THEN 'cases' ELSE 'tasks' END AS structure,
-    CASE WHEN r.task IS NULL THEN r.variant ELSE 'mixed' END AS variant,
-    CASE WHEN r.task IS NULL THEN r.records ELSE s.items END AS records,
-    r.run,
-    r.warmup,
-    coalesce(r.primer, false) AS primer,
-    l.r
-FROM result_lines AS l
-LEFT JOIN item_sets AS s
-    ON r.task IS NOT NULL
-    AND s.benchmark_id IS NOT DISTINCT FROM r.benchmark_id
-    AND s.provider IS NOT DISTINCT FROM r.provider_config.provider
-    AND s.model IS NOT DISTINCT FROM r.provider_config.model
-    AND s.format IS NOT DISTINCT FROM (CASE WHEN r.write IS NULL THEN r.format END)
-    AND s.primer IS NOT DISTINCT FROM r.primer;
+    k.ts, k.suite, k.benchmark_id, k.provider, k.model, k.format, k.structure, k.variant,
+    k.records,
+    -- The data asked about, in words: `orders.csv · 60 records`, `products seed 42 · 31
+    -- records` (a question file's name follows it).
+    coalesce(d.data_name || ' · ' || coalesce(d.items, k.records || ' records') || d.note,
+             'no metadata · ' || k.records) AS dataset,
+    -- One experiment: suite, data and its hash (or the product seed), size and question set
+    -- (the item set's, in a suite of items). Reports rank and compare within it, never across
+    -- (runs of the same plan share it).
+    left(md5(concat_ws('|', k.suite, d.seed, CASE WHEN d.items IS NULL THEN k.records END,
+        coalesce(d.hashes[list_position(d.sizes, k.records)], d.identity),
+        coalesce(d.question_sets[k.records], d.questions))), 12)
+        AS experiment,
+    k.run,
+    k.warmup,
+    k.primer,
+    k.r
+FROM k
+LEFT JOIN run_data AS d
+    ON (d.ts, d.suite, d.benchmark_id) = (k.ts, k.suite, k.benchmark_id);
 
 -- One typed row per provider call.
 CREATE OR REPLACE VIEW results AS
@@ -238,6 +346,9 @@ SELECT
     benchmark_id,
     provider,
     model,
+    -- The cases asked (`write · 12 cases`) and their experiment key, as in results.
+    dataset,
+    experiment,
     -- The output asked for: a format, or 'json_schema' (JSON under structured output).
     format AS output,
     r.write."case" AS case_id,
@@ -308,8 +419,8 @@ FROM (
 -- per-question calls of one run pooled). `runs` weights these into weighted accuracy; the
 -- ranking (rankings.sql) averages them over runs.
 CREATE OR REPLACE VIEW run_categories AS
-SELECT benchmark_id, provider, model, format, structure, variant, records, primer, run,
-       c.key AS category, sum(c.value.passed) / sum(c.value.total) AS accuracy
+SELECT benchmark_id, provider, model, format, structure, variant, records, experiment, primer,
+       run, c.key AS category, sum(c.value.passed) / sum(c.value.total) AS accuracy
 FROM results, unnest(map_entries(by_category)) AS t(c)
 WHERE NOT warmup AND error IS NULL
 GROUP BY ALL;
@@ -326,15 +437,15 @@ WITH weights AS (
     WHERE type = 'metadata'
 ),
 accuracy AS (
-    SELECT benchmark_id, provider, model, format, structure, variant, records, primer, run,
-           sum(accuracy * weight) / sum(weight) AS weighted_accuracy
+    SELECT benchmark_id, provider, model, format, structure, variant, records, experiment,
+           primer, run, sum(accuracy * weight) / sum(weight) AS weighted_accuracy
     FROM run_categories
     JOIN weights USING (benchmark_id, category)
     GROUP BY ALL
 ),
 calls AS (
-    SELECT ts, suite, benchmark_id, provider, model, format, structure, variant, records, primer,
-           run, prompt_variant, count(*) AS calls,
+    SELECT ts, suite, benchmark_id, provider, model, format, structure, variant, records,
+           dataset, experiment, primer, run, prompt_variant, count(*) AS calls,
            count(*) FILTER (WHERE error IS NOT NULL) AS errors,
            avg(pass_rate) FILTER (WHERE error IS NULL) AS pass_rate,
            -- The data of one run: every call of a rendering carries the same data, except
@@ -356,7 +467,8 @@ calls AS (
 SELECT c.*, a.weighted_accuracy, c.errors > 0 AS failed
 FROM calls AS c
 LEFT JOIN accuracy AS a
-    USING (benchmark_id, provider, model, format, structure, variant, records, primer, run);
+    USING (benchmark_id, provider, model, format, structure, variant, records, experiment,
+           primer, run);
 
 -- The answers of complete runs (no failed call, as in `runs`), warm-ups left out: exactly the
 -- runs weighted accuracy averages. The pairing below and the bootstrap's clusters
@@ -373,19 +485,20 @@ SEMI JOIN runs AS r
 WHERE NOT x.warmup;
 
 -- Every answer paired with the baseline format's answer to the same question in the same run of
--- the same run log, provider/model, structure, variant, record count and primer setting. The
+-- the same run log, provider/model, structure, variant, record count (so experiment) and
+-- primer setting. The
 -- baseline is json_compact, or the variable bench_baseline. Only complete runs (no failed call,
 -- as in `runs`) take part, so the pairs cover exactly the runs that weighted accuracy averages;
 -- warm-ups are left out. paired_comparison.sql and the bootstrap of `bench report` both read
 -- this view, so the pairing rule exists once.
 CREATE OR REPLACE VIEW paired_answers AS
 WITH a AS (
-    SELECT benchmark_id, provider, model, format, structure, variant, records, primer, run,
-           question_id, category, passed
+    SELECT benchmark_id, provider, model, format, structure, variant, records, dataset,
+           experiment, primer, run, question_id, category, passed
     FROM complete_answers
 )
-SELECT f.benchmark_id, f.provider, f.model, f.structure, f.variant, f.records, f.primer,
-       f.format, b.format AS baseline, f.run, f.question_id, f.category,
+SELECT f.benchmark_id, f.provider, f.model, f.structure, f.variant, f.records, f.dataset,
+       f.experiment, f.primer, f.format, b.format AS baseline, f.run, f.question_id, f.category,
        f.passed, b.passed AS baseline_passed
 FROM a AS f
 JOIN a AS b

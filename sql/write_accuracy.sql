@@ -1,10 +1,10 @@
--- Which format can a model write (`bench run --suite write`): per provider, output and case
--- kind ('all' = every kind), the share of documents exact at the first shot and after repairs
+-- Which format can a model write (`bench run --suite write`): per provider, case set
+-- (`dataset`; different case sets never pool), output and case kind ('all' = every kind), the share of documents exact at the first shot and after repairs
 -- with their Wilson 95 % intervals, the share that parsed, mean field accuracy, repairs used,
 -- and what one exact document costs in output tokens, in all tokens (every turn's input and
 -- output) and in USD. Calls that failed are left out; `cases` tells a format that could not
 -- hold some cases (CSV and nested documents) apart.
-SELECT provider, model, output,
+SELECT provider, model, dataset, experiment, output,
        coalesce(kind, 'all') AS kind,
        count(DISTINCT case_id || kind) AS cases,
        count(*) AS samples,
@@ -23,5 +23,6 @@ SELECT provider, model, output,
        sum(cost_usd) / nullif(sum(exact::INTEGER), 0) AS cost_per_exact
 FROM write_results
 WHERE error IS NULL
-GROUP BY GROUPING SETS ((provider, model, output, kind), (provider, model, output))
-ORDER BY provider, model, kind NULLS FIRST, final_exact_pct DESC, output_tokens_per_exact, output;
+GROUP BY GROUPING SETS ((provider, model, dataset, experiment, output, kind),
+                        (provider, model, dataset, experiment, output))
+ORDER BY provider, model, dataset, experiment, kind NULLS FIRST, final_exact_pct DESC, output_tokens_per_exact, output;

@@ -244,6 +244,9 @@ pub struct QueryArgs {
     /// Root folder holding benchmarks/<timestamp>/*.jsonl.
     #[arg(long, default_value = "data")]
     pub root: PathBuf,
+    /// Only this run: a run folder, its run log, `latest` or `latest~N` (under --root).
+    #[arg(long, value_name = "RUN_DIR|latest", conflicts_with = "parquet")]
+    pub run: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = TableFormat::Table)]
     pub format: TableFormat,
@@ -271,6 +274,9 @@ pub struct ExportArgs {
     /// Root folder holding benchmarks/<timestamp>/*.jsonl.
     #[arg(long, default_value = "data")]
     pub root: PathBuf,
+    /// Only this run: a run folder, its run log, `latest` or `latest~N` (under --root).
+    #[arg(long, value_name = "RUN_DIR|latest")]
+    pub run: Option<String>,
     /// Staging SQL to run first instead of the sql/views.sql compiled into bench.
     #[arg(long, value_name = "FILE")]
     pub views: Option<PathBuf>,

@@ -10,7 +10,7 @@ mod value;
 
 use anyhow::{Context, Result};
 use duckdb::{Config, Connection};
-pub use scan::{BadLine, scan_runs};
+pub use scan::{BadLine, scan_logs, scan_runs};
 use serde_json::Value;
 use std::path::Path;
 
@@ -67,7 +67,7 @@ fn connect() -> Result<Connection> {
 }
 
 /// The root folder and the name of a run folder `<root>/benchmarks/<name>`.
-fn run_location(run_dir: &Path) -> Result<(&Path, &str)> {
+pub fn run_location(run_dir: &Path) -> Result<(&Path, &str)> {
     let name = run_dir
         .file_name()
         .and_then(|n| n.to_str())
@@ -104,12 +104,26 @@ impl Analytics {
 
     /// Like [`Analytics::open`] with other staging SQL (`origin` names it in errors).
     pub fn open_with(root: &Path, views_sql: &str, origin: &str) -> Result<Self> {
+        Self::open_scoped(root, None, views_sql, origin)
+    }
+
+    /// Like [`Analytics::open_with`], the views narrowed to the run folder of `root` named
+    /// `run` when given (views.sql's `bench_run`), so nothing of another run is read.
+    pub fn open_scoped(
+        root: &Path,
+        run: Option<&str>,
+        views_sql: &str,
+        origin: &str,
+    ) -> Result<Self> {
         let conn = connect()?;
         let root_text = root.to_string_lossy().trim_end_matches('/').to_string();
         conn.execute_batch(&format!(
             "SET VARIABLE bench_root = {};",
             sql_string(&root_text)
         ))?;
+        if let Some(run) = run {
+            conn.execute_batch(&format!("SET VARIABLE bench_run = {};", sql_string(run)))?;
+        }
         conn.execute_batch(views_sql)
             .with_context(|| origin.to_string())?;
         Ok(Self { conn })

@@ -16,10 +16,20 @@ pub struct BadLine {
 /// Lists `root/benchmarks/*/*.jsonl` and the lines in them that do not parse. Fails with a hint
 /// when there is no run log at all.
 pub fn scan_runs(root: &Path) -> Result<(Vec<PathBuf>, Vec<BadLine>)> {
+    scan_logs(root, None)
+}
+
+/// [`scan_runs`] over one run folder of `root` (`run`, its name) when given.
+pub fn scan_logs(root: &Path, run: Option<&str>) -> Result<(Vec<PathBuf>, Vec<BadLine>)> {
     let dir = root.join("benchmarks");
     let mut files = Vec::new();
     if let Ok(runs) = std::fs::read_dir(&dir) {
-        for run in runs.flatten().map(|e| e.path()).filter(|p| p.is_dir()) {
+        let chosen = |p: &PathBuf| run.is_none_or(|n| p.file_name().is_some_and(|f| f == n));
+        for run in runs
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.is_dir() && chosen(p))
+        {
             if let Ok(entries) = std::fs::read_dir(&run) {
                 files.extend(
                     entries

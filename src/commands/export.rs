@@ -13,7 +13,7 @@ pub fn execute(args: &ExportArgs) -> Result<()> {
             args.parquet.display()
         )));
     }
-    let db = open_warned(&args.root, args.views.as_deref())?;
+    let db = open_warned(&args.root, args.run.as_deref(), args.views.as_deref())?;
     db.limit_memory(args.memory_limit.as_deref(), true)?;
     for (view, rows) in db.export_parquet(&args.parquet)? {
         crate::outln!("{view}: {rows} rows")?;

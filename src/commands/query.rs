@@ -1,11 +1,12 @@
 //! `bench query`: SQL over the run logs.
 
 use crate::UsageError;
-use crate::analytics::{Analytics, scan_runs};
-use crate::cli::QueryArgs;
+use crate::analytics::{Analytics, Table, VIEWS_SQL, run_location, scan_logs};
+use crate::cli::{QueryArgs, TableFormat};
 use crate::report;
 use anyhow::{Result, anyhow};
-use std::path::Path;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 
 /// Stages the views on the root, warns about skipped lines, runs the SQL, prints the last result.
 pub fn execute(args: &QueryArgs) -> Result<()> {
@@ -21,12 +22,22 @@ pub fn execute(args: &QueryArgs) -> Result<()> {
     };
     let db = match &args.parquet {
         Some(dir) => Analytics::open_parquet(dir)?,
-        None => open_warned(&args.root, args.views.as_deref())?,
+        None => open_warned(&args.root, args.run.as_deref(), args.views.as_deref())?,
     };
     if args.memory_limit.is_some() {
         db.limit_memory(args.memory_limit.as_deref(), false)?;
     }
     let table = db.query(&sql).map_err(|e| anyhow!("{origin}: {e}"))?;
+    if table.rows.is_empty()
+        && args.file.is_some()
+        && let Some(note) = ranked_elsewhere(&db, &origin)
+    {
+        // Which file ranks these runs, instead of an empty table.
+        eprintln!("{note}");
+        if args.format == TableFormat::Table && args.output.is_none() {
+            return Ok(());
+        }
+    }
     let text = report::render(&table, args.format)?;
     match &args.output {
         Some(path) => std::fs::write(path, text)
@@ -36,10 +47,58 @@ pub fn execute(args: &QueryArgs) -> Result<()> {
     Ok(())
 }
 
-/// Opens the views (compiled-in or from `views`) on `root` after printing one warning per line
+/// When the SQL file `origin` found nothing and none of the runs it read is of a suite that file
+/// ranks (`sql/rankings.sql` after only `tasks` runs): the files that do rank them. None too
+/// when the views cannot say (staging SQL of the user's own without `benchmarks`).
+fn ranked_elsewhere(db: &Analytics, origin: &str) -> Option<String> {
+    let suites: Table = db
+        .query(
+            "SELECT DISTINCT suite FROM benchmarks WHERE type = 'metadata' AND suite IS NOT NULL
+             ORDER BY suite",
+        )
+        .ok()?;
+    let suites: Vec<String> = suites
+        .rows
+        .iter()
+        .filter_map(|r| r.first()?.as_str().map(str::to_string))
+        .collect();
+    let file = Path::new(origin).file_name().and_then(|f| f.to_str());
+    let mut by_file: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for s in &suites {
+        by_file
+            .entry(crate::suites::ranked_by(s))
+            .or_default()
+            .push(s);
+    }
+    if by_file.is_empty() || by_file.keys().any(|f| f.ends_with(file.unwrap_or("-"))) {
+        return None;
+    }
+    let files: Vec<String> = by_file
+        .iter()
+        .map(|(f, s)| format!("`bench query {f}` ranks the {} runs", s.join(", ")))
+        .collect();
+    Some(format!(
+        "{origin}: no rows: it does not rank the {} runs read; {}",
+        suites.join(", "),
+        files.join("; ")
+    ))
+}
+
+/// Opens the views (compiled-in or from `views`) on `root`, or on the one run `run` names
+/// (`latest`, `latest~N`, a run folder or its log), after printing one warning per line
 /// DuckDB will skip.
-pub fn open_warned(root: &Path, views: Option<&Path>) -> Result<Analytics> {
-    let (_, bad) = scan_runs(root)?;
+pub fn open_warned(root: &Path, run: Option<&str>, views: Option<&Path>) -> Result<Analytics> {
+    let run_dir = run
+        .map(|spec| super::report::resolve_run(spec, root))
+        .transpose()?;
+    let (root, name): (PathBuf, Option<String>) = match &run_dir {
+        Some(dir) => {
+            let (root, name) = run_location(dir)?;
+            (root.to_path_buf(), Some(name.to_string()))
+        }
+        None => (root.to_path_buf(), None),
+    };
+    let (_, bad) = scan_logs(&root, name.as_deref())?;
     for b in &bad {
         eprintln!(
             "warning: {}:{}: truncated or corrupt line skipped",
@@ -47,13 +106,14 @@ pub fn open_warned(root: &Path, views: Option<&Path>) -> Result<Analytics> {
             b.line
         );
     }
-    match views {
-        None => Analytics::open(root),
+    let (sql, origin) = match views {
+        None => (VIEWS_SQL.to_string(), "sql/views.sql".to_string()),
         Some(path) => {
             let sql = crate::bundle::read_to_string(path).map_err(|e| {
                 UsageError::new(format!("cannot read views file '{}': {e}", path.display()))
             })?;
-            Analytics::open_with(root, &sql, &path.display().to_string())
+            (sql, path.display().to_string())
         }
-    }
+    };
+    Analytics::open_scoped(&root, name.as_deref(), &sql, &origin)
 }

@@ -41,7 +41,7 @@ pub fn execute(a: &RecommendArgs) -> Result<()> {
     plan.runs = 1;
     let candidates = recommend::candidates(&plan, Format::JsonCompact, &forced)?;
     plan.formats = candidates.iter().map(|(f, _)| *f).collect();
-    print_candidates(config, &candidates);
+    print_candidates(config, &candidates)?;
     let model =
         || -> Result<Model> { Ok(run::build_models(args, vec![config.clone()])?.remove(0)) };
     let warmup = args.warmup.forced();
@@ -50,11 +50,11 @@ pub fn execute(a: &RecommendArgs) -> Result<()> {
             eprintln!("{n}");
         }
         let (est, max) = round_cost(&plan, &model()?, warmup, args.batch)?;
-        println!(
+        crate::outln!(
             "one round: ${est:.4} expected, ${max:.4} at most; all {} rounds: ${:.4} at most",
             a.max_rounds,
             max * f64::from(a.max_rounds)
-        );
+        )?;
         return Ok(());
     }
     let options = || run::options(args, warmup, false);
@@ -76,20 +76,20 @@ pub fn execute(a: &RecommendArgs) -> Result<()> {
         Arc::new(Stop::default()),
     ))?;
     runtime.shutdown_background();
-    print_decision(&r, &candidates, config);
+    print_decision(&r, &candidates, config)?;
     if let Some((_, _)) = &r.open {
         let mut next = plan.clone();
         next.formats
             .retain(|f| !r.dropped.iter().any(|(d, _)| d == f.name()));
         if config.unpriced() {
-            println!(
+            crate::outln!(
                 "another round runs the {} remaining candidates once more; no price is known \
                  for {} to say what it costs (set `price` in the config)",
                 next.formats.len(),
                 config.spec()
-            );
+            )?;
         } else if let Ok((est, max)) = round_cost(&next, &model()?, warmup, args.batch) {
-            println!("another round would cost about ${est:.4} (at most ${max:.4})");
+            crate::outln!("another round would cost about ${est:.4} (at most ${max:.4})")?;
         }
     }
     if !args.no_report {
@@ -125,7 +125,7 @@ fn one_shape(plan: &mut Plan) {
 }
 
 /// The candidates and which tokenizer counted them.
-fn print_candidates(config: &ModelConfig, candidates: &[(Format, u64)]) {
+fn print_candidates(config: &ModelConfig, candidates: &[(Format, u64)]) -> Result<()> {
     let proxy = match config.provider.as_str() {
         "openai" | "openai-responses" => {
             "o200k_base, the tokenizer of OpenAI's current models".into()
@@ -148,6 +148,7 @@ fn print_candidates(config: &ModelConfig, candidates: &[(Format, u64)]) {
         "recommend: candidates by data tokens ({proxy}): {}",
         list.join(", ")
     );
+    Ok(())
 }
 
 fn pct_change(t: u64, base: u64) -> f64 {
@@ -159,7 +160,11 @@ fn pct_change(t: u64, base: u64) -> f64 {
 }
 
 /// The decision and its evidence, or what is open.
-fn print_decision(r: &Recommendation, candidates: &[(Format, u64)], config: &ModelConfig) {
+fn print_decision(
+    r: &Recommendation,
+    candidates: &[(Format, u64)],
+    config: &ModelConfig,
+) -> Result<()> {
     let tokens = |f: &str| {
         candidates
             .iter()
@@ -167,25 +172,25 @@ fn print_decision(r: &Recommendation, candidates: &[(Format, u64)], config: &Mod
             .map(|&(_, t)| t)
     };
     for (f, round) in &r.dropped {
-        println!(
+        crate::outln!(
             "dropped after round {round}: `{f}` (significantly worse than the most accurate at α {:.4})",
             r.alpha
-        );
+        )?;
     }
     let base = tokens(Format::JsonCompact.name()).unwrap_or(0);
     match &r.format {
         Some(f) => {
             let t = tokens(f).unwrap_or(0);
-            println!(
+            crate::outln!(
                 "recommendation for {}: use `{f}` (after {} round(s), each look at α {:.4}, ${:.4} spent){}",
                 config.spec(),
                 r.rounds,
                 r.alpha,
                 r.spent_usd,
                 self_check(config)
-            );
+            )?;
             for c in &r.evidence {
-                println!(
+                crate::outln!(
                     "  against `{}`: Δ {:+.1} pp over {} paired answers, 90 % lower bound {:+.1} pp, \
                      Tango p (Holm) {}, question-clustered 95 % lower bound of Δ weighted {:+.1} pp \
                      (margin {} pp)",
@@ -196,7 +201,7 @@ fn print_decision(r: &Recommendation, candidates: &[(Format, u64)], config: &Mod
                     c.ni_p_holm.map_or("–".into(), crate::numfmt::p_value),
                     c.delta_low_pp.unwrap_or(f64::NAN),
                     c.margin_pp
-                );
+                )?;
             }
             let saved = base.saturating_sub(t);
             let dollars = config.price().map_or(String::new(), |p| {
@@ -206,12 +211,12 @@ fn print_decision(r: &Recommendation, candidates: &[(Format, u64)], config: &Mod
                     p.input
                 )
             });
-            println!(
+            crate::outln!(
                 "  data tokens: {} against {} for json_compact ({:+.1} %){dollars}",
                 int(t as i64),
                 int(base as i64),
                 pct_change(t, base)
-            );
+            )?;
             let tied: Vec<String> = candidates
                 .iter()
                 .filter(|(c, n)| c.name() != f && *n == t)
@@ -219,23 +224,24 @@ fn print_decision(r: &Recommendation, candidates: &[(Format, u64)], config: &Mod
                 .map(|(c, _)| format!("`{c}`"))
                 .collect();
             if !tied.is_empty() {
-                println!(
+                crate::outln!(
                     "  as few data tokens: {} (a tie; `{f}` is the first by name)",
                     tied.join(", ")
-                );
+                )?;
             }
         }
         None => {
             let (f, why) = r.open.clone().unwrap_or_default();
-            println!(
+            crate::outln!(
                 "undecided after {} round(s) (${:.4} spent): `{f}` is {why}{}",
                 r.rounds,
                 r.spent_usd,
                 self_check(config)
-            );
+            )?;
         }
     }
-    println!("run folder: {}", r.run_dir.display());
+    crate::outln!("run folder: {}", r.run_dir.display())?;
+    Ok(())
 }
 
 /// For the offline reference answerer, what its recommendation is worth: it reads each

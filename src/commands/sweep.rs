@@ -101,7 +101,7 @@ pub fn execute(a: &SweepArgs) -> Result<()> {
         Arc::new(Stop::default()),
     ))?;
     runtime.shutdown_background();
-    print(&s);
+    print(&s)?;
     if !args.no_report && !s.steps.is_empty() {
         super::report::write_for_run(&s.run_dir, None, None)?;
     }
@@ -127,12 +127,12 @@ fn dry_run(
         if let Some(limit) = limit
             && let Some(why) = sweep::over_limit(&p, n, k == 0, limit)?
         {
-            println!("stopped: {why}");
+            crate::outln!("stopped: {why}")?;
             break;
         }
         let c = step_cost(&p)?;
         total += c;
-        println!("{n} records: at most ${c:.4} (all sizes up to here: ${total:.4})");
+        crate::outln!("{n} records: at most ${c:.4} (all sizes up to here: ${total:.4})")?;
     }
     Ok(())
 }
@@ -200,10 +200,10 @@ fn max_prompt(
         .min_by_key(|(n, _)| *n)
 }
 
-fn print(s: &Sweep) {
-    println!("stopped: {}; spent ${:.4}", s.stopped, s.spent_usd);
+fn print(s: &Sweep) -> Result<()> {
+    crate::outln!("stopped: {}; spent ${:.4}", s.stopped, s.spent_usd)?;
     for st in &s.steps {
-        println!("{} · {} records: {}", st.shape, st.records, step_line(st));
+        crate::outln!("{} · {} records: {}", st.shape, st.records, step_line(st))?;
     }
     let holds = s.holds();
     let runs: BTreeMap<(&str, u32), i64> = s
@@ -214,16 +214,19 @@ fn print(s: &Sweep) {
     let mut shape = String::new();
     for ((sh, format), seen) in s.standings() {
         if sh != shape {
-            println!("{sh}: the largest size at which each format is non-inferior to the best");
+            crate::outln!(
+                "{sh}: the largest size at which each format is non-inferior to the best"
+            )?;
             shape = sh.clone();
         }
         let n = holds.get(&(sh.clone(), format.clone())).copied().flatten();
         let runs_at = |size: u32| runs.get(&(sh.as_str(), size)).copied().unwrap_or(0);
-        println!("  {format}: {}", held(n, &seen, runs_at));
+        crate::outln!("  {format}: {}", held(n, &seen, runs_at))?;
     }
     if !s.run_dir.as_os_str().is_empty() {
-        println!("run folder: {}", s.run_dir.display());
+        crate::outln!("run folder: {}", s.run_dir.display())?;
     }
+    Ok(())
 }
 
 /// One size in words: the most accurate format (a tie named as one), the formats shown

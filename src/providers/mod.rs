@@ -13,8 +13,8 @@ mod openai;
 mod openai_responses;
 pub mod prices;
 pub mod reference;
-pub mod windows;
 mod unreachable;
+pub mod windows;
 
 use crate::UsageError;
 use crate::prompt::Message;

@@ -7,6 +7,7 @@ pub mod data;
 mod decision;
 mod doc;
 mod figures;
+mod generic;
 mod json;
 mod sections;
 pub mod tables;

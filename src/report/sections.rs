@@ -3,10 +3,9 @@
 
 use super::data::{Family, ReportData};
 use super::doc::{Block, Cell};
+pub use super::generic::generic_table;
 use super::verdict::{REFERENCE_NOTE, has_reference, int, interval, p, pct, pp, varies};
-use crate::analytics::Table;
 use crate::runlog::meta::DataMeta;
-use serde_json::Value;
 use std::collections::BTreeMap;
 
 fn cols(names: &[&str]) -> Vec<String> {
@@ -487,41 +486,6 @@ pub fn categories(d: &ReportData) -> Vec<Block> {
         ),
         Block::Table { columns, rows },
     ]
-}
-
-/// A SQL result as a document table: numbers right-aligned and rounded for reading.
-pub fn generic_table(t: &Table) -> Block {
-    let rows = t
-        .rows
-        .iter()
-        .map(|r| {
-            r.iter()
-                .map(|v| match v {
-                    Value::Number(n) if n.is_f64() => {
-                        let x = n.as_f64().unwrap_or(0.0);
-                        Cell::num(
-                            if x.abs() >= 100.0 {
-                                format!("{x:.1}")
-                            } else {
-                                format!("{x:.3}")
-                            },
-                            Some(x),
-                        )
-                    }
-                    Value::Number(n) => {
-                        Cell::num(n.as_i64().map_or(n.to_string(), int), n.as_f64())
-                    }
-                    Value::Null => Cell::text("–"),
-                    Value::String(s) => Cell::text(s.clone()),
-                    other => Cell::text(other.to_string()),
-                })
-                .collect()
-        })
-        .collect();
-    Block::Table {
-        columns: t.columns.clone(),
-        rows,
-    }
 }
 
 /// Failure modes, cost, scaling and position: SQL results shown as they come.

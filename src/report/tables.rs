@@ -52,10 +52,28 @@ fn table(header: Vec<String>, rows: Vec<Vec<String>>, numeric: impl Fn(usize) ->
 
 use crate::numfmt::percent_tight as pct;
 
-/// The ranking table `bench run` prints.
+/// The data of a ranking in words, once above the table (`data: orders.csv · 60 records`,
+/// or `data: products seed 42` above a `records` column when the run asked several sizes), or
+/// none when its rows name different data, which then get a `data` column.
+fn ranking_caption(rows: &[RankingRow]) -> Option<String> {
+    let first = rows.first()?;
+    if rows.iter().all(|r| r.dataset == first.dataset) {
+        return (!first.dataset.is_empty()).then(|| format!("data: {}", first.dataset));
+    }
+    let name = |r: &RankingRow| r.dataset.split(" · ").next().unwrap_or("").to_string();
+    let stem = name(first);
+    rows.iter()
+        .all(|r| name(r) == stem)
+        .then(|| format!("data: {stem}"))
+}
+
+/// The ranking table `bench run` prints, under the line that names its data.
 pub fn ranking_table(rows: &[RankingRow]) -> String {
-    // Size and primer columns only when the run varied them.
-    let sizes = rows.iter().any(|r| r.records != rows[0].records);
+    let caption = ranking_caption(rows);
+    // A data column only when the rows name different data; size and primer columns only
+    // when the run varied them.
+    let data = rows.iter().any(|r| r.dataset != rows[0].dataset) && caption.is_none();
+    let sizes = !data && rows.iter().any(|r| r.records != rows[0].records);
     let primers = rows.iter().any(|r| r.primer != rows[0].primer);
     let mut header: Vec<String> = vec![
         "#".into(),
@@ -63,6 +81,9 @@ pub fn ranking_table(rows: &[RankingRow]) -> String {
         "structure".into(),
         "variant".into(),
     ];
+    if data {
+        header.push("data".into());
+    }
     if sizes {
         header.push("records".into());
     }
@@ -82,6 +103,9 @@ pub fn ranking_table(rows: &[RankingRow]) -> String {
                 r.structure.to_string(),
                 r.variant.to_string(),
             ];
+            if data {
+                row.push(r.dataset.clone());
+            }
             if sizes {
                 row.push(r.records.to_string());
             }
@@ -114,7 +138,11 @@ pub fn ranking_table(rows: &[RankingRow]) -> String {
             row
         })
         .collect();
-    table(header, body, |i| i >= first_numeric || (sizes && i == 4)).to_string()
+    let table = table(header, body, |i| i >= first_numeric || (sizes && i == 4));
+    match caption {
+        Some(c) => format!("{c}\n{table}"),
+        None => table.to_string(),
+    }
 }
 
 /// One rendering's measurements for `bench tokens`.
@@ -303,4 +331,53 @@ pub(crate) fn cell(v: &Value) -> String {
 fn round(x: f64, digits: i32) -> f64 {
     let p = 10f64.powi(digits);
     (x * p).round() / p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(rank: usize, records: usize, dataset: &str) -> RankingRow {
+        RankingRow {
+            rank,
+            format: Format::Csv,
+            structure: Structure::Flat,
+            variant: Variant::Mandatory,
+            records,
+            dataset: dataset.into(),
+            primer: false,
+            provider: "reference/reference".into(),
+            runs: 1,
+            errors: 0,
+            weighted_accuracy: 1.0,
+            accuracy_by_category: Default::default(),
+            data_tokens: 100,
+            tokens_per_value: 2.0,
+        }
+    }
+
+    #[test]
+    fn the_printed_ranking_names_its_data_once_or_in_a_column() {
+        let one = ranking_table(&[row(1, 31, "products seed 42 · 31 records")]);
+        assert!(
+            one.starts_with("data: products seed 42 · 31 records\n"),
+            "{one}"
+        );
+        // A sweep: the data above, each size in the records column.
+        let sweep = ranking_table(&[
+            row(1, 31, "products seed 42 · 31 records"),
+            row(1, 62, "products seed 42 · 62 records"),
+        ]);
+        assert!(sweep.starts_with("data: products seed 42\n"), "{sweep}");
+        assert!(sweep.contains("records") && sweep.contains("62"), "{sweep}");
+        // Rows of different data: a data column, no line above.
+        let mixed = ranking_table(&[
+            row(1, 60, "orders.csv · 60 records"),
+            row(1, 60, "people.csv · 60 records"),
+        ]);
+        assert!(!mixed.starts_with("data:"), "{mixed}");
+        assert!(mixed.contains("people.csv · 60 records"), "{mixed}");
+        // An old summary line names no data: no line.
+        assert!(!ranking_table(&[row(1, 31, "")]).starts_with("data:"));
+    }
 }

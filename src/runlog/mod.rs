@@ -110,6 +110,11 @@ pub struct Metadata {
     /// Its SHA-256, checked when the run is planned again.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub questions_sha256: Option<String>,
+    /// sha256 of the questions asked of each size and variant, keyed `"{records}/{variant}"`:
+    /// with the data's hash, what keeps rankings of different question sets apart
+    /// (`experiment` in sql/views.sql). Empty for suites whose items carry their own questions.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub question_sets: std::collections::BTreeMap<String, String>,
     /// The instruction wordings asked, one per run in turn (`--prompt-variants`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub prompt_variants: Vec<String>,

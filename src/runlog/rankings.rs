@@ -18,6 +18,7 @@ struct Row {
     variant: crate::dataset::Variant,
     provider: String,
     records: usize,
+    dataset: String,
     primer: bool,
     weighted_accuracy_pct: Option<f64>,
     data_tokens: Option<usize>,
@@ -31,7 +32,8 @@ struct Row {
 pub struct Figures {
     /// The rows of `sql/rankings.sql` (none for a `tasks` run, which `task_scores.sql` ranks).
     pub rankings: Vec<RankingRow>,
-    /// Weighted accuracy (0..1) of each `provider/model` over its complete runs.
+    /// Weighted accuracy (0..1) of each `provider/model`: the mean over the run's experiments
+    /// (the sizes of a sweep) of its weighted accuracy over their complete runs.
     pub weighted_by_model: BTreeMap<String, f64>,
 }
 
@@ -41,16 +43,21 @@ pub fn of_run(run_dir: &Path) -> Result<Figures> {
     let by_model = db
         .query(sql::PROVIDER_COMPARISON)
         .context("running sql/provider_comparison.sql")?;
-    let weighted_by_model = by_model
-        .objects()
-        .filter_map(|o| {
-            let name = format!(
-                "{}/{}",
-                o.get("provider")?.as_str()?,
-                o.get("model")?.as_str()?
-            );
-            Some((name, o.get("weighted_accuracy_pct")?.as_f64()? / 100.0))
-        })
+    // sql/provider_comparison.sql keeps experiments apart: one row per model and size.
+    let mut per_model: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    for (name, pct) in by_model.objects().filter_map(|o| {
+        let name = format!(
+            "{}/{}",
+            o.get("provider")?.as_str()?,
+            o.get("model")?.as_str()?
+        );
+        Some((name, o.get("weighted_accuracy_pct")?.as_f64()?))
+    }) {
+        per_model.entry(name).or_default().push(pct / 100.0);
+    }
+    let weighted_by_model = per_model
+        .into_iter()
+        .map(|(name, xs)| (name, xs.iter().sum::<f64>() / xs.len() as f64))
         .collect();
     Ok(Figures {
         rankings: rankings(&db)?,
@@ -73,6 +80,7 @@ fn rankings(db: &Analytics) -> Result<Vec<RankingRow>> {
                 structure: r.structure,
                 variant: r.variant,
                 records: r.records,
+                dataset: r.dataset,
                 primer: r.primer,
                 provider: r.provider,
                 runs: r.runs,

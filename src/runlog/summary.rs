@@ -23,6 +23,9 @@ pub struct RankingRow {
     /// Records in the data.
     #[serde(default)]
     pub records: usize,
+    /// The data asked about, in words (`orders.csv · 60 records`; empty in older logs).
+    #[serde(default)]
+    pub dataset: String,
     /// Whether the format primer preceded the data.
     #[serde(default)]
     pub primer: bool,

@@ -275,7 +275,7 @@ fn metadata(
     models: &[Model],
     id: &str,
     timestamp: &str,
-    hash: String,
+    matrix: &plan::Matrix,
     skipped: &[tasks::Skip],
 ) -> Metadata {
     let mut meta = Metadata {
@@ -310,7 +310,8 @@ fn metadata(
             .iter()
             .map(|t| t.name().to_string())
             .collect(),
-        dataset_hash: hash,
+        dataset_hash: plan.suite.data_hashes(matrix).join(","),
+        question_sets: matrix.question_sets(),
         question_mode: plan.question_mode,
         primers: plan.primers.clone(),
         rescored_from: None,
@@ -523,13 +524,12 @@ fn open_log(
         let old = &r.metadata;
         let sizes: Vec<usize> = plan.records.iter().map(|&n| n as usize).collect();
         let meta = if old.records != sizes || old.runs != plan.runs {
-            let hashes = plan.suite.data_hashes(matrix).join(",");
             let mut m = metadata(
                 plan,
                 models,
                 &old.benchmark_id,
                 &old.timestamp,
-                hashes,
+                matrix,
                 skipped,
             );
             m.margin_pp = old.margin_pp;
@@ -552,8 +552,7 @@ fn open_log(
         &now.format("%Y-%m-%d_%H-%M-%S").to_string(),
     )?;
     let (id, ts) = run_identity(now);
-    let hashes = plan.suite.data_hashes(matrix);
-    let mut meta = metadata(plan, models, &id, &ts, hashes.join(","), skipped);
+    let mut meta = metadata(plan, models, &id, &ts, matrix, skipped);
     meta.margin_pp = margin_pp;
     let mut log = JsonlWriter::create(&dir.join(format!("{}.jsonl", plan.suite.name())))?;
     log.append(&Line::Metadata(Box::new(meta.clone())))?;

@@ -37,6 +37,7 @@ pub const ENTRY: Entry = Entry {
         Ok(Some(Arc::new(Corrupted { data }) as Arc<dyn Suite>))
     },
     items: true,
+    ranked_by: "sql/corrupted.sql",
 };
 
 /// The defects, the control first.

@@ -33,6 +33,7 @@ pub const ENTRY: Entry = Entry {
         None => Ok(None),
     },
     items: false,
+    ranked_by: "sql/rankings.sql",
 };
 
 impl Suite for DataPlan {

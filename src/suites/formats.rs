@@ -36,6 +36,7 @@ pub const ENTRY: Entry = Entry {
         Ok(Some(Arc::new(Formats::with_questions(file)?)))
     },
     items: false,
+    ranked_by: "sql/rankings.sql",
 };
 
 /// The product questions over the generated data set: the generated 124, or a question

@@ -140,6 +140,9 @@ pub struct Entry {
     /// Whether each call asks about one item (a task, a case, a defect): `item_sets` in
     /// sql/views.sql counts the items of these suites' logs, which it finds by name.
     pub items: bool,
+    /// The SQL file that ranks its runs (`bench query` names it when another file finds
+    /// nothing to rank in them).
+    pub ranked_by: &'static str,
 }
 
 /// Every suite. The first whose `from_metadata` claims a metadata line is its suite; the
@@ -163,6 +166,16 @@ pub fn from_metadata(m: &Metadata) -> Result<Arc<dyn Suite>> {
         "no suite claims the run log's metadata (suite_name '{}')",
         m.suite_name
     )
+}
+
+/// The SQL file that ranks the runs of the suite whose log is `<suite>.jsonl`: a suite's own
+/// name, else a `--data` run's (the file's stem).
+pub fn ranked_by(suite: &str) -> &'static str {
+    REGISTRY
+        .iter()
+        .find(|e| e.kind == suite)
+        .unwrap_or(&data::ENTRY)
+        .ranked_by
 }
 
 /// The product questions over the generated data set: the default suite.

@@ -192,6 +192,30 @@ pub struct Matrix {
     pub combos: Vec<Combo>,
 }
 
+impl Matrix {
+    /// sha256 of the questions asked of each size and variant (`"31/mandatory"`): each
+    /// question's id, text, expected answer and rule, as a sorted set, so the formats, wordings
+    /// and record orders that ask the same questions give one hash.
+    pub fn question_sets(&self) -> BTreeMap<String, String> {
+        let mut sets: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
+        for c in &self.combos {
+            let key = format!("{}/{}", c.records, c.rendering.variant);
+            for q in c.units.iter().flat_map(|u| &u.questions) {
+                let line = serde_json::json!([q.id, q.text, q.expected, q.validation]);
+                sets.entry(key.clone())
+                    .or_default()
+                    .insert(line.to_string());
+            }
+        }
+        sets.into_iter()
+            .map(|(k, lines)| {
+                let text: Vec<String> = lines.into_iter().collect();
+                (k, crate::layout::sha256_hex(text.join("\n").as_bytes()))
+            })
+            .collect()
+    }
+}
+
 /// Renders every combination and its prompts, with the renderings a format cannot produce.
 /// A plan whose every rendering was skipped is an error: a run of 0 calls would exit 0 and
 /// look like a success.
@@ -431,6 +455,53 @@ impl SampleKey {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A plan of the product questions in two sizes and two wordings.
+    fn product(formats: Vec<Format>, seed: u64, mode: QuestionMode) -> Plan {
+        Plan {
+            formats,
+            structures: Structure::ALL.to_vec(),
+            variants: Variant::ALL.to_vec(),
+            records: vec![9, 12],
+            seed,
+            runs: 2,
+            tokenizers: vec![Tokenizer::O200kBase],
+            output_root: PathBuf::new(),
+            question_mode: mode,
+            prompt_variants: 2,
+            shuffle: false,
+            shard: None,
+            primers: vec![false],
+            suite: crate::suites::product(),
+        }
+    }
+
+    #[test]
+    fn question_sets_name_the_questions_of_each_size_whatever_asks_them() {
+        let sets = |p: &Plan| {
+            crate::suites::formats::build(p, None)
+                .unwrap()
+                .question_sets()
+        };
+        let one = sets(&product(vec![Format::Csv], 42, QuestionMode::OnePrompt));
+        assert_eq!(
+            one.keys().collect::<Vec<_>>(),
+            ["12/mandatory", "12/optional", "9/mandatory", "9/optional"]
+        );
+        assert!(one.values().all(|h| h.len() == 64));
+        assert_ne!(one["9/mandatory"], one["12/mandatory"]);
+        // The same questions however they are put: other formats (nested structures too), one
+        // call per question.
+        let asked = product(
+            vec![Format::JsonCompact, Format::Yaml],
+            42,
+            QuestionMode::PerQuestion,
+        );
+        assert_eq!(sets(&asked), one);
+        // Another seed asks about other records.
+        let other = sets(&product(vec![Format::Csv], 7, QuestionMode::OnePrompt));
+        assert!(one.iter().all(|(k, h)| other[k] != *h));
+    }
 
     #[test]
     fn prompt_tokens_equal_whole_prompt_counts() {

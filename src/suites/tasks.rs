@@ -36,6 +36,7 @@ pub const ENTRY: Entry = Entry {
         None => Ok(None),
     },
     items: true,
+    ranked_by: "sql/task_scores.sql",
 };
 
 impl Suite for TaskPlan {

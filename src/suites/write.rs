@@ -52,6 +52,7 @@ pub const ENTRY: Entry = Entry {
         }))
     },
     items: true,
+    ranked_by: "sql/write_accuracy.sql",
 };
 
 impl Suite for WritePlan {

@@ -12,6 +12,7 @@ mod dead_endpoint;
 mod decisions;
 mod doc_links;
 mod documents;
+mod experiments;
 mod faults;
 mod gemini_batch_run;
 mod grading;
