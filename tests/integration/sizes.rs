@@ -61,7 +61,14 @@ fn ten_thousand_rows_score_100_in_every_format_and_the_log_stays_readable() {
         assert_eq!(r.error, None, "{}", r.format);
         assert!(r.metrics.len() >= 100, "{}: {}", r.format, r.metrics.len());
         for m in &r.metrics {
-            assert_eq!(m.passed, 1, "{} {}: {}", r.format, m.metric, m.reason.as_deref().unwrap_or(""));
+            assert_eq!(
+                m.passed,
+                1,
+                "{} {}: {}",
+                r.format,
+                m.metric,
+                m.reason.as_deref().unwrap_or("")
+            );
         }
     }
     // The large renderings are named by their hash, the saved file's in metadata.json.
