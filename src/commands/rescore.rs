@@ -145,6 +145,12 @@ fn prompt_difference(r: &ResultRecord, combo: &Combo, unit: &Unit) -> String {
     let prompt: String = r.sample.input.iter().map(|m| m.content.as_str()).collect();
     let data = combo.rendering.text.trim_end();
     let shows_data = unit.messages.iter().any(|m| m.content.contains(data));
+    // A large rendering is in the log as the line naming its hash.
+    let logged = crate::runlog::as_logged(&combo.rendering.text);
+    let data = match &logged {
+        std::borrow::Cow::Owned(mark) => mark.as_str(),
+        std::borrow::Cow::Borrowed(_) => data,
+    };
     if shows_data && !prompt.contains(data) {
         return format!(
             "does not hold the {} rendering regenerated from the metadata",
@@ -180,10 +186,11 @@ fn regrade(r: &mut ResultRecord, g: &Regenerated) -> Result<()> {
     })?;
     let combo = &g.matrix.combos[*c];
     let unit = &combo.units[*u];
-    // The regenerated prompt must be the one asked, or the grades mean nothing.
+    // The regenerated prompt must be the one asked, or the grades mean nothing; it is
+    // compared as the log holds it (a large rendering named by its hash).
     let asked = r.sample.input.iter().map(|m| m.content.as_str());
-    if !unit
-        .messages
+    let regenerated = crate::runlog::logged_input(unit.messages.clone(), &combo.rendering.text);
+    if !regenerated
         .iter()
         .map(|m| m.content.as_str())
         .eq(asked.take(unit.messages.len()))

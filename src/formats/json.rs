@@ -39,8 +39,13 @@ pub static JSON_PRETTY: FormatSpec = FormatSpec {
     },
 };
 
+/// Deepest nesting of lists and objects serde_json reads (its recursion limit, which guards
+/// the stack); a document nested deeper is refused when rendered, never sent.
+pub const MAX_DEPTH: usize = 127;
+
 impl Encoder for Json {
     fn encode(&self, doc: &Value) -> Result<String, FormatError> {
+        super::within_depth(self.name, doc, MAX_DEPTH)?;
         let out = if self.pretty {
             serde_json::to_string_pretty(doc)
         } else {
@@ -63,6 +68,30 @@ impl Encoder for Json {
             super::framed(text, &format!("{{\n  {key}: [\n"), "\n  ]\n}")
         } else {
             super::framed(text, &format!("{{{key}:["), "]}")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_document_deeper_than_the_reader_goes_is_refused_when_rendered() {
+        let mut doc = json!(1);
+        for _ in 0..MAX_DEPTH {
+            doc = json!([doc]);
+        }
+        for spec in [&JSON_COMPACT, &JSON_PRETTY] {
+            let text = spec.encoder.encode(&doc).unwrap();
+            assert_eq!(spec.encoder.decode(&text).unwrap(), doc);
+            let deeper = json!([doc]);
+            let e = spec.encoder.encode(&deeper).unwrap_err();
+            assert!(e.is_cannot_represent(), "{e}");
+            // serde_json itself refuses it: the limit is the reader's, not ours.
+            let text = serde_json::to_string(&deeper).unwrap();
+            assert!(spec.encoder.decode(&text).is_err());
         }
     }
 }

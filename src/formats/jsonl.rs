@@ -26,7 +26,17 @@ fn err(e: impl std::fmt::Display) -> FormatError {
 impl Encoder for Jsonl {
     fn encode(&self, doc: &Value) -> Result<String, FormatError> {
         let mut out = String::new();
-        for p in records("jsonl", doc)?.items {
+        for (i, p) in records("jsonl", doc)?.items.into_iter().enumerate() {
+            let deep = 1 + p.values().map(super::depth).max().unwrap_or(0);
+            if deep > super::json::MAX_DEPTH {
+                return Err(FormatError::cannot_represent(
+                    "jsonl",
+                    format!(
+                        "record {i} nests lists and objects {deep} deep; its reader stops at {}",
+                        super::json::MAX_DEPTH
+                    ),
+                ));
+            }
             out.push_str(&serde_json::to_string(p).map_err(err)?);
             out.push('\n');
         }

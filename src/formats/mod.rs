@@ -327,6 +327,28 @@ pub fn structure_of_records(records: &[serde_json::Map<String, Value>]) -> Struc
     }
 }
 
+/// How deep `v` nests lists and objects: a scalar is 0, `{"a": [1]}` is 2.
+pub fn depth(v: &Value) -> usize {
+    match v {
+        Value::Array(a) => 1 + a.iter().map(depth).max().unwrap_or(0),
+        Value::Object(o) => 1 + o.values().map(depth).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// Refuses, as "cannot represent", a document nested deeper than `format`'s decoder reads
+/// (`max` lists and objects): rendered, it would be sent and then fail to read back.
+pub fn within_depth(format: &'static str, doc: &Value, max: usize) -> Result<(), FormatError> {
+    let deep = depth(doc);
+    if deep > max {
+        return Err(FormatError::cannot_represent(
+            format,
+            format!("the document nests lists and objects {deep} deep; its reader stops at {max}"),
+        ));
+    }
+    Ok(())
+}
+
 /// The first field of `record` that holds an object or an array: what a flat row cannot hold.
 fn nested_field(record: &serde_json::Map<String, Value>) -> Option<(&String, &Value)> {
     record.iter().find(|(_, v)| v.is_object() || v.is_array())

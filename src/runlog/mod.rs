@@ -1,6 +1,7 @@
 //! The JSONL run log: typed lines (metadata first, one `result` per call, `summary` last) and
 //! the append-only writer that flushes each line as soon as it is complete.
 
+mod inline;
 pub mod meta;
 pub mod rankings;
 mod summary;
@@ -12,6 +13,7 @@ use crate::prompt::Message;
 use crate::providers::{Finish, Usage};
 use crate::tokens::DataStats;
 use anyhow::{Context, Result};
+pub use inline::{INLINE_DATA_MAX, as_logged, logged_input};
 use meta::QuestionMode;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

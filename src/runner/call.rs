@@ -590,11 +590,14 @@ pub(super) fn build(
                 c.records,
                 primer_suffix(c.primer)
             ),
-            input: if talked {
-                conv.messages(&u.messages)
-            } else {
-                u.messages.clone()
-            },
+            input: crate::runlog::logged_input(
+                if talked {
+                    conv.messages(&u.messages)
+                } else {
+                    u.messages.clone()
+                },
+                &r.text,
+            ),
             output: Output {
                 content: resp.output,
             },

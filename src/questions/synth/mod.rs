@@ -100,12 +100,7 @@ pub fn synthesize(records: &[Record], opts: &Options) -> Result<Synthesis, Strin
         seed: opts.seed,
     };
     let want = opts.questions;
-    let pools: [Vec<Draft>; 4] = [
-        drafts::retrieval(&cx, want),
-        drafts::structure(&cx, want),
-        drafts::filtering(&cx, want),
-        drafts::aggregation(&cx, want),
-    ];
+    let pools: [Vec<Draft>; 4] = CATEGORY_DRAFTS.map(|draft| draft(&cx, want));
     let target = split(want);
     let capacity = [0, 1, 2, 3].map(|i| pools[i].len());
     let got = allocate(target, capacity);
@@ -113,11 +108,12 @@ pub fn synthesize(records: &[Record], opts: &Options) -> Result<Synthesis, Strin
     for i in 0..4 {
         if capacity[i] < target[i] {
             notices.push(format!(
-                "{}: only {} distinct questions from these records ({} asked for); the other {} went to other categories",
+                "{}: only {} distinct questions from these records ({} asked for); the other {} went to other categories{}",
                 Category::ALL[i].name(),
                 capacity[i],
                 target[i],
-                target[i] - capacity[i]
+                target[i] - capacity[i],
+                key_cost(&cx, i, target[i], capacity[i])
             ));
         }
     }
@@ -152,6 +148,39 @@ pub fn synthesize(records: &[Record], opts: &Options) -> Result<Synthesis, Strin
         notices,
         profile,
     })
+}
+
+/// The candidate questions of each category, in [`Category::ALL`] order.
+const CATEGORY_DRAFTS: [fn(&Context, usize) -> Vec<Draft>; 4] = [
+    drafts::retrieval,
+    drafts::structure,
+    drafts::filtering,
+    drafts::aggregation,
+];
+
+/// What the identifier costs category `i`, short of its `target` at `got` questions: a key is
+/// never asked about, so its fields feed no question. Empty when naming records by position
+/// would not give the category more; else says how many more and names `--id-field`.
+fn key_cost(cx: &Context, i: usize, target: usize, got: usize) -> String {
+    if cx.id.fields().is_empty() {
+        return String::new();
+    }
+    let keyless = Context {
+        id: &profile::Identifier::Position,
+        ..*cx
+    };
+    let more = CATEGORY_DRAFTS[i](&keyless, target)
+        .len()
+        .min(target)
+        .saturating_sub(got);
+    if more == 0 {
+        return String::new();
+    }
+    format!(
+        "; the identifier {} is never asked about and would give {more} more: name another \
+         key with --id-field (one field, or up to three comma-separated)",
+        cx.id.describe()
+    )
 }
 
 /// The comparison rule of an answer; a null answer (a missing value) compares as text "null".

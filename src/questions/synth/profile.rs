@@ -355,18 +355,53 @@ fn id_problem(records: &[Record], path: &str) -> Option<String> {
     example.map(|e| format!("not unique: {repeats} repeats, {e}"))
 }
 
-/// Preference of a field name as a key: `id`, then names ending in `id`, then `key` or `code`.
-fn rank(name: &str) -> u8 {
-    let l = name.to_ascii_lowercase();
+/// Preference of a field as a key, lower first: names that say so (`id`, then names ending in
+/// `id`, then in `key` or `code`), then text (names, codes, dates), then numbers named as a
+/// time (`year`, `hour`), then other numbers. Those are measurements (a population, a delay):
+/// a key is never asked about, and filtering and aggregation questions need them.
+fn rank(f: &Field) -> u8 {
+    let l = f.path.to_ascii_lowercase();
     if l == "id" {
         0
     } else if l.ends_with("id") {
         1
     } else if l.ends_with("key") || l.ends_with("code") {
         2
-    } else {
+    } else if f.kind == Some(Kind::Text) {
         3
+    } else if timely(&l) {
+        4
+    } else {
+        MEASUREMENT
     }
+}
+
+/// [`rank`] of a number that is neither named as a key nor as a time.
+const MEASUREMENT: u8 = 5;
+
+/// Whether a (lowercase) name's last word names a point or unit of time: `year`,
+/// `fiscal_year`, `hour`, `date`, `week`.
+fn timely(name: &str) -> bool {
+    const TIME: [&str; 13] = [
+        "year",
+        "yr",
+        "quarter",
+        "month",
+        "week",
+        "day",
+        "date",
+        "hour",
+        "minute",
+        "time",
+        "timestamp",
+        "period",
+        "season",
+    ];
+    let last = name
+        .rsplit(|c: char| !c.is_ascii_alphanumeric())
+        .next()
+        .unwrap_or(name);
+    TIME.contains(&last)
 }
 
 /// Fields tried in a composite key, at most: 12 fields make 286 combinations of three.
@@ -387,17 +422,17 @@ fn unique_together(keys: &[Vec<String>], fields: &[usize]) -> bool {
     })
 }
 
-/// The smallest combination of two or three top-level fields, each set in every record with a
-/// string or integer value, whose values together are unique; among equals, the one whose
-/// fields come first by name preference, then file order.
-fn composite(profile: &Profile, records: &[Record]) -> Option<Vec<String>> {
+/// The smallest combination of two or three top-level fields of [`rank`] up to `max_rank`, each
+/// set in every record with a string or integer value, whose values together are unique; among
+/// equals, the one whose fields come first by preference, then file order.
+fn composite(profile: &Profile, records: &[Record], max_rank: u8) -> Option<Vec<String>> {
     let mut fields: Vec<&Field> = profile
         .fields
         .iter()
         .filter(|f| f.parent.is_none() && matches!(f.kind, Some(Kind::Text | Kind::Number)))
-        .filter(|f| f.mixed.is_empty() && f.words < 8)
+        .filter(|f| f.mixed.is_empty() && f.words < 8 && rank(f) <= max_rank)
         .collect();
-    fields.sort_by_key(|f| rank(&f.path));
+    fields.sort_by_key(|f| rank(f));
     let mut names = Vec::new();
     let mut keys: Vec<Vec<String>> = Vec::new();
     for f in fields {
@@ -426,9 +461,11 @@ fn composite(profile: &Profile, records: &[Record]) -> Option<Vec<String>> {
 }
 
 /// How questions name a record: `asked` (`--id-field`, one field or a comma list) if it
-/// qualifies; else the first qualifying top-level field in order of preference (`id`, then
-/// names ending in `id`, `key` or `code`, then file order); else the smallest unique
-/// combination of up to three fields; else the record's position.
+/// qualifies; else the smallest key that looks like one (a single field, then two or three
+/// together, of fields named as keys, text, or numbers named as a time; see [`rank`]); else a
+/// single unique measurement; else the smallest unique combination of up to three fields of
+/// any kind; else the record's position. Within each step, fields go by preference, then file
+/// order.
 pub fn identify(
     profile: &Profile,
     records: &[Record],
@@ -443,14 +480,19 @@ pub fn identify(
         .filter(|f| f.parent.is_none() && matches!(f.kind, Some(Kind::Text | Kind::Number)))
         .filter(|f| f.mixed.is_empty())
         .collect();
-    candidates.sort_by_key(|f| rank(&f.path));
-    if let Some(f) = candidates
-        .iter()
-        .find(|f| id_problem(records, &f.path).is_none())
-    {
-        return Ok(Identifier::Field(f.path.clone()));
-    }
-    Ok(composite(profile, records).map_or(Identifier::Position, Identifier::Fields))
+    candidates.sort_by_key(|f| rank(f));
+    let unique = |measurement: bool| {
+        candidates
+            .iter()
+            .filter(|f| (rank(f) == MEASUREMENT) == measurement)
+            .find(|f| id_problem(records, &f.path).is_none())
+            .map(|f| Identifier::Field(f.path.clone()))
+    };
+    Ok(unique(false)
+        .or_else(|| composite(profile, records, MEASUREMENT - 1).map(Identifier::Fields))
+        .or_else(|| unique(true))
+        .or_else(|| composite(profile, records, MEASUREMENT).map(Identifier::Fields))
+        .unwrap_or(Identifier::Position))
 }
 
 /// `--id-field`: one field or a comma list of up to three, unique (together) in every record.

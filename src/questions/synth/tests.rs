@@ -415,3 +415,128 @@ fn only_paths_a_dot_makes_ambiguous_are_left_out() {
         "{usable:?}"
     );
 }
+
+/// Three-letter codes, `n` of them (`AAA`, `AAB`, …).
+fn codes(n: usize) -> Vec<String> {
+    (0..n)
+        .map(|i| {
+            let b = |k: usize| char::from(b'A' + (i / k % 26) as u8);
+            format!("{}{}{}", b(676), b(26), b(1))
+        })
+        .collect()
+}
+
+/// As vega's flights-20k.json: `date`, `delay`, `distance`, `origin`, `destination`, 280
+/// flights. No field or pair is unique; of the triples, `date` + `delay` + `distance` comes
+/// first in file order and `date` + `origin` + `destination` is unique too. The airports have
+/// more distinct values than a category, so the measurements are all filtering and
+/// aggregation can ask about.
+fn flights_20k() -> Vec<Record> {
+    let airports = codes(70);
+    let rows: Vec<Value> = (0..280_usize)
+        .map(|i| {
+            let (d, k) = (i / 4, i % 4);
+            json!({
+                "date": format!("2001/{:02}/{:02} {:02}:00", 1 + d / 28, 1 + d % 28, d % 24),
+                "delay": (d % 5) * 10 + (k % 2) * 5,
+                "distance": 300 + (d % 7) * 100 + (k / 2) * 50,
+                "origin": airports[(d % 35) * 2 + k / 2],
+                "destination": airports[(d % 35) * 2 + k % 2],
+            })
+        })
+        .collect();
+    records(Value::Array(rows))
+}
+
+#[test]
+fn a_key_of_text_fields_is_preferred_to_one_of_measurements() {
+    let recs = flights_20k();
+    let s = synthesize(&recs, &opts(124, None)).unwrap();
+    assert_eq!(
+        s.id,
+        profile::Identifier::Fields(vec!["date".into(), "origin".into(), "destination".into()])
+    );
+    // The measurements stay free for the questions that need them.
+    for category in [Category::Filtering, Category::Aggregation] {
+        let n = s
+            .questions
+            .iter()
+            .filter(|q| q.category == category)
+            .count();
+        assert!(n >= 8, "{category:?}: {n} questions; {:?}", s.notices);
+    }
+    assert!(
+        s.notices.iter().all(|n| !n.contains("--id-field")),
+        "{:?}",
+        s.notices
+    );
+    assert_sql_agrees(&s, &recs);
+}
+
+#[test]
+fn a_unique_measurement_is_not_the_key_when_names_and_years_are() {
+    // As vega's gapminder.json: `pop` is unique, `country` + `year` is the real key.
+    let countries = ["Chile", "Peru", "Japan", "Kenya", "Spain", "Iran"];
+    let mut rows = Vec::new();
+    for (c, country) in countries.iter().enumerate() {
+        for (y, year) in (1955..=2005).step_by(5).enumerate() {
+            rows.push(json!({
+                "year": year, "country": country, "cluster": c % 3,
+                "pop": 1_000_000 + c * 100_000 + y * 1_000,
+                "life_expect": 50.5 + (y as f64), "fertile": 2.25 + (c as f64) / 4.0,
+            }));
+        }
+    }
+    let recs = records(Value::Array(rows));
+    let s = synthesize(&recs, &opts(124, None)).unwrap();
+    assert_eq!(
+        s.id,
+        profile::Identifier::Fields(vec!["country".into(), "year".into()])
+    );
+    assert!(
+        s.questions
+            .iter()
+            .any(|q| q.category == Category::Aggregation && q.text.contains("`pop`"))
+    );
+    // As iowa-electricity.csv: `net_generation` is unique, `year` + `source` is the key.
+    let mut rows = Vec::new();
+    for year in 2001..2018 {
+        for (i, source) in ["Fossil Fuels", "Nuclear Energy", "Renewables"]
+            .iter()
+            .enumerate()
+        {
+            rows.push(json!({"year": format!("{year}-01-01"), "source": source,
+                             "net_generation": 3_000 + (year - 2001) * 37 + i * 11_000}));
+        }
+    }
+    let recs = records(Value::Array(rows));
+    let s = synthesize(&recs, &opts(124, None)).unwrap();
+    assert_eq!(
+        s.id,
+        profile::Identifier::Fields(vec!["year".into(), "source".into()])
+    );
+    assert_sql_agrees(&s, &recs);
+}
+
+#[test]
+fn a_key_that_takes_questions_away_is_named_with_the_flag_to_change_it() {
+    // Only measurements: the unique `reading` is the key, and aggregation loses its questions.
+    let rows: Vec<Value> = (0..30_u32)
+        .map(|i| json!({"reading": 1000 + i * 7, "level": i % 4}))
+        .collect();
+    let recs = records(Value::Array(rows));
+    let s = synthesize(&recs, &opts(124, None)).unwrap();
+    assert_eq!(s.id, profile::Identifier::Field("reading".into()));
+    let note = s
+        .notices
+        .iter()
+        .find(|n| n.starts_with("aggregation: only"))
+        .expect("aggregation is short");
+    assert!(
+        note.contains(
+            "the identifier `reading` is never asked about and would give 4 more: name another \
+             key with --id-field"
+        ),
+        "{note}"
+    );
+}
