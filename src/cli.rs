@@ -156,9 +156,13 @@ pub struct WriteArgs {
 /// `bench rescore`.
 #[derive(Debug, Args)]
 pub struct RescoreArgs {
-    /// The run folder to re-grade: data/benchmarks/<timestamp>.
+    /// The run folder to re-grade: data/benchmarks/<timestamp>, its run log, `latest` or
+    /// `latest~N` (under --root).
     #[arg(value_name = "RUN_DIR")]
     pub run_dir: PathBuf,
+    /// Root folder `latest` is looked up under.
+    #[arg(long, default_value = "data")]
+    pub root: PathBuf,
     /// Do not write the report of the new run.
     #[arg(long)]
     pub no_report: bool,
@@ -601,8 +605,8 @@ pub struct RunArgs {
     /// Neither read nor write the response cache.
     #[arg(long)]
     pub no_cache: bool,
-    /// Complete an interrupted run: data/benchmarks/<timestamp> (plan and providers come
-    /// from its log).
+    /// Complete an interrupted run: data/benchmarks/<timestamp>, `latest` or `latest~N` (under
+    /// --output-root; plan and providers come from its log).
     #[arg(long, value_name = "DIR", conflicts_with_all = [
         "providers", "config", "runs", "question_mode", "primer", "formats", "structures", "variants",
         "records", "seed", "tokenizers", "dry_run", "suite", "tasks", "task_ids", "categories",

@@ -55,6 +55,14 @@ pub fn nth_latest(root: &Path, n: usize) -> Result<PathBuf> {
     })
 }
 
+/// `latest` or `latest~N` resolved under `root`; any other path as given (the command checks it).
+pub fn latest_or(path: &Path, root: &Path) -> Result<PathBuf> {
+    match path.to_str() {
+        Some(s) if s == "latest" || s.starts_with("latest~") => resolve_run(s, root),
+        _ => Ok(path.to_path_buf()),
+    }
+}
+
 /// A run named on the command line: `latest`, `latest~N`, a run folder or its run log.
 pub fn resolve_run(spec: &str, root: &Path) -> Result<PathBuf> {
     let back = match spec {

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 /// Re-grades, prints the new folder, then writes its report (unless `--no-report`).
 pub fn execute(args: &RescoreArgs) -> Result<()> {
-    let out = rescore(&args.run_dir)?;
+    let out = rescore(&super::report::latest_or(&args.run_dir, &args.root)?)?;
     crate::outln!("rescored run: {}", out.display())?;
     if !args.no_report {
         super::report::write_for_run(&out, args.baseline, None)?;

@@ -176,6 +176,7 @@ fn resumed(args: &RunArgs) -> Result<Option<Resumed>> {
     let Some(dir) = &args.resume else {
         return Ok(None);
     };
+    let dir = &super::report::latest_or(dir, &args.output_root)?;
     let r = resume::load(dir, args.retry_errors)?;
     for n in &r.notices {
         eprintln!("resume: {n}");

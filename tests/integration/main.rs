@@ -16,6 +16,7 @@ mod experiments;
 mod faults;
 mod gemini_batch_run;
 mod grading;
+mod latest;
 mod local_model;
 mod module_graph;
 mod names;
