@@ -35,6 +35,17 @@ fn split(path: &Path) -> Option<(&'static str, &'static Dir<'static>, PathBuf)> 
     Some((name, dir, rest))
 }
 
+/// Every bundled SQL file (`sql/NAME.sql`) with its text, by name.
+pub fn sql_files() -> Vec<(String, &'static str)> {
+    let mut files: Vec<(String, &'static str)> = SQL
+        .files()
+        .filter(|f| f.path().extension().is_some_and(|x| x == "sql"))
+        .filter_map(|f| Some((format!("sql/{}", f.path().display()), f.contents_utf8()?)))
+        .collect();
+    files.sort();
+    files
+}
+
 /// The bundled bytes of `path`, if the binary holds that file.
 pub fn get(path: &Path) -> Option<&'static [u8]> {
     let (_, dir, rest) = split(path)?;

@@ -240,8 +240,11 @@ pub struct HarnessArgs {
 #[derive(Debug, Args)]
 pub struct QueryArgs {
     /// SQL file to run (one or more statements; the last result is printed).
-    #[arg(required_unless_present = "execute", conflicts_with = "execute")]
+    #[arg(required_unless_present_any = ["execute", "list"], conflicts_with = "execute")]
     pub file: Option<PathBuf>,
+    /// List the built-in SQL files, one line each, and exit.
+    #[arg(long, conflicts_with_all = ["file", "execute"])]
+    pub list: bool,
     /// SQL text to run instead of a file.
     #[arg(short = 'e', long = "execute", value_name = "SQL")]
     pub execute: Option<String>,

@@ -10,10 +10,17 @@ use std::path::{Path, PathBuf};
 
 /// Stages the views on the root, warns about skipped lines, runs the SQL, prints the last result.
 pub fn execute(args: &QueryArgs) -> Result<()> {
+    if args.list {
+        return list();
+    }
     let (sql, origin) = match (&args.file, &args.execute) {
         (Some(file), _) => {
             let sql = crate::bundle::read_to_string(file).map_err(|e| {
-                UsageError::new(format!("cannot read SQL file '{}': {e}", file.display()))
+                UsageError::new(format!(
+                    "cannot read SQL file '{}': {e}{}",
+                    file.display(),
+                    did_you_mean(file)
+                ))
             })?;
             (sql, file.display().to_string())
         }
@@ -45,6 +52,48 @@ pub fn execute(args: &QueryArgs) -> Result<()> {
         None => crate::out!("{text}")?,
     }
     Ok(())
+}
+
+/// `bench query --list`: each built-in SQL file with the first sentence of its header comment.
+fn list() -> Result<()> {
+    for (name, text) in crate::bundle::sql_files() {
+        crate::outln!("{name:<28} {}", summary(text))?;
+    }
+    Ok(())
+}
+
+/// The first sentence of a SQL file's leading `--` comment, cut to one short line.
+fn summary(sql: &str) -> String {
+    let header: Vec<&str> = sql
+        .lines()
+        .map_while(|l| l.trim().strip_prefix("--"))
+        .map(str::trim)
+        .collect();
+    let text = header.join(" ");
+    let end = text
+        .find(". ")
+        .or_else(|| text.find(';'))
+        .unwrap_or(text.len());
+    let first = text[..end].trim_end_matches('.');
+    match first.char_indices().nth(100) {
+        Some((i, _)) => format!("{}…", &first[..i]),
+        None => first.to_string(),
+    }
+}
+
+/// For a SQL file that cannot be read: the built-in file of the nearest name, if one is close.
+fn did_you_mean(file: &Path) -> String {
+    let typed = file.to_string_lossy().trim_start_matches("./").to_string();
+    let nearest = crate::bundle::sql_files()
+        .into_iter()
+        .map(|(name, _)| (strsim::levenshtein(&typed, &name), name))
+        .min();
+    match nearest {
+        Some((d, name)) if d <= 3 => {
+            format!(" (did you mean {name}? `bench query --list` lists the built-in files)")
+        }
+        _ => " (`bench query --list` lists the built-in files)".to_string(),
+    }
 }
 
 /// When the SQL file `origin` found nothing and none of the runs it read is of a suite that file

@@ -65,3 +65,33 @@ fn a_mistyped_format_gets_the_likely_names() {
         );
     }
 }
+
+#[test]
+fn query_lists_its_sql_files_and_names_the_one_a_typo_meant() {
+    let out = bench().args(["query", "--list"]).output().unwrap();
+    let list = crate::success_stdout(&out);
+    let sql = Path::new(env!("CARGO_MANIFEST_DIR")).join("sql");
+    let on_disk = std::fs::read_dir(sql).unwrap().count();
+    assert_eq!(list.lines().count(), on_disk, "{list}");
+    let rankings = list
+        .lines()
+        .find(|l| l.starts_with("sql/rankings.sql "))
+        .expect("rankings listed");
+    assert!(rankings.contains("One ranked table"), "{rankings}");
+
+    let tmp = tempfile::tempdir().unwrap();
+    let out = bench()
+        .current_dir(tmp.path())
+        .args([
+            "query",
+            "sql/ranking.sql",
+            "--root",
+            tmp.path().to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("did you mean sql/rankings.sql?"), "{err}");
+}
