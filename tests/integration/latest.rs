@@ -1,47 +1,31 @@
 //! Every argument that takes a run folder takes `latest` and `latest~N` too: `rescore` and
 //! `run --resume` (issue 43, item 5), as `report`, `compare`, `query --run` and `export --run`.
 
-fn bench() -> assert_cmd::Command {
-    assert_cmd::Command::cargo_bin("bench").unwrap()
-}
+use crate::run_cli::{ONE_TABLE_RUN, bench};
 
 #[test]
 fn rescore_and_resume_take_latest() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("root");
     let r = root.to_str().unwrap();
+    let cache = tmp.path();
     let run = [
-        "run",
-        "--formats",
-        "csv",
-        "--structures",
-        "flat",
-        "--variants",
-        "mandatory",
-        "--runs",
-        "1",
-        "--no-report",
-        "--output-root",
-        r,
-    ];
-    crate::success_stdout(
-        &bench()
-            .args(run)
-            .env("BENCH_CACHE_DIR", tmp.path())
-            .output()
-            .unwrap(),
-    );
+        &ONE_TABLE_RUN[..],
+        &["--runs", "1", "--no-report", "--output-root", r],
+    ]
+    .concat();
+    crate::success_stdout(&bench(cache).args(run).output().unwrap());
     let runs = || std::fs::read_dir(root.join("benchmarks")).unwrap().count();
     assert_eq!(runs(), 1);
 
-    let out = bench()
+    let out = bench(cache)
         .args(["rescore", "latest", "--no-report", "--root", r])
         .output()
         .unwrap();
     assert!(crate::success_stdout(&out).contains("rescored run:"));
     assert_eq!(runs(), 2, "the rescore is a new run folder");
 
-    let out = bench()
+    let out = bench(cache)
         .args([
             "run",
             "--resume",
@@ -50,13 +34,12 @@ fn rescore_and_resume_take_latest() {
             "--output-root",
             r,
         ])
-        .env("BENCH_CACHE_DIR", tmp.path())
         .output()
         .unwrap();
     crate::success_stdout(&out);
     assert!(String::from_utf8_lossy(&out.stderr).contains("resume:"));
 
-    let out = bench()
+    let out = bench(cache)
         .args(["rescore", "latest~5", "--root", r])
         .output()
         .unwrap();

@@ -44,18 +44,12 @@ fn every_printing_command_ends_quietly_on_a_closed_pipe() {
     let (cache, dir) = (tmp.path().join("cache"), tmp.path());
     let root = dir.join("root");
     let r = root.to_str().unwrap();
-    let one_table = [
-        "--formats",
-        "csv",
-        "--structures",
-        "flat",
-        "--variants",
-        "mandatory",
-        "--runs",
-        "1",
-        "--output-root",
-        r,
-    ];
+    // `bench run` of one table (run_cli's plan without its "run"), one run, under the root.
+    let one_table: Vec<&str> = [
+        &crate::run_cli::ONE_TABLE_RUN[1..],
+        &["--runs", "1", "--output-root", r],
+    ]
+    .concat();
     // The run goes on when its reader has gone: its log is complete and the query reads it.
     quiet(&cache, dir, &[&["run"][..], &one_table].concat());
     let runs = root.join("benchmarks");
@@ -108,7 +102,7 @@ fn every_printing_command_ends_quietly_on_a_closed_pipe() {
                 dir,
                 &[
                     &["run", "--no-report", "--shard", &shard][..],
-                    &one_table[..8],
+                    &one_table[..one_table.len() - 2],
                     &["--output-root", s],
                 ]
                 .concat(),
