@@ -4,6 +4,8 @@ mod analytics;
 mod anywhere;
 mod batch_api;
 mod batch_run;
+mod browser;
+mod cdp;
 mod cli;
 mod compare;
 mod contracts;
