@@ -171,15 +171,7 @@ impl Browser {
         self.loaded = false;
         let r = self.call("Page.navigate", json!({"url": url}));
         assert!(r.get("errorText").is_none(), "{url}: {}", r["errorText"]);
-        let start = Instant::now();
-        while !self.loaded {
-            assert!(
-                start.elapsed() < Duration::from_secs(30),
-                "{url} did not load"
-            );
-            let e = self.read();
-            self.event(&e);
-        }
+        self.wait_load();
     }
 
     /// A JavaScript expression's value (JSON), an exception in it failing the test.
@@ -196,21 +188,31 @@ impl Browser {
 
     /// Clicks the first element matching `selector` and waits for the page it opens.
     pub fn click(&mut self, selector: &str) {
-        self.loaded = false;
         let js = format!(
             "(() => {{ const e = document.querySelector({}); if (!e) return false; e.click(); return true; }})()",
             json!(selector)
         );
         assert_eq!(self.eval(&js), json!(true), "no element {selector}");
+        self.wait_load();
+    }
+
+    /// Waits for the next page load (30 s at most): after a navigation a script started.
+    pub fn wait_load(&mut self) {
         let start = Instant::now();
         while !self.loaded {
-            assert!(
-                start.elapsed() < Duration::from_secs(30),
-                "click on {selector} loaded nothing"
-            );
+            assert!(start.elapsed() < Duration::from_secs(30), "no page loaded");
             let e = self.read();
             self.event(&e);
         }
+        self.loaded = false;
+    }
+
+    /// The address of the page shown.
+    pub fn url(&mut self) -> String {
+        self.eval("location.href")
+            .as_str()
+            .unwrap_or("")
+            .to_string()
     }
 
     /// Keeps a PNG of the page as `$BENCH_SCREENSHOTS/<name>.png` when that is set.
