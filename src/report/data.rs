@@ -360,7 +360,7 @@ pub struct ReportData {
     /// A tasks run: each task × format (`sql/task_formats.sql`).
     pub tasks: Option<Table>,
     /// A write run: `sql/write_accuracy.sql` and `sql/write_failures.sql`.
-    pub write: Option<super::writing::WriteTables>,
+    pub write: Option<super::write_tables::WriteTables>,
 }
 
 /// Rows of a table as typed structs (columns by name).
@@ -681,7 +681,7 @@ pub fn gather_run(run: RunInfo, baseline: &str) -> Result<ReportData> {
         None => None,
     };
     let write = match run.metadata.write {
-        Some(_) => Some(super::writing::WriteTables {
+        Some(_) => Some(super::write_tables::WriteTables {
             accuracy: run_sql(&a, sql::WRITE_ACCURACY, "sql/write_accuracy.sql")?,
             failures: run_sql(&a, sql::WRITE_FAILURES, "sql/write_failures.sql")?,
         }),

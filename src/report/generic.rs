@@ -1,8 +1,8 @@
 //! A SQL result shown as it comes, as a document table.
 
 use super::doc::{Block, Cell};
-use super::verdict::int;
 use crate::analytics::Table;
+use crate::numfmt::thousands as int;
 use serde_json::Value;
 
 /// Columns a run's report leaves out of its tables: the SQL files key and name the data of
