@@ -363,9 +363,111 @@ pub fn findings(d: &ReportData, verdicts: &[VerdictRow]) -> Vec<String> {
     findings
 }
 
-/// The verdict section: reference note, verdict table, key findings.
+/// What the numbers were measured on, in words: "these 124 questions × 3 runs" (or "these
+/// 12 tasks"), from the most accurate format's graded answers.
+fn measured_on(d: &ReportData, v: &VerdictRow) -> String {
+    let row = d
+        .accuracy
+        .iter()
+        .find(|r| r.family == v.family && r.format == v.most_accurate);
+    let Some(r) = row.filter(|r| r.runs > 0) else {
+        return "this run".into();
+    };
+    let runs = if r.runs > 1 {
+        format!(" × {} runs", r.runs)
+    } else {
+        String::new()
+    };
+    if v.family.structure == "tasks" {
+        format!("these {} tasks{runs}", int(v.family.records))
+    } else if r.n_answers % r.runs == 0 {
+        format!("these {} questions{runs}", int(r.n_answers / r.runs))
+    } else {
+        format!("these {} graded answers", int(r.n_answers))
+    }
+}
+
+/// One plain sentence per model and data shape, before the statistics: the format to use and
+/// why, in the decision's own terms ("within N points" is the non-inferiority margin the
+/// decision tested, never a measured difference).
+fn plain_sentences(d: &ReportData, verdicts: &[VerdictRow]) -> Vec<String> {
+    let (sizes, primers) = varies(&d.accuracy);
+    let models: BTreeSet<String> = verdicts.iter().map(|v| v.family.model_label()).collect();
+    let nothing_right = families_with_nothing_right(d);
+    let tokens = |v: &VerdictRow, f: &str| {
+        d.accuracy
+            .iter()
+            .find(|r| r.family == v.family && r.format == f)
+            .and_then(|r| r.data_tokens)
+    };
+    verdicts
+        .iter()
+        .map(|v| {
+            let dv = &v.decision;
+            let mut who = v.family.data_label(sizes, primers);
+            if models.len() > 1 {
+                who = format!("{}, {who}", v.family.model_label());
+            }
+            if nothing_right.contains(&v.family) {
+                return format!(
+                    "**{who}**: no format got any answer right, so there is no format to recommend."
+                );
+            }
+            let on = measured_on(d, v);
+            let margin = dv.margin_pp;
+            let rec = &dv.recommendation;
+            let ratio = |of: &str| match (tokens(v, rec), tokens(v, of)) {
+                (Some(a), Some(b)) if b > 0 && of != rec => {
+                    format!(", at {:.2}× the data tokens of `{of}`", a as f64 / b as f64)
+                }
+                _ => String::new(),
+            };
+            let mut line = if *rec != v.most_accurate {
+                format!(
+                    "**{who}**: use `{rec}`: shown within {margin} points (the non-inferiority margin) of \
+                     the most accurate `{}` on {on}{}.",
+                    v.most_accurate,
+                    ratio(&v.most_accurate)
+                )
+            } else {
+                let cheaper = d.accuracy.iter().any(|r| {
+                    r.family == v.family
+                        && r.data_tokens.unwrap_or(i64::MAX) < dv.recommendation_tokens.unwrap_or(i64::MAX)
+                });
+                let why = if cheaper {
+                    format!("no format with fewer data tokens is shown within {margin} points of it")
+                } else {
+                    format!("it also has the fewest data tokens{}", ratio(&d.baseline))
+                };
+                format!(
+                    "**{who}**: use `{rec}`: the most accurate on {on} ({} weighted), and {why}.",
+                    pct(v.weighted_accuracy)
+                )
+            };
+            if !dv.decided {
+                let open: Vec<String> = dv.undecided.iter().map(|f| format!("`{f}`")).collect();
+                line.push_str(&format!(
+                    " Not settled yet: {} {} fewer data tokens but {} neither shown within {margin} points nor \
+                     shown worse; about {} more run(s) would tell.",
+                    open.join(", "),
+                    if open.len() == 1 { "has" } else { "have" },
+                    if open.len() == 1 { "is" } else { "are" },
+                    dv.more_runs.map_or("–".into(), int)
+                ));
+            }
+            line
+        })
+        .collect()
+}
+
+/// The verdict section: the plain answer, reference note, verdict table, key findings.
 pub fn verdict(d: &ReportData, verdicts: &[VerdictRow], findings: &[String]) -> Vec<Block> {
     let mut out = vec![Block::Heading(2, "Verdict".into())];
+    match plain_sentences(d, verdicts).as_slice() {
+        [] => {}
+        [one] => out.push(Block::Para(one.clone())),
+        many => out.push(Block::Bullets(many.to_vec())),
+    }
     if let Some(why) = d.run.incomplete() {
         out.push(Block::Para(format!(
             "**Incomplete run.** This report covers only the calls made so far: {why}. `bench run --resume {}` \
