@@ -18,6 +18,7 @@ const ORDER: [(&str, &[&str]); 5] = [
             "sections",
             "corrupted",
             "writing",
+            "wrong",
             "figures",
         ],
     ),

@@ -18,6 +18,7 @@ mod wording;
 mod write;
 mod write_tables;
 mod writing;
+mod wrong;
 
 pub use tables::{TokenRow, ranking_table, render, tokens_table};
 pub use write::{Written, html_of, write_report, write_run_report};

@@ -5,7 +5,7 @@ use super::charts;
 use super::data::{ReportData, RunInfo, gather_run, run_info};
 use super::doc::{self, Block};
 use super::figures::figures;
-use super::{corrupted, wording};
+use super::{corrupted, wording, wrong};
 use super::{decision, json, sections, verdict};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
@@ -72,6 +72,7 @@ fn document(
     out.extend(sections::categories(d));
     out.extend(chart("category_heatmap"));
     out.extend(sections::tables(d));
+    out.extend(wrong::section(d));
     if d.scaling.is_some() {
         out.extend(chart("accuracy_vs_records"));
     }
