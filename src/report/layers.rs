@@ -8,7 +8,8 @@ use std::path::Path;
 const ORDER: [(&str, &[&str]); 5] = [
     ("foundations", &["charts", "doc", "tables", "write_tables"]),
     ("data", &["data"]),
-    ("decisions", &["decision"]),
+    // `compare` (two runs side by side, from h42-view) reads the data layer only.
+    ("decisions", &["decision", "compare"]),
     (
         "sections",
         &[
