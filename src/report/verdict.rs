@@ -460,20 +460,22 @@ fn plain_sentences(d: &ReportData, verdicts: &[VerdictRow]) -> Vec<String> {
         .collect()
 }
 
-/// The verdict section: the plain answer, reference note, verdict table, key findings.
+/// The verdict section: incomplete-run warning, the plain answer, reference note, verdict
+/// table, key findings.
 pub fn verdict(d: &ReportData, verdicts: &[VerdictRow], findings: &[String]) -> Vec<Block> {
     let mut out = vec![Block::Heading(2, "Verdict".into())];
-    match plain_sentences(d, verdicts).as_slice() {
-        [] => {}
-        [one] => out.push(Block::Para(one.clone())),
-        many => out.push(Block::Bullets(many.to_vec())),
-    }
     if let Some(why) = d.run.incomplete() {
         out.push(Block::Para(format!(
             "**Incomplete run.** This report covers only the calls made so far: {why}. `bench run --resume {}` \
              completes it, then `bench report` again.",
             d.run.dir.display()
         )));
+    }
+    // The plain answer first: after the incomplete-run warning, before every statistic.
+    match plain_sentences(d, verdicts).as_slice() {
+        [] => {}
+        [one] => out.push(Block::Para(one.clone())),
+        many => out.push(Block::Bullets(many.to_vec())),
     }
     if has_reference(d) {
         out.push(Block::Para(format!("**Note.** {REFERENCE_NOTE}")));
