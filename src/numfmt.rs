@@ -127,6 +127,40 @@ pub fn compact(v: f64) -> String {
     format!("{s}{suffix}")
 }
 
+/// A measured quantity in a report table, one style for every column: one decimal with
+/// thousands separators (0.7, 25.3, 100.0, 18,390.5); a value that would read as 0.0 but is
+/// not zero says so (< 0.1).
+pub fn decimal(x: f64) -> String {
+    if !x.is_finite() {
+        return "–".into();
+    }
+    if x != 0.0 && x.abs() < 0.05 {
+        return if x > 0.0 { "< 0.1" } else { "> -0.1" }.into();
+    }
+    let tenths = (x * 10.0).round() as i64;
+    let whole = thousands(tenths / 10);
+    let sign = if tenths < 0 && tenths / 10 == 0 {
+        "-"
+    } else {
+        ""
+    };
+    format!("{sign}{whole}.{}", (tenths % 10).abs())
+}
+
+/// US dollars in a report table: $0 when nothing was spent, else four decimals below a
+/// dollar (API calls cost fractions of a cent) and two above.
+pub fn usd(x: f64) -> String {
+    if !x.is_finite() {
+        "–".into()
+    } else if x == 0.0 {
+        "$0".into()
+    } else if x.abs() < 1.0 {
+        format!("${x:.4}")
+    } else {
+        format!("${x:.2}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,5 +206,19 @@ mod tests {
             (compact(950.0), compact(12_500.0), compact(3_200_000.0)),
             ("950".into(), "12.5k".into(), "3.2M".into())
         );
+    }
+
+    #[test]
+    fn table_numbers_share_one_style() {
+        assert_eq!(decimal(0.0), "0.0");
+        assert_eq!(decimal(0.667), "0.7");
+        assert_eq!(decimal(100.0), "100.0");
+        assert_eq!(decimal(18390.46), "18,390.5");
+        assert_eq!(decimal(-0.25), "-0.3");
+        assert_eq!(decimal(-12.34), "-12.3");
+        assert_eq!(decimal(0.01), "< 0.1");
+        assert_eq!(usd(0.0), "$0");
+        assert_eq!(usd(0.00123), "$0.0012");
+        assert_eq!(usd(12.5), "$12.50");
     }
 }

@@ -19,6 +19,8 @@ pub const SCALING: &str = include_str!("../../sql/scaling.sql");
 pub const POSITION_EFFECT: &str = include_str!("../../sql/position_effect.sql");
 /// Wrong answers by failure kind and the right-value-other-form rate.
 pub const FAILURE_MODES: &str = include_str!("../../sql/failure_modes.sql");
+/// `sql/wrong_answers.sql`: every wrong answer, numbered and counted per rendering.
+pub const WRONG_ANSWERS: &str = include_str!("../../sql/wrong_answers.sql");
 /// `sql/key_check.sql`: questions whose key every answer contradicts in agreement.
 pub const KEY_CHECK: &str = include_str!("../../sql/key_check.sql");
 /// `sql/corrupted.sql`: detection per defect and the control's false alarms.

@@ -4,7 +4,7 @@
 
 use super::data::ReportData;
 use super::doc::Block;
-use super::sections::generic_table;
+use super::generic::generic_table;
 
 /// The section, for a run of the `corrupted` suite.
 pub fn section(d: &ReportData) -> Vec<Block> {

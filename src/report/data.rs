@@ -347,6 +347,9 @@ pub struct ReportData {
     pub usage: Table,
     /// Failed answers by kind (`sql/failure_modes.sql`), as returned.
     pub failure_modes: Table,
+    /// The first [`WRONG_SHOWN`] wrong answers of each rendering (`sql/wrong_answers.sql`),
+    /// each row with `wrong`, the rendering's count of them.
+    pub wrong_answers: Table,
     /// Questions whose key every answer contradicts in agreement (`sql/key_check.sql`).
     pub key_check: Table,
     /// Accuracy per format under each instruction wording (`sql/prompt_wording.sql`).
@@ -360,8 +363,11 @@ pub struct ReportData {
     /// A tasks run: each task × format (`sql/task_formats.sql`).
     pub tasks: Option<Table>,
     /// A write run: `sql/write_accuracy.sql` and `sql/write_failures.sql`.
-    pub write: Option<super::writing::WriteTables>,
+    pub write: Option<super::write_tables::WriteTables>,
 }
+
+/// Wrong answers a report shows per model and rendering; the rest are counted.
+pub const WRONG_SHOWN: usize = 5;
 
 /// Rows of a table as typed structs (columns by name).
 pub(crate) fn typed<T: DeserializeOwned>(t: &Table, what: &str) -> Result<Vec<T>> {
@@ -661,6 +667,15 @@ pub fn gather_run(run: RunInfo, baseline: &str) -> Result<ReportData> {
     )?;
     let usage = run_sql(&a, sql::USAGE, "sql/usage.sql")?;
     let failure_modes = run_sql(&a, sql::FAILURE_MODES, "sql/failure_modes.sql")?;
+    let wrong_answers = run_sql(
+        &a,
+        &format!(
+            "SELECT * FROM ({}) WHERE nth <= {WRONG_SHOWN} \
+             ORDER BY provider, format, structure, variant, records, primer, experiment, nth",
+            sql::WRONG_ANSWERS.trim().trim_end_matches(';')
+        ),
+        "sql/wrong_answers.sql",
+    )?;
     let key_check = run_sql(&a, sql::KEY_CHECK, "sql/key_check.sql")?;
     let prompt_wording = run_sql(&a, sql::PROMPT_WORDING, "sql/prompt_wording.sql")?;
     let corrupted = run_sql(&a, sql::CORRUPTED, "sql/corrupted.sql")?;
@@ -681,7 +696,7 @@ pub fn gather_run(run: RunInfo, baseline: &str) -> Result<ReportData> {
         None => None,
     };
     let write = match run.metadata.write {
-        Some(_) => Some(super::writing::WriteTables {
+        Some(_) => Some(super::write_tables::WriteTables {
             accuracy: run_sql(&a, sql::WRITE_ACCURACY, "sql/write_accuracy.sql")?,
             failures: run_sql(&a, sql::WRITE_FAILURES, "sql/write_failures.sql")?,
         }),
@@ -698,6 +713,7 @@ pub fn gather_run(run: RunInfo, baseline: &str) -> Result<ReportData> {
         tokens,
         usage,
         failure_modes,
+        wrong_answers,
         key_check,
         prompt_wording,
         corrupted,

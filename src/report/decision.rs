@@ -3,9 +3,12 @@
 //! format is neither shown non-inferior nor shown worse, how many runs would settle it. The
 //! tests themselves are in `sql/paired_comparison.sql` (Tango's score test, Holm); this module
 //! only reads them, adding the bootstrap half of the rule (`ComparisonRow::noninferior`).
+//! Also each family's verdict row (most accurate, not significantly worse, fewest tokens).
+//! Pure functions of the report data: no wording here, so the report, the JSON files and
+//! `bench view` read the same decisions.
 
-use super::data::{ComparisonRow, Family, ReportData};
-use super::verdict::{int, p};
+use super::data::{AccuracyRow, ComparisonRow, Family, ReportData, best_per_family};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// One family's decision, as the report and `analytics_results.json` carry it.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -77,96 +80,114 @@ pub fn decide(d: &ReportData, family: &Family, best: &str) -> Decision {
     }
 }
 
-/// The recommendation cell of the verdict table.
-pub fn cell(v: &Decision) -> String {
-    let chosen = format!(
-        "**`{}`** ({} tokens)",
-        v.recommendation,
-        v.recommendation_tokens.map_or("–".into(), int)
-    );
-    if v.decided {
-        return chosen;
-    }
-    let which: Vec<String> = v.undecided.iter().map(|f| format!("`{f}`")).collect();
-    format!(
-        "{chosen} for now; not yet decided: about {} more run(s) would settle {}",
-        v.more_runs.map_or("–".into(), int),
-        which.join(", ")
-    )
+/// Whether rows vary in record count / primer, so labels must name them.
+pub fn varies(rows: &[AccuracyRow]) -> (bool, bool) {
+    let sizes: BTreeSet<i64> = rows.iter().map(|r| r.family.records).collect();
+    let primers: BTreeSet<bool> = rows.iter().map(|r| r.family.primer).collect();
+    (sizes.len() > 1, primers.len() > 1)
 }
 
-/// The evidence of one comparison against the most accurate format.
-fn evidence(c: &ComparisonRow) -> String {
-    format!(
-        "Δ {:+.1} pp of the paired answers, 90 % lower bound {:+.1} pp; one-sided Tango p = {}, Holm {}; \
-         question-clustered 95 % lower bound of Δ weighted {:+.1} pp",
-        c.delta_accuracy_pp.unwrap_or(0.0),
-        c.ni_low_pp.unwrap_or(f64::NAN),
-        c.ni_p.map_or("–".into(), p),
-        c.ni_p_holm.map_or("–".into(), p),
-        c.delta_low_pp.unwrap_or(f64::NAN),
-    )
+/// Whether the run includes the offline reference answerer.
+pub fn has_reference(d: &ReportData) -> bool {
+    d.accuracy.iter().any(|r| r.family.provider == "reference")
 }
 
-/// The decision of one family in words: the recommended format's evidence when it is not the
-/// most accurate, the other non-inferior formats in one line, and what is still open.
-pub fn findings(d: &ReportData, v: &super::verdict::VerdictRow, label: &str) -> Vec<String> {
-    let dv = &v.decision;
-    let row = |f: &str| {
-        d.versus_best
+/// The verdict of one family, as computed once for the report and analytics_results.json.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct VerdictRow {
+    /// Comparison family.
+    #[serde(flatten)]
+    pub family: Family,
+    /// The most accurate format (weighted accuracy; ties: fewer tokens).
+    pub most_accurate: String,
+    /// Its weighted accuracy, 0..1.
+    pub weighted_accuracy: Option<f64>,
+    /// Its bootstrap 95 % lower bound.
+    pub weighted_low: Option<f64>,
+    /// Its bootstrap 95 % upper bound.
+    pub weighted_high: Option<f64>,
+    /// Formats not significantly worse than it (Holm-adjusted McNemar), fewest tokens first.
+    pub not_significantly_worse: Vec<String>,
+    /// The format with the fewest data tokens among the most accurate and those.
+    pub fewest_tokens: String,
+    /// Its data tokens (o200k_base).
+    pub fewest_tokens_count: Option<i64>,
+    /// The format with the highest weighted accuracy % per 1,000 data tokens.
+    pub best_per_1k_tokens: Option<String>,
+    /// Non-inferiority within the margin and the format to use.
+    #[serde(flatten)]
+    pub decision: Decision,
+    /// Its efficiency.
+    pub best_efficiency: Option<f64>,
+}
+
+/// Per family: the most accurate format, the formats not significantly worse than it, the one
+/// of those with the fewest data tokens, and the best accuracy per 1,000 tokens.
+pub fn verdict_rows(d: &ReportData) -> Vec<VerdictRow> {
+    let best = best_per_family(&d.accuracy);
+    let mut rows = Vec::new();
+    for (family, b) in &best {
+        let tied: Vec<&ComparisonRow> = d
+            .versus_best
             .iter()
-            .find(|c| c.family == v.family && c.format == f)
-    };
-    let mut out = Vec::new();
-    if let Some(c) = row(&dv.recommendation) {
-        let ratio = c
-            .token_ratio
-            .map_or(String::new(), |r| format!(", at {r:.2}× its data tokens"));
-        out.push(format!(
-            "**{label}**: use `{}`: it is within {} points of the most accurate `{}` ({}){ratio}.",
-            c.format,
-            dv.margin_pp,
-            v.most_accurate,
-            evidence(c)
-        ));
+            .filter(|c| &c.family == family && !(c.significant && c.delta_accuracy_pp < Some(0.0)))
+            .collect();
+        let tokens_of = |f: &str| {
+            d.accuracy
+                .iter()
+                .find(|r| &r.family == family && r.format == f)
+                .and_then(|r| r.data_tokens)
+        };
+        let mut group: Vec<(&str, Option<i64>)> = vec![(b.format.as_str(), b.data_tokens)];
+        group.extend(
+            tied.iter()
+                .map(|c| (c.format.as_str(), tokens_of(&c.format))),
+        );
+        group.sort_by_key(|(f, t)| (t.unwrap_or(i64::MAX), f.to_string()));
+        let efficient = d
+            .accuracy
+            .iter()
+            .filter(|r| &r.family == family && r.efficiency.is_some())
+            .max_by(|x, y| {
+                // Ties (e.g. all at 0 %) go to the format with fewer tokens.
+                x.efficiency
+                    .unwrap_or(0.0)
+                    .total_cmp(&y.efficiency.unwrap_or(0.0))
+                    .then(
+                        y.data_tokens
+                            .unwrap_or(i64::MAX)
+                            .cmp(&x.data_tokens.unwrap_or(i64::MAX)),
+                    )
+            });
+        rows.push(VerdictRow {
+            family: family.clone(),
+            most_accurate: b.format.clone(),
+            weighted_accuracy: b.weighted_accuracy,
+            weighted_low: b.weighted_low,
+            weighted_high: b.weighted_high,
+            not_significantly_worse: group
+                .iter()
+                .filter(|(f, _)| *f != b.format)
+                .map(|(f, _)| f.to_string())
+                .collect(),
+            fewest_tokens: group[0].0.to_string(),
+            fewest_tokens_count: group[0].1,
+            best_per_1k_tokens: efficient.map(|e| e.format.clone()),
+            decision: decide(d, family, &b.format),
+            best_efficiency: efficient.and_then(|e| e.efficiency),
+        });
     }
-    let others: Vec<String> = dv
-        .noninferior
-        .iter()
-        .filter(|f| **f != dv.recommendation)
-        .map(|f| format!("`{f}`"))
-        .collect();
-    let are = if others.len() == 1 { "is" } else { "are" };
-    if !others.is_empty() && dv.recommendation != v.most_accurate {
-        out.push(format!(
-            "**{label}**: {} {are} also within {} points of `{}` (same test), with more data tokens than `{}`.",
-            others.join(", "),
-            dv.margin_pp,
-            v.most_accurate,
-            dv.recommendation
-        ));
-    } else if !others.is_empty() {
-        out.push(format!(
-            "**{label}**: {} {are} within {} points of the most accurate `{}` (Tango's test, Holm-adjusted, and the \
-             question-clustered bootstrap), but none has fewer data tokens, so `{}` is the one to use.",
-            others.join(", "),
-            dv.margin_pp,
-            v.most_accurate,
-            v.most_accurate
-        ));
+    rows
+}
+
+/// Families where no format got a single answer right: nothing to rank on accuracy.
+pub fn families_with_nothing_right(d: &ReportData) -> BTreeSet<&Family> {
+    let mut families: BTreeMap<&Family, bool> = BTreeMap::new();
+    for r in &d.accuracy {
+        *families.entry(&r.family).or_insert(true) &= r.n_correct == 0;
     }
-    for f in &dv.undecided {
-        if let Some(c) = row(f) {
-            out.push(format!(
-                "**{label}**: `{f}` is neither shown within {} points of `{}` nor shown worse ({}); about {} \
-                 runs in all (this run has {}) would settle it if the observed difference holds.",
-                dv.margin_pp,
-                v.most_accurate,
-                evidence(c),
-                c.runs_needed_ni.map_or("–".into(), int),
-                c.runs
-            ));
-        }
-    }
-    out
+    families
+        .into_iter()
+        .filter_map(|(f, none)| none.then_some(f))
+        .collect()
 }

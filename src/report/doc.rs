@@ -11,6 +11,9 @@ pub struct Cell {
     pub text: String,
     /// Sort key of a numeric cell.
     pub sort: Option<f64>,
+    /// Shown exactly as written (text from a run log, such as a model's answer): no `**bold**`
+    /// or `` `code` `` markup, every character escaped.
+    pub literal: bool,
 }
 
 impl Cell {
@@ -19,6 +22,16 @@ impl Cell {
         Self {
             text: s.into(),
             sort: None,
+            literal: false,
+        }
+    }
+
+    /// A text cell shown exactly as written (see [`Cell::literal`](Cell#structfield.literal)).
+    pub fn literal(s: impl Into<String>) -> Self {
+        Self {
+            text: s.into(),
+            sort: None,
+            literal: true,
         }
     }
 
@@ -27,6 +40,7 @@ impl Cell {
         Self {
             text: text.into(),
             sort: x.or(Some(f64::NEG_INFINITY)),
+            literal: false,
         }
     }
 }
@@ -61,6 +75,23 @@ pub enum Block {
 /// Escapes text for Markdown table cells.
 fn md_cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
+}
+
+/// A literal cell for Markdown: every character that Markdown or inline HTML would read as
+/// markup escaped with a backslash.
+fn md_literal(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        match c {
+            '\\' | '`' | '*' | '_' | '<' | '>' | '[' | ']' | '|' | '#' | '&' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Renders the document as GitHub Markdown.
@@ -109,7 +140,11 @@ pub fn markdown(blocks: &[Block]) -> String {
                         out,
                         "| {} |",
                         r.iter()
-                            .map(|c| md_cell(&c.text))
+                            .map(|c| if c.literal {
+                                md_literal(&c.text)
+                            } else {
+                                md_cell(&c.text)
+                            })
                             .collect::<Vec<_>>()
                             .join(" | ")
                     );
@@ -176,6 +211,7 @@ p,li{line-height:1.5}code{background:#eff1f3;padding:1px 4px;border-radius:4px;f
 table{border-collapse:collapse;font-size:13px;min-width:50%}
 th,td{border:1px solid #d0d7de;padding:4px 8px;vertical-align:top}
 td{max-width:420px}td.n{white-space:nowrap}
+td.lit{font-family:ui-monospace,monospace;font-size:12px;white-space:pre-wrap;overflow-wrap:anywhere}
 th{background:#f6f8fa;cursor:pointer;user-select:none;position:sticky;top:0}
 th.asc::after{content:" ▲"}th.desc::after{content:" ▼"}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
@@ -245,6 +281,9 @@ pub fn html(title: &str, blocks: &[Block]) -> String {
                                     "<td class=\"n\" data-v=\"{v}\">{}</td>",
                                     inline(&c.text)
                                 );
+                            }
+                            None if c.literal => {
+                                let _ = write!(body, "<td class=\"lit\">{}</td>", esc(&c.text));
                             }
                             None => {
                                 let _ = write!(body, "<td>{}</td>", inline(&c.text));

@@ -3,7 +3,7 @@
 //! docs/report.md.
 
 use super::data::{Family, ReportData, TokenRow, family_of};
-use super::verdict::VerdictRow;
+use super::decision::VerdictRow;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 

@@ -9,12 +9,16 @@ mod doc;
 mod figures;
 mod generic;
 mod json;
+#[cfg(test)]
+mod layers;
 mod sections;
 pub mod tables;
 mod verdict;
 mod wording;
 mod write;
+mod write_tables;
 mod writing;
+mod wrong;
 
 pub use tables::{TokenRow, ranking_table, render, tokens_table};
-pub use write::{Written, write_report, write_run_report};
+pub use write::{Written, html_of, write_report, write_run_report};

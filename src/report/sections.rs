@@ -2,9 +2,11 @@
 //! token efficiency, categories, failure modes, cost, scaling, position and methodology.
 
 use super::data::{Family, ReportData};
+use super::decision::{has_reference, varies};
 use super::doc::{Block, Cell};
-pub use super::generic::generic_table;
-use super::verdict::{REFERENCE_NOTE, has_reference, int, interval, p, pct, pp, varies};
+use super::generic::generic_table;
+use super::verdict::REFERENCE_NOTE;
+use crate::numfmt::{interval, p_value as p, percent as pct, points as pp, thousands as int};
 use crate::runlog::meta::DataMeta;
 use std::collections::BTreeMap;
 

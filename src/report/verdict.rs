@@ -1,32 +1,13 @@
 //! The verdict and the key findings, written from the numbers only: a format is called better or
 //! worse only when its Holm-adjusted exact McNemar test says so at α = 0.05, and every accuracy
-//! claim carries its p-value; token claims are exact counts, not estimates.
+//! claim carries its p-value; token claims are exact counts, not estimates. The numbers come
+//! from `decision`; this module only words them.
 
-use super::data::{AccuracyRow, ComparisonRow, Family, ReportData, best_per_family};
+use super::data::{ComparisonRow, Family, ReportData};
+use super::decision::{Decision, VerdictRow, families_with_nothing_right, has_reference, varies};
 use super::doc::{Block, Cell};
+use crate::numfmt::{interval, p_value as p, percent as pct, points as pp, thousands as int};
 use std::collections::{BTreeMap, BTreeSet};
-
-pub use crate::numfmt::percent as pct;
-
-pub use crate::numfmt::interval;
-
-pub use crate::numfmt::points as pp;
-
-pub use crate::numfmt::p_value as p;
-
-pub use crate::numfmt::thousands as int;
-
-/// Whether rows vary in record count / primer, so labels must name them.
-pub fn varies(rows: &[AccuracyRow]) -> (bool, bool) {
-    let sizes: BTreeSet<i64> = rows.iter().map(|r| r.family.records).collect();
-    let primers: BTreeSet<bool> = rows.iter().map(|r| r.family.primer).collect();
-    (sizes.len() > 1, primers.len() > 1)
-}
-
-/// Whether the run includes the offline reference answerer.
-pub fn has_reference(d: &ReportData) -> bool {
-    d.accuracy.iter().any(|r| r.family.provider == "reference")
-}
 
 /// The note every report of a reference run carries.
 pub const REFERENCE_NOTE: &str = "`reference` is bench's offline self-check, not a model: it decodes each rendering \
@@ -34,92 +15,98 @@ pub const REFERENCE_NOTE: &str = "`reference` is bench's offline self-check, not
      and the answer key consistent. Its accuracy says nothing about how an LLM reads a format; its token counts \
      are real.";
 
-/// The verdict of one family, as computed once for the report and analytics_results.json.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct VerdictRow {
-    /// Comparison family.
-    #[serde(flatten)]
-    pub family: Family,
-    /// The most accurate format (weighted accuracy; ties: fewer tokens).
-    pub most_accurate: String,
-    /// Its weighted accuracy, 0..1.
-    pub weighted_accuracy: Option<f64>,
-    /// Its bootstrap 95 % lower bound.
-    pub weighted_low: Option<f64>,
-    /// Its bootstrap 95 % upper bound.
-    pub weighted_high: Option<f64>,
-    /// Formats not significantly worse than it (Holm-adjusted McNemar), fewest tokens first.
-    pub not_significantly_worse: Vec<String>,
-    /// The format with the fewest data tokens among the most accurate and those.
-    pub fewest_tokens: String,
-    /// Its data tokens (o200k_base).
-    pub fewest_tokens_count: Option<i64>,
-    /// The format with the highest weighted accuracy % per 1,000 data tokens.
-    pub best_per_1k_tokens: Option<String>,
-    /// Non-inferiority within the margin and the format to use.
-    #[serde(flatten)]
-    pub decision: super::decision::Decision,
-    /// Its efficiency.
-    pub best_efficiency: Option<f64>,
+/// The recommendation cell of the verdict table.
+fn decision_cell(v: &Decision) -> String {
+    let chosen = format!(
+        "**`{}`** ({} tokens)",
+        v.recommendation,
+        v.recommendation_tokens.map_or("–".into(), int)
+    );
+    if v.decided {
+        return chosen;
+    }
+    let which: Vec<String> = v.undecided.iter().map(|f| format!("`{f}`")).collect();
+    format!(
+        "{chosen} for now; not yet decided: about {} more run(s) would settle {}",
+        v.more_runs.map_or("–".into(), int),
+        which.join(", ")
+    )
 }
 
-/// Per family: the most accurate format, the formats not significantly worse than it, the one
-/// of those with the fewest data tokens, and the best accuracy per 1,000 tokens.
-pub fn verdict_rows(d: &ReportData) -> Vec<VerdictRow> {
-    let best = best_per_family(&d.accuracy);
-    let mut rows = Vec::new();
-    for (family, b) in &best {
-        let tied: Vec<&ComparisonRow> = d
-            .versus_best
+/// The evidence of one comparison against the most accurate format.
+fn evidence(c: &ComparisonRow) -> String {
+    format!(
+        "Δ {:+.1} pp of the paired answers, 90 % lower bound {:+.1} pp; one-sided Tango p = {}, Holm {}; \
+         question-clustered 95 % lower bound of Δ weighted {:+.1} pp",
+        c.delta_accuracy_pp.unwrap_or(0.0),
+        c.ni_low_pp.unwrap_or(f64::NAN),
+        c.ni_p.map_or("–".into(), p),
+        c.ni_p_holm.map_or("–".into(), p),
+        c.delta_low_pp.unwrap_or(f64::NAN),
+    )
+}
+
+/// The decision of one family in words: the recommended format's evidence when it is not the
+/// most accurate, the other non-inferior formats in one line, and what is still open.
+fn decision_findings(d: &ReportData, v: &VerdictRow, label: &str) -> Vec<String> {
+    let dv = &v.decision;
+    let row = |f: &str| {
+        d.versus_best
             .iter()
-            .filter(|c| &c.family == family && !(c.significant && c.delta_accuracy_pp < Some(0.0)))
-            .collect();
-        let tokens_of = |f: &str| {
-            d.accuracy
-                .iter()
-                .find(|r| &r.family == family && r.format == f)
-                .and_then(|r| r.data_tokens)
-        };
-        let mut group: Vec<(&str, Option<i64>)> = vec![(b.format.as_str(), b.data_tokens)];
-        group.extend(
-            tied.iter()
-                .map(|c| (c.format.as_str(), tokens_of(&c.format))),
-        );
-        group.sort_by_key(|(f, t)| (t.unwrap_or(i64::MAX), f.to_string()));
-        let efficient = d
-            .accuracy
-            .iter()
-            .filter(|r| &r.family == family && r.efficiency.is_some())
-            .max_by(|x, y| {
-                // Ties (e.g. all at 0 %) go to the format with fewer tokens.
-                x.efficiency
-                    .unwrap_or(0.0)
-                    .total_cmp(&y.efficiency.unwrap_or(0.0))
-                    .then(
-                        y.data_tokens
-                            .unwrap_or(i64::MAX)
-                            .cmp(&x.data_tokens.unwrap_or(i64::MAX)),
-                    )
-            });
-        rows.push(VerdictRow {
-            family: family.clone(),
-            most_accurate: b.format.clone(),
-            weighted_accuracy: b.weighted_accuracy,
-            weighted_low: b.weighted_low,
-            weighted_high: b.weighted_high,
-            not_significantly_worse: group
-                .iter()
-                .filter(|(f, _)| *f != b.format)
-                .map(|(f, _)| f.to_string())
-                .collect(),
-            fewest_tokens: group[0].0.to_string(),
-            fewest_tokens_count: group[0].1,
-            best_per_1k_tokens: efficient.map(|e| e.format.clone()),
-            decision: super::decision::decide(d, family, &b.format),
-            best_efficiency: efficient.and_then(|e| e.efficiency),
-        });
+            .find(|c| c.family == v.family && c.format == f)
+    };
+    let mut out = Vec::new();
+    if let Some(c) = row(&dv.recommendation) {
+        let ratio = c
+            .token_ratio
+            .map_or(String::new(), |r| format!(", at {r:.2}× its data tokens"));
+        out.push(format!(
+            "**{label}**: use `{}`: it is within {} points of the most accurate `{}` ({}){ratio}.",
+            c.format,
+            dv.margin_pp,
+            v.most_accurate,
+            evidence(c)
+        ));
     }
-    rows
+    let others: Vec<String> = dv
+        .noninferior
+        .iter()
+        .filter(|f| **f != dv.recommendation)
+        .map(|f| format!("`{f}`"))
+        .collect();
+    let are = if others.len() == 1 { "is" } else { "are" };
+    if !others.is_empty() && dv.recommendation != v.most_accurate {
+        out.push(format!(
+            "**{label}**: {} {are} also within {} points of `{}` (same test), with more data tokens than `{}`.",
+            others.join(", "),
+            dv.margin_pp,
+            v.most_accurate,
+            dv.recommendation
+        ));
+    } else if !others.is_empty() {
+        out.push(format!(
+            "**{label}**: {} {are} within {} points of the most accurate `{}` (Tango's test, Holm-adjusted, and the \
+             question-clustered bootstrap), but none has fewer data tokens, so `{}` is the one to use.",
+            others.join(", "),
+            dv.margin_pp,
+            v.most_accurate,
+            v.most_accurate
+        ));
+    }
+    for f in &dv.undecided {
+        if let Some(c) = row(f) {
+            out.push(format!(
+                "**{label}**: `{f}` is neither shown within {} points of `{}` nor shown worse ({}); about {} \
+                 runs in all (this run has {}) would settle it if the observed difference holds.",
+                dv.margin_pp,
+                v.most_accurate,
+                evidence(c),
+                c.runs_needed_ni.map_or("–".into(), int),
+                c.runs
+            ));
+        }
+    }
+    out
 }
 
 /// The verdict table.
@@ -154,7 +141,7 @@ fn verdict_table(d: &ReportData, verdicts: &[VerdictRow]) -> Block {
                 } else {
                     others.join(", ")
                 }),
-                Cell::text(super::decision::cell(&v.decision)),
+                Cell::text(decision_cell(&v.decision)),
                 Cell::text(v.best_per_1k_tokens.as_ref().map_or("–".into(), |f| {
                     format!(
                         "`{f}` ({:.2} %/1k tokens)",
@@ -319,18 +306,6 @@ fn token_findings(d: &ReportData) -> Vec<String> {
         .collect()
 }
 
-/// Families where no format got a single answer right: nothing to rank on accuracy.
-fn families_with_nothing_right(d: &ReportData) -> BTreeSet<&Family> {
-    let mut families: BTreeMap<&Family, bool> = BTreeMap::new();
-    for r in &d.accuracy {
-        *families.entry(&r.family).or_insert(true) &= r.n_correct == 0;
-    }
-    families
-        .into_iter()
-        .filter_map(|(f, none)| none.then_some(f))
-        .collect()
-}
-
 /// The finding for each family where no format got a single answer right: when no call got
 /// any answer at all, that is what it says ("no answers from P"), not a fault of the replies.
 fn nothing_right(d: &ReportData) -> Vec<String> {
@@ -373,7 +348,7 @@ pub fn findings(d: &ReportData, verdicts: &[VerdictRow]) -> Vec<String> {
             v.family.model_label(),
             v.family.data_label(sizes, primers)
         );
-        findings.extend(super::decision::findings(d, v, &label));
+        findings.extend(decision_findings(d, v, &label));
     }
     findings.extend(comparison_findings(d));
     findings.extend(super::wording::findings(d));
@@ -388,7 +363,105 @@ pub fn findings(d: &ReportData, verdicts: &[VerdictRow]) -> Vec<String> {
     findings
 }
 
-/// The verdict section: reference note, verdict table, key findings.
+/// What the numbers were measured on, in words: "these 124 questions × 3 runs" (or "these
+/// 12 tasks"), from the most accurate format's graded answers.
+fn measured_on(d: &ReportData, v: &VerdictRow) -> String {
+    let row = d
+        .accuracy
+        .iter()
+        .find(|r| r.family == v.family && r.format == v.most_accurate);
+    let Some(r) = row.filter(|r| r.runs > 0) else {
+        return "this run".into();
+    };
+    let runs = if r.runs > 1 {
+        format!(" × {} runs", r.runs)
+    } else {
+        String::new()
+    };
+    if v.family.structure == "tasks" {
+        format!("these {} tasks{runs}", int(v.family.records))
+    } else if r.n_answers % r.runs == 0 {
+        format!("these {} questions{runs}", int(r.n_answers / r.runs))
+    } else {
+        format!("these {} graded answers", int(r.n_answers))
+    }
+}
+
+/// One plain sentence per model and data shape, before the statistics: the format to use and
+/// why, in the decision's own terms ("within N points" is the non-inferiority margin the
+/// decision tested, never a measured difference).
+fn plain_sentences(d: &ReportData, verdicts: &[VerdictRow]) -> Vec<String> {
+    let (sizes, primers) = varies(&d.accuracy);
+    let models: BTreeSet<String> = verdicts.iter().map(|v| v.family.model_label()).collect();
+    let nothing_right = families_with_nothing_right(d);
+    let tokens = |v: &VerdictRow, f: &str| {
+        d.accuracy
+            .iter()
+            .find(|r| r.family == v.family && r.format == f)
+            .and_then(|r| r.data_tokens)
+    };
+    verdicts
+        .iter()
+        .map(|v| {
+            let dv = &v.decision;
+            let mut who = v.family.data_label(sizes, primers);
+            if models.len() > 1 {
+                who = format!("{}, {who}", v.family.model_label());
+            }
+            if nothing_right.contains(&v.family) {
+                return format!(
+                    "**{who}**: no format got any answer right, so there is no format to recommend."
+                );
+            }
+            let on = measured_on(d, v);
+            let margin = dv.margin_pp;
+            let rec = &dv.recommendation;
+            let ratio = |of: &str| match (tokens(v, rec), tokens(v, of)) {
+                (Some(a), Some(b)) if b > 0 && of != rec => {
+                    format!(", at {:.2}× the data tokens of `{of}`", a as f64 / b as f64)
+                }
+                _ => String::new(),
+            };
+            let mut line = if *rec != v.most_accurate {
+                format!(
+                    "**{who}**: use `{rec}`: shown within {margin} points (the non-inferiority margin) of \
+                     the most accurate `{}` on {on}{}.",
+                    v.most_accurate,
+                    ratio(&v.most_accurate)
+                )
+            } else {
+                let cheaper = d.accuracy.iter().any(|r| {
+                    r.family == v.family
+                        && r.data_tokens.unwrap_or(i64::MAX) < dv.recommendation_tokens.unwrap_or(i64::MAX)
+                });
+                let why = if cheaper {
+                    format!("no format with fewer data tokens is shown within {margin} points of it")
+                } else {
+                    format!("it also has the fewest data tokens{}", ratio(&d.baseline))
+                };
+                format!(
+                    "**{who}**: use `{rec}`: the most accurate on {on} ({} weighted), and {why}.",
+                    pct(v.weighted_accuracy)
+                )
+            };
+            if !dv.decided {
+                let open: Vec<String> = dv.undecided.iter().map(|f| format!("`{f}`")).collect();
+                line.push_str(&format!(
+                    " Not settled yet: {} {} fewer data tokens but {} neither shown within {margin} points nor \
+                     shown worse; about {} more run(s) would tell.",
+                    open.join(", "),
+                    if open.len() == 1 { "has" } else { "have" },
+                    if open.len() == 1 { "is" } else { "are" },
+                    dv.more_runs.map_or("–".into(), int)
+                ));
+            }
+            line
+        })
+        .collect()
+}
+
+/// The verdict section: incomplete-run warning, the plain answer, reference note, verdict
+/// table, key findings.
 pub fn verdict(d: &ReportData, verdicts: &[VerdictRow], findings: &[String]) -> Vec<Block> {
     let mut out = vec![Block::Heading(2, "Verdict".into())];
     if let Some(why) = d.run.incomplete() {
@@ -397,6 +470,12 @@ pub fn verdict(d: &ReportData, verdicts: &[VerdictRow], findings: &[String]) -> 
              completes it, then `bench report` again.",
             d.run.dir.display()
         )));
+    }
+    // The plain answer first: after the incomplete-run warning, before every statistic.
+    match plain_sentences(d, verdicts).as_slice() {
+        [] => {}
+        [one] => out.push(Block::Para(one.clone())),
+        many => out.push(Block::Bullets(many.to_vec())),
     }
     if has_reference(d) {
         out.push(Block::Para(format!("**Note.** {REFERENCE_NOTE}")));

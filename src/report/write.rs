@@ -5,8 +5,8 @@ use super::charts;
 use super::data::{ReportData, RunInfo, gather_run, run_info};
 use super::doc::{self, Block};
 use super::figures::figures;
-use super::{corrupted, wording};
-use super::{json, sections, verdict};
+use super::{corrupted, wording, wrong};
+use super::{decision, json, sections, verdict};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 
@@ -26,18 +26,18 @@ fn write(path: &Path, bytes: impl AsRef<[u8]>) -> Result<()> {
 /// The document: verdict first, then the evidence.
 fn document(
     d: &ReportData,
-    verdicts: &[verdict::VerdictRow],
+    verdicts: &[decision::VerdictRow],
     findings: &[String],
-    charts: &[(String, String, String)],
+    charts: &[(String, String, charts::Rendered)],
 ) -> Vec<Block> {
     let chart = |stem: &str| {
         charts
             .iter()
             .filter(|(name, _, _)| name.starts_with(stem))
-            .map(|(name, title, svg)| Block::Chart {
+            .map(|(name, title, r)| Block::Chart {
                 title: title.clone(),
                 png: format!("charts/{name}.png"),
-                svg: svg.clone(),
+                svg: r.svg.clone(),
             })
             .collect::<Vec<_>>()
     };
@@ -72,11 +72,55 @@ fn document(
     out.extend(sections::categories(d));
     out.extend(chart("category_heatmap"));
     out.extend(sections::tables(d));
+    out.extend(wrong::section(d));
     if d.scaling.is_some() {
         out.extend(chart("accuracy_vs_records"));
     }
     out.extend(sections::methodology(d));
     out
+}
+
+/// A report built in memory: its charts (file stem, caption, drawing), verdicts, findings,
+/// document and title.
+struct Built {
+    d: ReportData,
+    charts: Vec<(String, String, charts::Rendered)>,
+    verdicts: Vec<decision::VerdictRow>,
+    findings: Vec<String>,
+    blocks: Vec<Block>,
+    title: String,
+}
+
+/// Gathers the run's data and builds its report, writing nothing.
+fn build(run: RunInfo, baseline: &str) -> Result<Built> {
+    let d = gather_run(run, baseline)?;
+    let mut rendered = Vec::new();
+    for f in figures(&d) {
+        let r = charts::render(&f.chart).with_context(|| format!("drawing chart {}", f.name))?;
+        rendered.push((f.name, f.title, r));
+    }
+    let verdicts = decision::verdict_rows(&d);
+    let findings = verdict::findings(&d, &verdicts);
+    let blocks = document(&d, &verdicts, &findings, &rendered);
+    let title = format!(
+        "bench report — {} — {}",
+        d.run.suite, d.run.metadata.benchmark_id
+    );
+    Ok(Built {
+        d,
+        charts: rendered,
+        verdicts,
+        findings,
+        blocks,
+        title,
+    })
+}
+
+/// The report.html of the run folder `run_dir` as a String (charts inline as SVG), computed
+/// as [`write_report`] does but writing nothing: what `bench view` serves.
+pub fn html_of(run_dir: &Path, baseline: &str) -> Result<String> {
+    let b = build(run_info(run_dir)?, baseline)?;
+    Ok(doc::html(&b.title, &b.blocks))
 }
 
 /// Writes the report of the run folder `run_dir` with `baseline` as the comparisons' baseline.
@@ -86,8 +130,8 @@ pub fn write_report(run_dir: &Path, baseline: &str) -> Result<Written> {
 
 /// [`write_report`] for a run whose log lines were already read.
 pub fn write_run_report(run: RunInfo, baseline: &str) -> Result<Written> {
-    let d = gather_run(run, baseline)?;
-    let dir = d.run.dir.join(&d.run.suite);
+    let b = build(run, baseline)?;
+    let dir = b.d.run.dir.join(&b.d.run.suite);
     let chart_dir = dir.join("charts");
     std::fs::create_dir_all(&chart_dir)
         .with_context(|| format!("cannot create '{}'", chart_dir.display()))?;
@@ -100,34 +144,24 @@ pub fn write_run_report(run: RunInfo, baseline: &str) -> Result<Written> {
         }
     }
     let mut files = Vec::new();
-    let mut rendered = Vec::new();
-    for f in figures(&d) {
-        let r = charts::render(&f.chart).with_context(|| format!("drawing chart {}", f.name))?;
-        write(&chart_dir.join(format!("{}.svg", f.name)), &r.svg)?;
-        write(&chart_dir.join(format!("{}.png", f.name)), &r.png)?;
-        files.push(format!("charts/{}.svg", f.name));
-        files.push(format!("charts/{}.png", f.name));
-        rendered.push((f.name, f.title, r.svg));
+    for (name, _, r) in &b.charts {
+        write(&chart_dir.join(format!("{name}.svg")), &r.svg)?;
+        write(&chart_dir.join(format!("{name}.png")), &r.png)?;
+        files.push(format!("charts/{name}.svg"));
+        files.push(format!("charts/{name}.png"));
     }
-    let verdicts = verdict::verdict_rows(&d);
-    let findings = verdict::findings(&d, &verdicts);
-    let blocks = document(&d, &verdicts, &findings, &rendered);
-    let title = format!(
-        "bench report — {} — {}",
-        d.run.suite, d.run.metadata.benchmark_id
-    );
     for (name, text) in [
-        ("BENCHMARK_REPORT.md", doc::markdown(&blocks)),
-        ("report.html", doc::html(&title, &blocks)),
+        ("BENCHMARK_REPORT.md", doc::markdown(&b.blocks)),
+        ("report.html", doc::html(&b.title, &b.blocks)),
     ] {
         write(&dir.join(name), text)?;
         files.push(name.into());
     }
     for (name, value) in [
-        ("metrics.json", json::metrics(&d)),
+        ("metrics.json", json::metrics(&b.d)),
         (
             "analytics_results.json",
-            json::analytics_results(&d, &verdicts, &findings),
+            json::analytics_results(&b.d, &b.verdicts, &b.findings),
         ),
     ] {
         write(

@@ -5,38 +5,11 @@
 //! paired comparisons against the best output (exact McNemar + Holm on final exactness);
 //! nothing here recomputes a test.
 
-use super::charts::{Chart, Scatter, ScatterPoint, ScatterSeries};
 use super::data::ReportData;
 use super::doc::Block;
-use super::figures::Figure;
-use super::sections::generic_table;
-use crate::analytics::Table;
+use super::generic::generic_table;
+use super::write_tables::{WriteTables, num, overall, text};
 use serde_json::{Map, Value};
-
-/// The two tables a write report reads.
-#[derive(Debug, Clone)]
-pub struct WriteTables {
-    /// `sql/write_accuracy.sql`.
-    pub accuracy: Table,
-    /// `sql/write_failures.sql`.
-    pub failures: Table,
-}
-
-fn num(o: &Map<String, Value>, k: &str) -> Option<f64> {
-    o.get(k).and_then(Value::as_f64)
-}
-
-fn text<'a>(o: &'a Map<String, Value>, k: &str) -> &'a str {
-    o.get(k).and_then(Value::as_str).unwrap_or("")
-}
-
-/// The rows over every kind (`kind = 'all'`), per model.
-fn overall(t: &WriteTables) -> Vec<Map<String, Value>> {
-    t.accuracy
-        .objects()
-        .filter(|o| text(o, "kind") == "all")
-        .collect()
-}
 
 /// One verdict line per model: the best output by final exact rate, the outputs not
 /// significantly worse (covering every case), and the cheapest of those by output tokens per
@@ -177,56 +150,4 @@ pub fn section(d: &ReportData, t: &WriteTables, chart: Vec<Block>) -> Vec<Block>
     ));
     out.push(generic_table(&t.failures));
     out
-}
-
-/// Exact rates (first shot and final, Wilson 95 %) against output tokens per exact document,
-/// one chart per model.
-pub fn figures(t: &WriteTables) -> Vec<Figure> {
-    let rows = overall(t);
-    let mut models: Vec<String> = rows
-        .iter()
-        .map(|o| format!("{}/{}", text(o, "provider"), text(o, "model")))
-        .collect();
-    models.dedup();
-    models
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let mine: Vec<&Map<String, Value>> = rows
-                .iter()
-                .filter(|o| format!("{}/{}", text(o, "provider"), text(o, "model")) == *m)
-                .collect();
-            let series = |name: &str, key: &str, low: &str, high: &str| ScatterSeries {
-                name: name.into(),
-                points: mine
-                    .iter()
-                    .filter_map(|o| {
-                        Some(ScatterPoint {
-                            x: num(o, "output_tokens_per_exact")?,
-                            y: num(o, key)? / 100.0,
-                            y_low: num(o, low).map(|v| v / 100.0),
-                            y_high: num(o, high).map(|v| v / 100.0),
-                            label: text(o, "output").into(),
-                        })
-                    })
-                    .collect(),
-                frontier: Vec::new(),
-            };
-            Figure {
-                name: format!("write_exact_vs_tokens{}", if i == 0 { String::new() } else { format!("_{i}") }),
-                title: format!(
-                    "{m}: exact documents, first shot and after repairs (Wilson 95 %), vs output tokens per exact document"
-                ),
-                chart: Chart::Scatter(Scatter {
-                    title: format!("Exact documents vs output tokens — {m}"),
-                    x_label: "output tokens per exact document (repairs counted)".into(),
-                    y_label: "exact documents".into(),
-                    series: vec![
-                        series("first shot", "first_exact_pct", "first_low", "first_high"),
-                        series("after repairs", "final_exact_pct", "final_low", "final_high"),
-                    ],
-                }),
-            }
-        })
-        .collect()
 }

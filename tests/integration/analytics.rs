@@ -281,6 +281,33 @@ fn every_report_returns_the_expected_rows() {
                     assert_eq!(row[col(&t, "answers")], 2 * 55, "2 runs × 55 retrievals");
                 }
             }
+            "wrong_answers.sql" => {
+                // Only the noisy provider answers wrong; each rendering's wrong answers are
+                // numbered 1..=wrong, by question then run.
+                assert!(!t.rows.is_empty(), "{name}");
+                let mut last: Option<(String, i64)> = None;
+                for row in &t.rows {
+                    assert_eq!(row[col(&t, "provider")], "noisy/noisy-1", "{row:?}");
+                    assert_eq!(row[col(&t, "failure")], "hallucinated", "{row:?}");
+                    let key = format!(
+                        "{}/{}/{}",
+                        row[col(&t, "format")],
+                        row[col(&t, "structure")],
+                        row[col(&t, "variant")]
+                    );
+                    let (nth, wrong) = (
+                        row[col(&t, "nth")].as_i64().unwrap(),
+                        row[col(&t, "wrong")].as_i64().unwrap(),
+                    );
+                    let expected_nth = match &last {
+                        Some((k, n)) if *k == key => n + 1,
+                        _ => 1,
+                    };
+                    assert_eq!(nth, expected_nth, "{row:?}");
+                    assert!(nth <= wrong, "{row:?}");
+                    last = Some((key, nth));
+                }
+            }
             "failure_modes.sql" => {
                 // Per provider and rendering: the reference fails nothing (one row, no kind);
                 // the noisy provider's "wrong" occurs nowhere in the data: hallucinated.

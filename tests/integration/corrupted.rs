@@ -86,7 +86,9 @@ fn the_reference_names_every_defect_its_decoders_see_and_raises_no_false_alarm()
     let report = std::fs::read_to_string(dir.join("corrupted/BENCHMARK_REPORT.md")).unwrap();
     assert!(report.contains("## Damaged data"), "{report}");
     assert!(
-        report.contains("| reference/reference | yaml | 80.000 | 100.0 | 100.0 | 0.000 | 100.0 | 100.0 | 0.000 |"),
+        report.contains(
+            "| reference/reference | yaml | 80.0 | 100.0 | 100.0 | 0.0 | 100.0 | 100.0 | 0.0 |"
+        ),
         "{report}"
     );
 }

@@ -92,6 +92,16 @@ async fn decisions_follow_the_paired_rows() {
     assert_eq!(v["more_runs"], needed - 2);
     let md = std::fs::read_to_string(dir.join("formats/BENCHMARK_REPORT.md")).unwrap();
     assert!(md.contains("for now; not yet decided: about"), "{md}");
+    // The verdict opens with the plain answer, before the statistics.
+    let plain = format!(
+        "**flat · mandatory**: use `json_compact`: the most accurate on these 124 questions × 2 runs \
+         (100.0 % weighted), and no format with fewer data tokens is shown within 2 points of it. Not \
+         settled yet: `csv` has fewer data tokens but is neither shown within 2 points nor shown worse; \
+         about {} more run(s) would tell.",
+        needed - 2
+    );
+    opens_the_verdict(&md, &plain);
+    reads_as_words(&md);
     assert!(
         md.contains("within a margin of 2 percentage points"),
         "{md}"
@@ -107,6 +117,27 @@ async fn decisions_follow_the_paired_rows() {
         md.contains("use `csv`: it is within 5 points of the most accurate `json_compact`"),
         "{md}"
     );
+    opens_the_verdict(
+        &md,
+        "**flat · mandatory**: use `csv`: shown within 5 points (the non-inferiority margin) of the most \
+         accurate `json_compact` on these 124 questions × 2 runs, at 0.62× the data tokens of `json_compact`.",
+    );
+    // Why yaml and csv lost, in the report itself: their wrong answers, capped, counted.
+    assert!(
+        md.contains("### double/ni: `yaml`, flat · mandatory · 31 records: 30 wrong answers"),
+        "{md}"
+    );
+    assert!(md.contains("| q001 | 1 | "), "{md}");
+    assert!(md.contains("… and 25 more wrong answers."), "{md}");
+    assert!(
+        md.contains("### double/ni: `csv`, flat · mandatory · 31 records: 2 wrong answers"),
+        "{md}"
+    );
+    let html = std::fs::read_to_string(dir.join("formats/report.html")).unwrap();
+    assert!(
+        html.contains("<td class=\"lit\">WRONG</td>"),
+        "the given answer, as text"
+    );
 
     // An observed loss of exactly the margin (yaml: 30 of 248 pairs) is not non-inferior.
     let edge = 100.0 * 30.0 / 248.0;
@@ -114,6 +145,28 @@ async fn decisions_follow_the_paired_rows() {
     let yaml = find(&d.versus_best, "ni", "yaml");
     assert!((yaml.ni_p.unwrap() - 0.5).abs() < 1e-6, "{:?}", yaml.ni_p);
     assert!(!yaml.ni_significant && !yaml.noninferior());
+}
+
+/// `sentence` is the first paragraph of the report's verdict, before its statistics.
+fn opens_the_verdict(md: &str, sentence: &str) {
+    let verdict = md.split("## Verdict").nth(1).expect("a verdict section");
+    let first = verdict.trim_start().split("\n\n").next().unwrap();
+    assert_eq!(first, sentence, "{md}");
+}
+
+/// Every table header of the report is in words, not SQL column names.
+fn reads_as_words(md: &str) {
+    let lines: Vec<&str> = md.lines().collect();
+    let sql_names: Vec<&str> = lines
+        .windows(2)
+        .filter(|w| w[1].starts_with("| ---"))
+        .flat_map(|w| w[0].split('|').map(str::trim))
+        .filter(|h| h.contains('_'))
+        .collect();
+    assert!(
+        sql_names.is_empty(),
+        "column names in headers: {sql_names:?}"
+    );
 }
 
 /// `bench report --margin PP` on `dir`; its analytics_results.json.

@@ -123,18 +123,36 @@ where
     }
 
     let (xr, yr) = chart.plotting_area().get_pixel_range();
-    let bounds = (xr.start, yr.start, xr.end, yr.end);
+    let mut labels = style::Labels::new((xr.start, yr.start, xr.end, yr.end));
+    labels.obstacles = taken;
     let label_style = style::text(LABEL_SIZE, &INK);
     // Centre-anchored text sits where it is measured to sit in both backends.
     let centred = style::anchored(label_style.clone(), HPos::Left, VPos::Center);
+    let leader = MUTED.mix(0.6).stroke_width(1);
+    let mut left_out = 0;
     for &((cx, cy), _, label) in &drawn {
         let label = style::truncate(label, 18);
         let size = style::measure(&label, &label_style)?;
         if size.0 == 0 {
             continue;
         }
-        let at = style::place_label((cx, cy), size, &mut taken, bounds);
-        root.draw_text(&label, &centred, (at.0, at.1 + size.1 / 2))?;
+        let Some(spot) = labels.place((cx, cy), size) else {
+            left_out += 1;
+            continue;
+        };
+        let (x, y) = spot.at;
+        if spot.away {
+            // A leader from the dot's edge to the nearest point of the label's box.
+            let to = (cx.clamp(x, x + size.0), cy.clamp(y, y + size.1));
+            root.draw(&PathElement::new(vec![(cx, cy), to], leader))?;
+        }
+        root.draw_text(&label, &centred, (x, y + size.1 / 2))?;
+    }
+    if left_out > 0 {
+        // Said on the chart, not dropped silently: the report's tables name every point.
+        let note = style::anchored(style::text(LABEL_SIZE, &MUTED), HPos::Right, VPos::Bottom);
+        let text = format!("{left_out} labels left out: no room (the tables name every point)");
+        root.draw_text(&text, &note, (xr.end - 4, yr.end - 4))?;
     }
     Ok(())
 }

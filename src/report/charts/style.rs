@@ -340,37 +340,124 @@ fn overlap(a: Box2, b: Box2) -> i64 {
     w * h
 }
 
-/// Picks where a `w`×`h` label goes beside a dot at `p` (right, left, above, below...), the
-/// first spot that overlaps nothing in `taken` and stays inside `bounds`, else the least
-/// crowded; returns its top-left corner and records it in `taken`.
-pub fn place_label(
-    p: (i32, i32),
-    (w, h): (i32, i32),
-    taken: &mut Vec<Box2>,
+/// Space kept around a label's measured box, so labels stay apart even where a viewer's
+/// font runs a little wider than the embedded one.
+const LABEL_PAD: i32 = 3;
+
+/// Where the labels of a chart's points go: beside their dot when there is room, farther
+/// off (with a leader line) when there is not; never on top of another label.
+pub struct Labels {
+    /// Dots, bars and lines the labels steer around (a soft rule).
+    pub obstacles: Vec<Box2>,
+    /// Labels placed so far, padded (a hard rule: no two overlap).
+    placed: Vec<Box2>,
+    /// The plot area labels must stay inside.
     bounds: Box2,
-) -> (i32, i32) {
-    let gap = 8;
-    let candidates = [
-        (p.0 + gap, p.1 - h / 2),
-        (p.0 - gap - w, p.1 - h / 2),
-        (p.0 - w / 2, p.1 - gap - h),
-        (p.0 - w / 2, p.1 + gap),
-        (p.0 + gap, p.1 - gap - h),
-        (p.0 + gap, p.1 + gap),
-        (p.0 - gap - w, p.1 - gap - h),
-        (p.0 - gap - w, p.1 + gap),
-    ];
-    let score = |(x, y): (i32, i32)| {
-        let b = (x, y, x + w, y + h);
-        let outside = overlap(b, bounds) < (w as i64 * h as i64);
-        let crowd: i64 = taken.iter().map(|t| overlap(b, *t)).sum();
-        crowd + if outside { 1_000_000 } else { 0 }
-    };
-    let best = candidates
-        .iter()
-        .copied()
-        .min_by_key(|c| score(*c))
-        .unwrap_or(candidates[0]);
-    taken.push((best.0, best.1, best.0 + w, best.1 + h));
-    best
+}
+
+/// A label's spot: its box's top-left corner, and whether it sits away from its dot (so a
+/// leader line should join them).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Spot {
+    /// Top-left corner of the label's box.
+    pub at: (i32, i32),
+    /// True when the label is not next to its dot.
+    pub away: bool,
+}
+
+impl Labels {
+    /// No label placed yet, inside `bounds`.
+    pub fn new(bounds: Box2) -> Self {
+        Self {
+            obstacles: Vec::new(),
+            placed: Vec::new(),
+            bounds,
+        }
+    }
+
+    /// Places a `w`×`h` label for the dot at `p`: the nearest spot that overlaps no other
+    /// label and stays inside the plot, preferring spots clear of dots and lines; None when
+    /// the plot has no free spot left (the caller says how many labels it left out).
+    pub fn place(&mut self, p: (i32, i32), (w, h): (i32, i32)) -> Option<Spot> {
+        let gap = 8;
+        // Wider text runs wider in other fonts: pad the sides in proportion.
+        let side = LABEL_PAD + w / 12;
+        let (pw, ph) = (w + 2 * side, h + 2 * LABEL_PAD);
+        // Beside the dot first (right, left, above, below, corners), then rings farther out,
+        // then anywhere in the plot, nearest first.
+        let mut near = Vec::new();
+        for ring in 0..4 {
+            let d = gap + ring * (h + 2 * LABEL_PAD);
+            near.extend([
+                (p.0 + d, p.1 - h / 2),
+                (p.0 - d - w, p.1 - h / 2),
+                (p.0 - w / 2, p.1 - d - h),
+                (p.0 - w / 2, p.1 + d),
+                (p.0 + d, p.1 - d - h),
+                (p.0 + d, p.1 + d),
+                (p.0 - d - w, p.1 - d - h),
+                (p.0 - d - w, p.1 + d),
+            ]);
+        }
+        let padded =
+            |(x, y): (i32, i32)| (x - side, y - LABEL_PAD, x - side + pw, y - LABEL_PAD + ph);
+        let fits = |b: Box2, placed: &[Box2]| {
+            b.0 >= self.bounds.0
+                && b.1 >= self.bounds.1
+                && b.2 <= self.bounds.2
+                && b.3 <= self.bounds.3
+                && placed.iter().all(|t| overlap(b, *t) == 0)
+        };
+        let crowd = |b: Box2| -> i64 { self.obstacles.iter().map(|t| overlap(b, *t)).sum() };
+        let distance = |(x, y): (i32, i32)| {
+            let dx = (x - p.0).max(0).max(p.0 - (x + w));
+            let dy = (y - p.1).max(0).max(p.1 - (y + h));
+            i64::from(dx.max(dy))
+        };
+        let mut best: Option<((i32, i32), i64)> = None;
+        for &c in &near {
+            let b = padded(c);
+            if !fits(b, &self.placed) {
+                continue;
+            }
+            let score = crowd(b) * 100 + distance(c);
+            if best.is_none_or(|(_, s)| score < s) {
+                best = Some((c, score));
+            }
+            if crowd(b) == 0 {
+                break;
+            }
+        }
+        if best.is_none_or(|(_, s)| s >= 100) {
+            // Nothing clear nearby: scan the plot, nearest first.
+            let (x0, y0, x1, y1) = self.bounds;
+            let mut grid = Vec::new();
+            for y in (y0 + LABEL_PAD..=y1 - ph + LABEL_PAD).step_by(4) {
+                for x in (x0 + side..=x1 - pw + side).step_by(6) {
+                    grid.push((x, y));
+                }
+            }
+            grid.sort_by_key(|&c| distance(c));
+            for c in grid {
+                let b = padded(c);
+                if !fits(b, &self.placed) {
+                    continue;
+                }
+                let score = crowd(b) * 100 + distance(c);
+                if best.is_none_or(|(_, s)| score < s) {
+                    best = Some((c, score));
+                }
+                if crowd(b) == 0 {
+                    break;
+                }
+            }
+        }
+        let (at, _) = best?;
+        self.placed.push(padded(at));
+        self.obstacles.push((at.0, at.1, at.0 + w, at.1 + h));
+        Some(Spot {
+            at,
+            away: distance(at) > i64::from(gap + LABEL_PAD),
+        })
+    }
 }

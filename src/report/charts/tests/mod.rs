@@ -1,3 +1,4 @@
+mod labels;
 mod samples;
 
 use super::*;
