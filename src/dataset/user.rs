@@ -2,6 +2,7 @@
 //! column types are the ones the user's SQL would see, then sampled and handed to the formats as
 //! one `{"<stem>": [records…]}` document.
 
+use super::textcheck::{self, Syntax};
 use crate::UsageError;
 use crate::analytics::sql_string;
 use crate::error::one_line;
@@ -138,6 +139,20 @@ pub fn open(path: &Path, opts: &LoadOptions) -> Result<Source, UsageError> {
     check_size(path, meta.len(), mem_available())?;
     if meta.len() == 0 {
         return Err(err("the file is empty".into()));
+    }
+    // Text that is not UTF-8 or not JSON is named here, in the file's lines and columns:
+    // DuckDB's own message would quote bench's SQL and count lines its own way.
+    let syntax = match reader {
+        Reader::Csv | Reader::Tsv => Some(Syntax::Delimited),
+        Reader::Jsonl => Some(Syntax::JsonLines),
+        Reader::JsonArray => Some(Syntax::Json),
+        Reader::JsonObject | Reader::Parquet => None,
+    };
+    if let Some(syntax) = syntax
+        && let Some(problem) =
+            textcheck::check(path, syntax).map_err(|e| err(format!("cannot read: {e}")))?
+    {
+        return Err(err(problem));
     }
     let sha256 = hash(path).map_err(|e| err(format!("cannot read: {e}")))?;
     if matches!(reader, Reader::JsonArray) {

@@ -16,5 +16,5 @@ mod wording;
 mod write;
 mod writing;
 
-pub use tables::{TokenRow, ranking_table, render, tokens_table};
+pub use tables::{TokenRow, ranking_table, ranking_table_within, render, tokens_table};
 pub use write::{Written, write_report, write_run_report};

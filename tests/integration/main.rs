@@ -2,9 +2,11 @@
 
 mod analytics;
 mod anywhere;
+mod bad_files;
 mod batch_api;
 mod batch_run;
 mod cli;
+mod cli_docs;
 mod compare;
 mod contracts;
 mod corrupted;
@@ -12,6 +14,8 @@ mod dead_endpoint;
 mod decisions;
 mod doc_links;
 mod documents;
+mod empty_log;
+mod exit_codes;
 mod experiments;
 mod faults;
 mod gemini_batch_run;
@@ -24,6 +28,7 @@ mod outside_readers;
 mod pipeline;
 mod pipes;
 mod prompt_wording;
+mod prompts_dump;
 mod properties;
 mod providers;
 mod question_file;
