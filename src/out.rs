@@ -57,7 +57,9 @@ pub fn width() -> Option<usize> {
         .is_terminal()
         .then(|| comfy_table::Table::new().width())
         .flatten()
-        .map(usize::from);
+        .map(usize::from)
+        // A pseudo-terminal that was never given a size (`script`, some CI runners) says 0.
+        .filter(|&w| w > 0);
     terminal.or_else(|| {
         std::env::var("COLUMNS")
             .ok()

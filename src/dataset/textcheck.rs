@@ -2,6 +2,7 @@
 //! a file that is not UTF-8 or not JSON is named in the user's terms (line, column, byte) and
 //! never through DuckDB's own message, which quotes bench's internal SQL.
 
+use crate::error::one_line;
 use serde::de::IgnoredAny;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
@@ -159,6 +160,42 @@ fn skip_bom(reader: &mut impl BufRead) -> std::io::Result<()> {
     Ok(())
 }
 
+/// A DuckDB read error as one line, the common cases in the user's terms.
+pub fn read_error(e: &duckdb::Error) -> String {
+    let text = e.to_string();
+    if text.contains("expected records") {
+        "not an array of objects: every record must be a JSON object".into()
+    } else {
+        format!("cannot read it: {}", about_the_file(&text))
+    }
+}
+
+/// The lines of a DuckDB reader error that describe the file, without the SQL bench ran, its
+/// reader options or advice about options bench has no flag for (`encoding=`, `ignore_errors`).
+fn about_the_file(text: &str) -> String {
+    const INTERNAL: [&str; 8] = [
+        "read_csv",
+        "read_json",
+        "read_parquet",
+        "SELECT",
+        "sample_size",
+        "Possible Solution",
+        " = ",
+        "Possible fixes",
+    ];
+    let kept: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with("LINE "))
+        .filter(|l| !l.is_empty() && !INTERNAL.iter().any(|w| l.contains(w)))
+        .collect();
+    let what = one_line(&kept.join("\n")).replace("Invalid Input Error: ", "");
+    match what.char_indices().nth(300) {
+        Some((i, _)) => format!("{}…", &what[..i]),
+        None => what,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -167,6 +204,21 @@ mod tests {
         let mut f = tempfile::NamedTempFile::new().unwrap();
         std::io::Write::write_all(&mut f, bytes).unwrap();
         f
+    }
+
+    #[test]
+    fn duckdb_errors_lose_the_sql_and_the_reader_options() {
+        let text = "Invalid Input Error: CSV Error on Line: 3\nOriginal Line: 1,2,3\n\
+                    Expected Number of Columns: 2 Found: 3\nPossible fixes:\n\
+                    * Enable null padding (null_padding=true)\n\
+                    delimiter = , (Auto-Detected)\n\nLINE 1: CREATE TEMP TABLE t AS SELECT * \
+                    FROM read_csv('x.csv', sample_size=-1)";
+        let msg = about_the_file(text);
+        assert_eq!(
+            msg,
+            "CSV Error on Line: 3 — Original Line: 1,2,3 — Expected Number of Columns: 2 \
+             Found: 3 — * Enable null padding (null_padding=true)"
+        );
     }
 
     #[test]

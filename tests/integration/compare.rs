@@ -384,9 +384,11 @@ fn compare_names_what_only_one_run_asked() {
         ),
         "{text}"
     );
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let again = run("csv,json_compact", "1");
     let out = bench(&tmp.path().join("cache"))
         .arg("compare")
-        .args([&small, &small])
+        .args([&small, &again])
         .output()
         .unwrap();
     assert!(!super::success_stdout(&out).contains("Left out"));
