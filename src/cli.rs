@@ -7,10 +7,13 @@ use crate::tokens::Tokenizer;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
+pub mod help;
+
 /// Finds which data format an LLM reads best: renders one dataset in many formats, asks the same
 /// questions about each, grades the answers, counts tokens, and logs every call as JSONL.
 #[derive(Debug, Parser)]
-#[command(name = "bench", version, about)]
+// Help wraps to the terminal, at most 100 columns (docs/commands.md is generated at 100).
+#[command(name = "bench", version, about, max_term_width = 100)]
 pub struct Cli {
     /// The command to run.
     #[command(subcommand)]
@@ -57,8 +60,9 @@ pub enum Command {
     /// List every format id: its family, whether the default set has it, whether it renders
     /// only flat records.
     Formats(FormatsArgs),
-    /// Write every selected task's prompt in every format as {task-id}-{format}.txt (no API
-    /// call).
+    /// Write the prompts `bench run` would send for the same suite and flags, one file each
+    /// (no API call): {task-id}-{format}.txt for tasks, {format}-{structure}-{variant}.txt for
+    /// the formats suite.
     DumpPrompts(DumpPromptsArgs),
     /// Re-grade a run's stored responses with the current grader (no API calls) into a new
     /// run folder.
@@ -101,18 +105,41 @@ pub struct FormatsArgs {
     pub format: TableFormat,
 }
 
-/// `bench dump-prompts`.
+/// `bench dump-prompts`: the plan options of `bench run`, and where to write.
 #[derive(Debug, Args)]
+#[command(mut_arg("records", |a| a.default_values(Vec::<&str>::new()).help(help::records())))]
 pub struct DumpPromptsArgs {
     /// Folder to write the prompts into.
     #[arg(long, short)]
     pub output: PathBuf,
-    /// Task selection.
+    /// Suite whose prompts to write (as `bench run --suite`).
+    #[arg(long, value_enum, default_value = "formats")]
+    pub suite: Suite,
+    /// Write each prompt in the first K instruction wordings of the suite (as `bench run`).
+    #[arg(long, value_name = "K", default_value_t = 1,
+          value_parser = clap::value_parser!(u32).range(1..=4))]
+    pub prompt_variants: u32,
+    /// Prepend a one-line description of the format to the data block: off, on, or both.
+    #[arg(long, value_enum, default_value_t = Primer::Off)]
+    pub primer: Primer,
+    /// All questions in one prompt or one prompt per question.
+    #[arg(long, value_enum, default_value_t = QuestionMode::OnePrompt)]
+    pub question_mode: QuestionMode,
+    /// Task selection (with --suite tasks).
     #[command(flatten)]
     pub select: TaskArgs,
-    /// Formats, comma-separated, `default` or `all`; default: the default 8.
-    #[arg(long, value_parser = parse_formats)]
-    pub formats: Option<Formats>,
+    /// What the write suite asks for.
+    #[command(flatten)]
+    pub write: WriteArgs,
+    /// Your own records.
+    #[command(flatten)]
+    pub file: DataFileArgs,
+    /// Questions about them.
+    #[command(flatten)]
+    pub synth: SynthArgs,
+    /// Data selection.
+    #[command(flatten)]
+    pub data: DataArgs,
 }
 
 /// Which suite `bench run` runs.
@@ -310,8 +337,13 @@ pub fn parse_memory(s: &str) -> Result<String, String> {
     }
 }
 
-/// `bench recommend`: every `bench run` option, plus the rounds.
+/// `bench recommend`: the `bench run` options it takes, plus the rounds.
 #[derive(Debug, Args)]
+#[command(
+    mut_args(help::recommend_arg),
+    mut_arg("formats", |a| a.help(help::recommend_formats())),
+    mut_arg("records", |a| a.help(help::recommend_records()))
+)]
 pub struct RecommendArgs {
     /// Rounds at most: each is one run of every surviving candidate; each look tests at
     /// α = 0.05 / this.
@@ -323,8 +355,12 @@ pub struct RecommendArgs {
     pub run: RunArgs,
 }
 
-/// `bench sweep`.
+/// `bench sweep`: the `bench run` options it takes, plus where to stop.
 #[derive(Debug, Args)]
+#[command(
+    mut_args(help::sweep_arg),
+    mut_arg("records", |a| a.help(help::sweep_records()))
+)]
 pub struct SweepArgs {
     /// Stop once the most accurate format of every model and data shape is below this
     /// weighted accuracy, percent.
@@ -413,9 +449,8 @@ pub struct ReportArgs {
 /// What data to render: shared by every command.
 #[derive(Debug, Clone, Args)]
 pub struct DataArgs {
-    /// Formats, comma-separated, `default` (the 8 of the `formats` suite) or `all` (15).
-    /// Default: the 8 for `run` and `generate`, all 12 for `tokens`.
-    #[arg(long, value_parser = parse_formats)]
+    /// Formats, comma-separated, `default` or `all` (the help text counts them).
+    #[arg(long, value_parser = parse_formats, help = help::formats(false))]
     pub formats: Option<Formats>,
     /// Structures, comma-separated.
     #[arg(long, value_delimiter = ',', value_parser = parse_structure, default_values = ["flat", "nested"])]
@@ -423,15 +458,16 @@ pub struct DataArgs {
     /// Variants, comma-separated.
     #[arg(long, value_delimiter = ',', value_parser = parse_variant, default_values = ["mandatory", "optional"])]
     pub variants: Vec<Variant>,
-    /// Records in the dataset (1 to 100000); a comma list sweeps sizes in one run (31,100,300,1000).
-    #[arg(long, value_delimiter = ',', value_parser = parse_records, default_values_t = [DEFAULT_RECORDS])]
+    /// Records in the dataset; a comma list runs each size.
+    #[arg(long, value_delimiter = ',', value_parser = parse_records, default_values_t = [DEFAULT_RECORDS],
+          help = help::records())]
     pub records: Vec<u32>,
     /// Seed of the dataset and question generators.
     #[arg(long, default_value_t = DEFAULT_SEED)]
     pub seed: u64,
-    /// Tokenizers to count with, comma-separated, or `all` (o200k_base, cl100k_base, llama3,
-    /// qwen2, deepseek_v3, mistral_v3).
-    #[arg(long, value_parser = parse_tokenizers, default_value = "o200k_base,cl100k_base")]
+    /// Tokenizers to count with, comma-separated, or `all` (the help text names them).
+    #[arg(long, value_parser = parse_tokenizers, default_value = "o200k_base,cl100k_base",
+          help = help::tokenizers())]
     pub tokenizers: Tokenizers,
 }
 
@@ -445,9 +481,8 @@ impl DataArgs {
 /// A user's data file instead of the product dataset: shared by `run`, `generate`, `tokens`.
 #[derive(Debug, Clone, Args)]
 pub struct DataFileArgs {
-    /// Your own records instead of the product dataset: .json, .jsonl, .csv, .tsv or .parquet, read
-    /// by the embedded DuckDB.
-    #[arg(long = "data", value_name = "FILE")]
+    /// Your own records instead of the product dataset (the help text names the extensions).
+    #[arg(long = "data", value_name = "FILE", help = help::data_file())]
     pub data_file: Option<PathBuf>,
     /// With --data: the key of the array of records when a .json file's top-level object holds
     /// several arrays (default: the first).
@@ -502,8 +537,7 @@ fn parse_questions(s: &str) -> Result<QuestionsArg, String> {
 #[derive(Debug, Args)]
 #[command(mut_arg("records", |a| a
     .default_values(Vec::<&str>::new())
-    .help("Records: of the product dataset (1 to 100000, default 31; a comma list sweeps \
-           sizes), or with --data how many of the file's records to keep (default: all)")))]
+    .help(help::records())))]
 pub struct GenerateArgs {
     /// Folder to write the layout into.
     #[arg(long, short, default_value = "generated")]
@@ -524,16 +558,13 @@ pub struct GenerateArgs {
 #[command(
     mut_arg("records", |a| a
         .default_values(Vec::<&str>::new())
-        .help("Records: of the product dataset (1 to 100000, default 31; a comma list sweeps \
-               sizes), or with --data how many of the file's records to keep (default: all)")),
+        .help(help::records())),
     mut_arg("seed", |a| a.help("Seed of the dataset and question generators (with --data: of \
                                  the questions and of --sample random)"))
 )]
 pub struct RunArgs {
-    /// Provider to ask, NAME:MODEL (anthropic, openai, openai-responses, gemini,
-    /// openai-compatible, ollama) or `reference`; may repeat. Default: the offline `reference`
-    /// answerer, or every model in --config.
-    #[arg(long = "provider", value_name = "NAME:MODEL")]
+    /// Provider to ask, NAME:MODEL or `reference` (the help text names the providers).
+    #[arg(long = "provider", value_name = "NAME:MODEL", help = help::providers())]
     pub providers: Vec<String>,
     /// Model settings file (see `bench init-config`).
     #[arg(long, value_name = "FILE")]
@@ -590,9 +621,12 @@ pub struct RunArgs {
     #[arg(long)]
     pub dry_run: bool,
     /// With --dry-run: print the exact request body each model will receive for the first
-    /// prompt (long texts shortened; keys are never in a body).
+    /// prompt (texts over 160 characters shortened unless --full; keys are never in a body).
     #[arg(long, requires = "dry_run")]
     pub show_requests: bool,
+    /// With --show-requests: print each body whole, the data block included.
+    #[arg(long, requires = "show_requests")]
+    pub full: bool,
     /// Stop scheduling before spent + in-flight estimate passes this many USD; exit code 3.
     #[arg(long, value_name = "USD", value_parser = parse_budget)]
     pub budget_usd: Option<f64>,
@@ -651,11 +685,14 @@ pub struct RunArgs {
     /// Do not write the report (BENCHMARK_REPORT.md, report.html, …) at the end.
     #[arg(long)]
     pub no_report: bool,
+    /// Print every column of the ranking; by default it leaves out the least needed columns
+    /// (named under it) to fit the terminal's width or COLUMNS.
+    #[arg(long)]
+    pub wide: bool,
     /// Baseline format of the report's paired comparisons (default json_compact).
     #[arg(long, value_parser = parse_format)]
     pub baseline: Option<Format>,
-    /// Suite: formats (field lookups over the product data), tasks (analysis tasks) or write
-    /// (documents written in each format).
+    /// Suite to run.
     #[arg(long, value_enum, default_value = "formats")]
     pub suite: Suite,
     /// What the write suite asks for.
@@ -729,9 +766,9 @@ pub use crate::report::tables::{TableFormat, TokenSort};
 #[command(
     mut_arg("records", |a| a
         .default_values(Vec::<&str>::new())
-        .help("Records: of the product dataset (1 to 100000, default 31; a comma list sweeps \
-               sizes), or with --data how many of the file's records to keep (default: all)")),
-    mut_arg("seed", |a| a.help("Seed of the dataset generator, or with --data of --sample random"))
+        .help(help::records())),
+    mut_arg("seed", |a| a.help("Seed of the dataset generator, or with --data of --sample random")),
+    mut_arg("formats", |a| a.help(help::formats(true)))
 )]
 pub struct TokensArgs {
     /// Output format.

@@ -46,7 +46,7 @@ fn main() -> ExitCode {
         Command::Rescore(args) => commands::rescore::execute(args),
         Command::ListTasks(args) => commands::tasks::list(args),
         Command::Formats(args) => commands::formats::list(args),
-        Command::DumpPrompts(args) => commands::tasks::dump_prompts(args),
+        Command::DumpPrompts(args) => commands::prompts::dump(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -47,3 +47,23 @@ macro_rules! outln {
     () => { $crate::out::write(format_args!("\n")) };
     ($($arg:tt)*) => { $crate::out::write(format_args!("{}\n", format_args!($($arg)*))) };
 }
+
+/// The width in columns that stdout's text should fit: the terminal's when stdout is one, else
+/// `COLUMNS` when set (as clap's help and ripgrep read it), else `None` (no limit: a pipe or
+/// file gets every column).
+pub fn width() -> Option<usize> {
+    use std::io::IsTerminal;
+    let terminal = io::stdout()
+        .is_terminal()
+        .then(|| comfy_table::Table::new().width())
+        .flatten()
+        .map(usize::from)
+        // A pseudo-terminal that was never given a size (`script`, some CI runners) says 0.
+        .filter(|&w| w > 0);
+    terminal.or_else(|| {
+        std::env::var("COLUMNS")
+            .ok()
+            .and_then(|c| c.trim().parse::<usize>().ok())
+            .filter(|&c| c > 0)
+    })
+}

@@ -292,7 +292,7 @@ fn output(
         b_dir.display()
     );
     let mut out = head;
-    for line in conditions(a, b) {
+    for line in conditions(a, b).into_iter().chain(left_out(a, b)) {
         out.push_str(&line);
         out.push('\n');
     }
@@ -366,6 +366,71 @@ fn conditions(a: &RunInfo, b: &RunInfo) -> Vec<String> {
         );
     }
     out
+}
+
+/// What only one of the runs asked, and so the table leaves out (formats, structures,
+/// variants, sizes, primer settings, run indexes), or `None` when both asked the same plan.
+fn left_out(a: &RunInfo, b: &RunInfo) -> Option<String> {
+    let (ma, mb) = (&a.metadata, &b.metadata);
+    fn strs<T>(v: &[T], f: impl Fn(&T) -> String) -> Vec<String> {
+        v.iter().map(f).collect()
+    }
+    let on = |p: &bool| if *p { "on" } else { "off" }.to_string();
+    let dims = [
+        (
+            "formats",
+            strs(&ma.formats, |f| f.name().into()),
+            strs(&mb.formats, |f| f.name().into()),
+        ),
+        (
+            "structures",
+            strs(&ma.structures, |s| s.name().into()),
+            strs(&mb.structures, |s| s.name().into()),
+        ),
+        (
+            "variants",
+            strs(&ma.variants, |v| v.name().into()),
+            strs(&mb.variants, |v| v.name().into()),
+        ),
+        (
+            "records",
+            strs(&ma.records, ToString::to_string),
+            strs(&mb.records, ToString::to_string),
+        ),
+        ("primer", strs(&ma.primers, on), strs(&mb.primers, on)),
+    ];
+    let mut parts = Vec::new();
+    for (what, xa, xb) in &dims {
+        for (side, mine, other) in [("A", xa, xb), ("B", xb, xa)] {
+            let only: Vec<&str> = mine
+                .iter()
+                .filter(|x| !other.contains(x))
+                .map(String::as_str)
+                .collect();
+            if !only.is_empty() {
+                parts.push(format!("{what} {} only in {side}", only.join(", ")));
+            }
+        }
+    }
+    if ma.runs != mb.runs {
+        let (side, more, fewer) = if ma.runs > mb.runs {
+            ("A", ma.runs, mb.runs)
+        } else {
+            ("B", mb.runs, ma.runs)
+        };
+        let runs = if more == fewer + 1 {
+            format!("run {more}")
+        } else {
+            format!("runs {}–{more}", fewer + 1)
+        };
+        parts.push(format!("{runs} only in {side} (the other has {fewer})"));
+    }
+    (!parts.is_empty()).then(|| {
+        format!(
+            "Left out, asked in one run only: {}. Only what both asked is compared.",
+            parts.join("; ")
+        )
+    })
 }
 
 /// The rows as text cells.

@@ -7,6 +7,7 @@ pub mod generate;
 pub mod init_config;
 pub mod merge;
 pub mod perf;
+pub mod prompts;
 pub mod query;
 pub mod recommend;
 pub mod report;
@@ -240,4 +241,56 @@ pub fn check_selection(
                 .join(", "),
         )))
     }
+}
+
+/// Refuses the `bench run` flags that `command` (sweep, recommend) does not take, naming each
+/// one given (their help leaves them out: `cli::help::NOT_IN_STEPS`); `runs` when `--runs`
+/// is one of them.
+pub(crate) fn refuse_run_only(
+    args: &crate::cli::RunArgs,
+    command: &str,
+    runs: bool,
+) -> Result<(), crate::UsageError> {
+    use crate::write::Kind;
+    let w = &args.write;
+    let t = &args.task_select;
+    let given = [
+        ("--resume", args.resume.is_some()),
+        ("--retry-errors", args.retry_errors),
+        ("--cancel-batches", args.cancel_batches),
+        ("--suite", args.suite != crate::cli::Suite::Formats),
+        (
+            "--max-failed-share",
+            args.max_failed_share != crate::runner::DEFAULT_MAX_FAILED_SHARE,
+        ),
+        ("--runs", runs && args.runs != 3),
+        ("--cases", w.cases.is_some()),
+        ("--write-from", w.write_from != Format::JsonCompact),
+        ("--repairs", w.repairs != 2),
+        (
+            "--kinds",
+            w.kinds != [Kind::Compose, Kind::Transcode, Kind::Edit],
+        ),
+        ("--no-json-schema", w.no_json_schema),
+        ("--tasks", t.tasks.is_some()),
+        (
+            "--data-source",
+            t.data_source != crate::tasks::DataSource::Synthetic,
+        ),
+        ("--task-ids", !t.task_ids.is_empty()),
+        ("--categories", !t.categories.is_empty()),
+        ("--wide", args.wide),
+        ("--show-requests", args.show_requests),
+        ("--full", args.full),
+    ];
+    let named: Vec<&str> = given.iter().filter(|g| g.1).map(|g| g.0).collect();
+    if named.is_empty() {
+        return Ok(());
+    }
+    Err(crate::UsageError::new(format!(
+        "bench {command} runs its own steps of the formats suite (the product records or \
+         --data's) into one run folder: {} {} not apply",
+        named.join(", "),
+        if named.len() == 1 { "does" } else { "do" }
+    )))
 }

@@ -35,11 +35,13 @@ pub fn execute(args: &QueryArgs) -> Result<()> {
         db.limit_memory(args.memory_limit.as_deref(), false)?;
     }
     let table = db.query(&sql).map_err(|e| anyhow!("{origin}: {e}"))?;
-    if table.rows.is_empty()
-        && args.file.is_some()
-        && let Some(note) = ranked_elsewhere(&db, &origin)
-    {
-        // Which file ranks these runs, instead of an empty table.
+    if table.rows.is_empty() && !table.columns.is_empty() {
+        // Which file ranks these runs, else that nothing matched: never a silent empty grid.
+        let note = args
+            .file
+            .as_ref()
+            .and_then(|_| ranked_elsewhere(&db, &origin))
+            .unwrap_or_else(|| format!("{origin}: no rows: nothing in {} matches", read(args)));
         eprintln!("{note}");
         if args.format == TableFormat::Table && args.output.is_none() {
             return Ok(());
@@ -52,6 +54,15 @@ pub fn execute(args: &QueryArgs) -> Result<()> {
         None => crate::out!("{text}")?,
     }
     Ok(())
+}
+
+/// What the query read, in words: the run, the Parquet folder or the root's run logs.
+fn read(args: &QueryArgs) -> String {
+    match (&args.parquet, &args.run) {
+        (Some(dir), _) => format!("the Parquet export {}", dir.display()),
+        (None, Some(run)) => format!("the run {run} (under {})", args.root.display()),
+        (None, None) => format!("the run logs under {}", args.root.display()),
+    }
 }
 
 /// `bench query --list`: each built-in SQL file with the first sentence of its header comment.
@@ -147,7 +158,14 @@ pub fn open_warned(root: &Path, run: Option<&str>, views: Option<&Path>) -> Resu
         }
         None => (root.to_path_buf(), None),
     };
-    let (_, bad) = scan_logs(&root, name.as_deref())?;
+    let (logs, bad) = scan_logs(&root, name.as_deref())?;
+    // An empty log among others is skipped with a warning; the one log asked for is an error.
+    for e in logs.iter().filter_map(|l| crate::runlog::holds_no_lines(l)) {
+        if name.is_some() {
+            return Err(e.into());
+        }
+        eprintln!("warning: {e} (skipped)");
+    }
     for b in &bad {
         eprintln!(
             "warning: {}:{}: truncated or corrupt line skipped",

@@ -3,7 +3,7 @@
 
 use super::run;
 use crate::UsageError;
-use crate::cli::{RecommendArgs, Suite};
+use crate::cli::RecommendArgs;
 use crate::formats::Format;
 use crate::numfmt::thousands as int;
 use crate::providers::ModelConfig;
@@ -16,13 +16,7 @@ use std::sync::Arc;
 /// `bench recommend`.
 pub fn execute(a: &RecommendArgs) -> Result<()> {
     let args = &a.run;
-    if args.resume.is_some() || args.suite != Suite::Formats {
-        return Err(UsageError::new(
-            "bench recommend runs its own rounds over the formats suite or your --data: \
-             --resume and --suite do not apply",
-        )
-        .into());
-    }
+    super::refuse_run_only(args, "recommend", true)?;
     let configs = run::model_configs(args)?;
     let [config] = configs.as_slice() else {
         return Err(

@@ -52,6 +52,9 @@ pub(crate) fn read_run(dir: &Path) -> Result<Source> {
         [] => return Err(not_a_run(dir, "no .jsonl run log in it")),
         _ => return Err(not_a_run(dir, "several .jsonl files in it")),
     };
+    if let Some(e) = crate::runlog::holds_no_lines(&jsonl) {
+        return Err(e.into());
+    }
     let text = std::fs::read_to_string(&jsonl)
         .with_context(|| format!("cannot read '{}'", jsonl.display()))?;
     let mut lines = text

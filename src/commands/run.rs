@@ -360,7 +360,7 @@ fn dry_run(args: &RunArgs, plan: &Plan, models: &[Model], warmup: Option<bool>) 
         eprintln!("{n}");
     }
     if args.show_requests {
-        crate::out!("{}", estimate::requests(plan, models)?)?;
+        crate::out!("{}", estimate::requests(plan, models, args.full)?)?;
     }
     let e = estimate::estimate(plan, models, warmup, args.batch)?;
     crate::outln!("{}", report::render(&e.prompts, TableFormat::Table)?)?;
@@ -459,7 +459,11 @@ fn print_outcome(args: &RunArgs, plan: &Plan, outcome: &runner::Outcome) -> Resu
             crate::outln!("{}", report::render(&db.query(sql)?, TableFormat::Table)?)?;
         }
         None if outcome.summary.rankings.is_empty() => {}
-        None => crate::outln!("{}", report::ranking_table(&outcome.summary.rankings))?,
+        None => {
+            let width = (!args.wide).then(crate::out::width).flatten();
+            let table = report::ranking_table_within(&outcome.summary.rankings, width);
+            crate::outln!("{table}")?;
+        }
     }
     // A provider that never answered is not a row of zeros in the ranking: it is said here.
     // Why, unless the message that stopped the provider was just printed (and ends the run).

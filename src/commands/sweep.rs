@@ -3,7 +3,7 @@
 
 use super::run;
 use crate::UsageError;
-use crate::cli::{Suite, SweepArgs};
+use crate::cli::SweepArgs;
 use crate::runner::progress::Console;
 use crate::runner::{Plan, Stop};
 use crate::suites::data::DataPlan;
@@ -15,13 +15,7 @@ use std::sync::Arc;
 /// `bench sweep`.
 pub fn execute(a: &SweepArgs) -> Result<()> {
     let args = &a.run;
-    if args.resume.is_some() || args.suite != Suite::Formats {
-        return Err(UsageError::new(
-            "bench sweep grows the records of the formats suite (the product records or \
-             --data's) in steps of one run folder: --resume and --suite do not apply",
-        )
-        .into());
-    }
+    super::refuse_run_only(args, "sweep", false)?;
     if args.data.records.len() > 1 {
         return Err(UsageError::new(
             "bench sweep takes one --records value, the first size (it doubles from there)",

@@ -1,13 +1,10 @@
-//! `bench list-tasks` and `bench dump-prompts`: what the `tasks` suite would ask, without
-//! calling anything.
+//! `bench list-tasks`: the analysis tasks of a task file, without calling anything.
 
-use crate::UsageError;
-use crate::cli::{DumpPromptsArgs, ListTasksArgs, TaskArgs};
-use crate::formats::Format;
+use crate::cli::{ListTasksArgs, TaskArgs};
 use crate::report;
-use crate::runner::tasks::{TaskPlan, render, structure_of};
-use crate::tasks::{self, prompt};
-use anyhow::{Context, Result};
+use crate::runner::tasks::{TaskPlan, structure_of};
+use crate::tasks;
+use anyhow::Result;
 use serde_json::json;
 
 /// Loads and selects the tasks the arguments name; prints the loader's warnings.
@@ -59,40 +56,5 @@ pub fn list(args: &ListTasksArgs) -> Result<()> {
     };
     crate::outln!("{}", report::render(&table, args.format)?)?;
     eprintln!("{} tasks from {}", plan.tasks.len(), plan.file.display());
-    Ok(())
-}
-
-/// `bench dump-prompts`.
-pub fn dump_prompts(args: &DumpPromptsArgs) -> Result<()> {
-    let plan = selected(&args.select)?;
-    let formats = args
-        .formats
-        .as_ref()
-        .map_or_else(Format::defaults, |f| f.0.clone());
-    std::fs::create_dir_all(&args.output)
-        .map_err(|e| UsageError::new(format!("cannot create '{}': {e}", args.output.display())))?;
-    let (mut written, mut skipped) = (0, 0);
-    for task in &plan.tasks {
-        for &format in &formats {
-            match render(task, format, &[])? {
-                Ok(r) => {
-                    let path = args
-                        .output
-                        .join(format!("{}-{}.txt", task.def.id, format.name()));
-                    std::fs::write(&path, prompt::render(task, format, &r.text))
-                        .with_context(|| format!("writing {}", path.display()))?;
-                    written += 1;
-                }
-                Err(skip) => {
-                    eprintln!("{skip}");
-                    skipped += 1;
-                }
-            }
-        }
-    }
-    crate::outln!(
-        "{written} prompts written to {} ({skipped} skipped: the format cannot represent the data)",
-        args.output.display()
-    )?;
     Ok(())
 }

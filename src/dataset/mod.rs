@@ -3,6 +3,7 @@
 
 mod generate;
 pub mod schema;
+mod textcheck;
 pub mod user;
 
 pub use generate::generate;

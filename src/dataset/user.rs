@@ -2,6 +2,7 @@
 //! column types are the ones the user's SQL would see, then sampled and handed to the formats as
 //! one `{"<stem>": [records…]}` document.
 
+use super::textcheck::{self, Syntax};
 use crate::UsageError;
 use crate::analytics::sql_string;
 use crate::error::one_line;
@@ -139,6 +140,20 @@ pub fn open(path: &Path, opts: &LoadOptions) -> Result<Source, UsageError> {
     if meta.len() == 0 {
         return Err(err("the file is empty".into()));
     }
+    // Text that is not UTF-8 or not JSON is named here, in the file's lines and columns:
+    // DuckDB's own message would quote bench's SQL and count lines its own way.
+    let syntax = match reader {
+        Reader::Csv | Reader::Tsv => Some(Syntax::Delimited),
+        Reader::Jsonl => Some(Syntax::JsonLines),
+        Reader::JsonArray => Some(Syntax::Json),
+        Reader::JsonObject | Reader::Parquet => None,
+    };
+    if let Some(syntax) = syntax
+        && let Some(problem) =
+            textcheck::check(path, syntax).map_err(|e| err(format!("cannot read: {e}")))?
+    {
+        return Err(err(problem));
+    }
     let sha256 = hash(path).map_err(|e| err(format!("cannot read: {e}")))?;
     if matches!(reader, Reader::JsonArray) {
         reader = match first_byte(path).map_err(|e| err(format!("cannot read: {e}")))? {
@@ -206,16 +221,16 @@ pub fn open(path: &Path, opts: &LoadOptions) -> Result<Source, UsageError> {
         if count.as_deref() == Some(&[0]) {
             return Err(err("holds no records".into()));
         }
-        return Err(err(read_error(&e)));
+        return Err(err(textcheck::read_error(&e)));
     }
     let schema = db
         .rows("SELECT column_name, column_type FROM (DESCRIBE t)", |r| {
             Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
         })
-        .map_err(|e| err(read_error(&e)))?;
+        .map_err(|e| err(textcheck::read_error(&e)))?;
     let total = db
         .rows("SELECT count(*) FROM t", |r| r.get::<_, i64>(0))
-        .map_err(|e| err(read_error(&e)))?
+        .map_err(|e| err(textcheck::read_error(&e)))?
         .first()
         .map_or(0, |&n| usize::try_from(n).unwrap_or(0));
     if total == 0 {
@@ -419,7 +434,7 @@ fn pick_array(
         .rows(&format!("DESCRIBE SELECT * FROM {object}"), |r| {
             Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
         })
-        .map_err(|e| read_error(&e))?;
+        .map_err(|e| textcheck::read_error(&e))?;
     let of_objects = |ty: &str| {
         ty.strip_suffix("[]")
             .is_some_and(|el| el.starts_with("STRUCT(") && el.ends_with(')'))
@@ -530,16 +545,6 @@ fn nested_arrays(file: &Path) -> Result<Vec<(Vec<String>, usize)>, String> {
     Ok(out)
 }
 
-/// A DuckDB read error as one line, the common cases in the user's terms.
-fn read_error(e: &duckdb::Error) -> String {
-    let text = e.to_string();
-    if text.contains("expected records") {
-        "not an array of objects: every record must be a JSON object".into()
-    } else {
-        format!("DuckDB cannot read it: {}", one_line(&text))
-    }
-}
-
 /// `name` as a double-quoted SQL identifier.
 fn quote_ident(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
@@ -626,10 +631,13 @@ impl Db {
         mut f: impl FnMut(usize, &str) -> Result<ControlFlow<()>, String>,
     ) -> Result<(), String> {
         use duckdb::arrow::array::{Array, StringArray};
-        let mut stmt = self.0.prepare(sql).map_err(|e| read_error(&e))?;
+        let mut stmt = self.0.prepare(sql).map_err(|e| textcheck::read_error(&e))?;
         let mut i = 0;
-        for batch in stmt.stream_arrow([]).map_err(|e| read_error(&e))? {
-            let batch = batch.map_err(|e| read_error(&e))?;
+        for batch in stmt
+            .stream_arrow([])
+            .map_err(|e| textcheck::read_error(&e))?
+        {
+            let batch = batch.map_err(|e| textcheck::read_error(&e))?;
             let column = duckdb::arrow::compute::cast(
                 batch.column(0),
                 &duckdb::arrow::datatypes::DataType::Utf8,

@@ -408,6 +408,9 @@ pub fn run_log(dir: &Path) -> Result<PathBuf> {
 pub fn run_info(dir: &Path) -> Result<RunInfo> {
     use std::io::BufRead;
     let log = run_log(dir)?;
+    if let Some(e) = crate::runlog::holds_no_lines(&log) {
+        return Err(e.into());
+    }
     let file =
         std::fs::File::open(&log).with_context(|| format!("cannot read '{}'", log.display()))?;
     let mut lines = std::io::BufReader::new(file).lines();

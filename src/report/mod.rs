@@ -20,5 +20,5 @@ mod write_tables;
 mod writing;
 mod wrong;
 
-pub use tables::{TokenRow, ranking_table, render, tokens_table};
+pub use tables::{TokenRow, ranking_table, ranking_table_within, render, tokens_table};
 pub use write::{Written, html_of, write_report, write_run_report};

@@ -67,12 +67,75 @@ fn ranking_caption(rows: &[RankingRow]) -> Option<String> {
         .then(|| format!("data: {stem}"))
 }
 
-/// The ranking table `bench run` prints, under the line that names its data.
+/// The ranking table `bench run` prints, under the line that names its data, every column.
 pub fn ranking_table(rows: &[RankingRow]) -> String {
+    ranking_table_within(rows, None)
+}
+
+/// The ranking table fitted to `width` columns of text (`None`: every column, as `--wide`):
+/// the least needed columns are left out first (tokens/value, then the categories from the
+/// last), named in a line under the table; what still does not fit wraps inside its cells.
+pub fn ranking_table_within(rows: &[RankingRow], width: Option<usize>) -> String {
     let caption = ranking_caption(rows);
+    let (mut header, mut body, mut numeric) = ranking_columns(rows, caption.is_none());
+    // The columns left out, least needed first.
+    let mut order: Vec<String> = vec!["tokens/value".into()];
+    order.extend(
+        Category::ALL
+            .iter()
+            .rev()
+            .map(|c| c.name().replace('_', " ")),
+    );
+    let mut left_out = Vec::new();
+    let mut drops = order.iter();
+    let text = loop {
+        let t = table(header.clone(), body.clone(), |i| numeric[i]);
+        let fits = width.is_none_or(|w| rendered_width(&t) <= w);
+        let next = (!fits).then(|| drops.next()).flatten();
+        let Some(name) = next else {
+            break match width {
+                Some(w) if !fits => wrapped(t, w),
+                _ => t.to_string(),
+            };
+        };
+        if let Some(i) = header.iter().position(|h| h == name) {
+            header.remove(i);
+            numeric.remove(i);
+            body.iter_mut().for_each(|r| {
+                r.remove(i);
+            });
+            left_out.push(name.clone());
+        }
+    };
+    let note = (!left_out.is_empty()).then(|| format!("\n--wide adds: {}", left_out.join(", ")));
+    format!(
+        "{}{text}{}",
+        caption.map(|c| c + "\n").unwrap_or_default(),
+        note.unwrap_or_default()
+    )
+}
+
+/// The widest line of `t` as printed, in characters.
+fn rendered_width(t: &Table) -> usize {
+    t.lines().map(|l| l.chars().count()).max().unwrap_or(0)
+}
+
+/// `t` with its cells wrapped so that it is at most `width` characters wide.
+fn wrapped(mut t: Table, width: usize) -> String {
+    t.set_content_arrangement(comfy_table::ContentArrangement::Dynamic)
+        .set_width(u16::try_from(width).unwrap_or(u16::MAX));
+    t.to_string()
+}
+
+/// The header, rows and right-alignment of every column of the ranking; a data column only
+/// when `data_column` and the rows name different data.
+fn ranking_columns(
+    rows: &[RankingRow],
+    data_column: bool,
+) -> (Vec<String>, Vec<Vec<String>>, Vec<bool>) {
     // A data column only when the rows name different data; size and primer columns only
     // when the run varied them.
-    let data = rows.iter().any(|r| r.dataset != rows[0].dataset) && caption.is_none();
+    let data = rows.iter().any(|r| r.dataset != rows[0].dataset) && data_column;
     let sizes = !data && rows.iter().any(|r| r.records != rows[0].records);
     let primers = rows.iter().any(|r| r.primer != rows[0].primer);
     let mut header: Vec<String> = vec![
@@ -138,11 +201,10 @@ pub fn ranking_table(rows: &[RankingRow]) -> String {
             row
         })
         .collect();
-    let table = table(header, body, |i| i >= first_numeric || (sizes && i == 4));
-    match caption {
-        Some(c) => format!("{c}\n{table}"),
-        None => table.to_string(),
-    }
+    let numeric = (0..header.len())
+        .map(|i| i >= first_numeric || (sizes && i == 4))
+        .collect();
+    (header, body, numeric)
 }
 
 /// One rendering's measurements for `bench tokens`.
@@ -379,5 +441,39 @@ mod tests {
         assert!(mixed.contains("people.csv · 60 records"), "{mixed}");
         // An old summary line names no data: no line.
         assert!(!ranking_table(&[row(1, 31, "")]).starts_with("data:"));
+    }
+
+    #[test]
+    fn the_ranking_fits_the_width_leaving_out_the_least_needed_columns() {
+        let mut r = row(1, 31, "products seed 42 · 31 records");
+        r.provider = "openai:gpt-4o-mini".into();
+        let rows = [r];
+        let wide = ranking_table(&rows);
+        assert!(rendered(&wide) > 100, "{wide}");
+        let narrow = ranking_table_within(&rows, Some(100));
+        assert!(rendered(&narrow) <= 100, "{narrow}");
+        for kept in ["format", "weighted", "data tokens", "runs", "gpt-4o-mini"] {
+            assert!(narrow.contains(kept), "{kept}: {narrow}");
+        }
+        let (table, note) = narrow.rsplit_once('\n').unwrap();
+        assert!(!table.contains("tokens/value"), "{narrow}");
+        assert!(
+            note.starts_with("--wide adds: tokens/value, aggregation"),
+            "{narrow}"
+        );
+        // Too narrow for the kept columns: they wrap within their cells.
+        let tiny = ranking_table_within(&rows, Some(60));
+        let table = tiny
+            .lines()
+            .filter(|l| !l.starts_with("--wide") && !l.starts_with("data:"));
+        assert!(
+            table.clone().count() > 3 && table.clone().all(|l| l.chars().count() <= 60),
+            "{tiny}"
+        );
+        assert_eq!(ranking_table_within(&rows, Some(1000)), wide);
+    }
+
+    fn rendered(text: &str) -> usize {
+        text.lines().map(|l| l.chars().count()).max().unwrap_or(0)
     }
 }

@@ -317,6 +317,23 @@ pub fn run_logs(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(logs)
 }
 
+/// Why a run log cannot be read, when it holds no lines at all (0 bytes, or blank): one line,
+/// the same from `report`, `query`, `rescore` and `compare`. `None` for a log with content (or
+/// one that cannot be opened, which the reader reports).
+pub fn holds_no_lines(log: &Path) -> Option<crate::UsageError> {
+    let len = std::fs::metadata(log).ok()?.len();
+    // A blank log is tiny; a larger one is read line by line by its reader.
+    let blank =
+        len == 0 || (len < 4096 && std::fs::read(log).ok()?.iter().all(u8::is_ascii_whitespace));
+    blank.then(|| {
+        crate::UsageError::new(format!(
+            "{}: holds no lines: the run stopped before writing its first line; run it again, \
+             or delete its folder",
+            log.display()
+        ))
+    })
+}
+
 /// Append-only JSONL writer; every line is written whole and flushed before the next. A line
 /// that could not be written whole (a full disk) is cut off again, and the writer refuses every
 /// later line with the first error: the log never ends in half a line it wrote.

@@ -14,6 +14,10 @@ use serde_json::{Value, json};
 const ASSUMED_FIRST_TOKEN_S: f64 = 1.0;
 /// Assumed generation speed, tokens per second, for the wall-time estimate.
 const ASSUMED_TOKENS_PER_S: f64 = 80.0;
+/// Seconds a local answerer (the offline `reference`, which has no URL) takes per 1,000 prompt
+/// tokens: measured on the default offline run (90 calls of about 9,400 prompt tokens, 10 ms
+/// each on 2 shared cores), so a dry run of it says seconds, not a model's minutes.
+const LOCAL_S_PER_KTOKEN: f64 = 0.0011;
 
 /// The dry-run tables.
 pub struct Estimate {
@@ -169,7 +173,12 @@ fn provider(
     });
     let avg_in = input as f64 / n.max(1) as f64;
     let avg_out = output as f64 / n.max(1) as f64;
-    let latency = ASSUMED_FIRST_TOKEN_S + avg_out / ASSUMED_TOKENS_PER_S;
+    // The reference answerer decodes the rendering on this machine: no model, no network.
+    let latency = if p.url().is_none() {
+        LOCAL_S_PER_KTOKEN * avg_in / 1000.0
+    } else {
+        ASSUMED_FIRST_TOKEN_S + avg_out / ASSUMED_TOKENS_PER_S
+    };
     let mut per_s = m.config.concurrency() as f64 / latency;
     if let Some(rpm) = m.config.rpm {
         per_s = per_s.min(f64::from(rpm) / 60.0);
@@ -204,7 +213,12 @@ fn provider(
         });
     }
     row.push(json!(limits));
-    row.push(json!(human_duration(n as f64 / per_s)));
+    let wall = n as f64 / per_s;
+    row.push(json!(if wall < 1.0 {
+        "<1s".to_string()
+    } else {
+        human_duration(wall)
+    }));
     (row, cost, batch_cost)
 }
 
@@ -329,11 +343,18 @@ fn notes(
     vec![
             "prompt tokens: exact local o200k_base counts (Claude and Gemini tokenize differently; their bills use their own counts)".into(),
             "est output: the answer key's size in tokens (for tasks, their facts; analysis answers run longer); max_usd assumes every call uses max_tokens".into(),
-            format!(
-                "wall time assumes {ASSUMED_FIRST_TOKEN_S} s to first token and {ASSUMED_TOKENS_PER_S} tokens/s, under each provider's concurrency, rpm and tpm"
-            ),
         ]
         .into_iter()
+        .chain(models.iter().any(|m| m.provider.url().is_some()).then(|| format!(
+            "wall time assumes {ASSUMED_FIRST_TOKEN_S} s to first token and {ASSUMED_TOKENS_PER_S} tokens/s, under each provider's concurrency, rpm and tpm"
+        )))
+        .chain(models.iter().any(|m| m.provider.url().is_none()).then(|| {
+            format!(
+                "the offline reference answerer runs here: its wall time assumes {} ms per \
+                 1,000 prompt tokens (measured on the default run)",
+                LOCAL_S_PER_KTOKEN * 1000.0
+            )
+        }))
         .chain(models.iter().any(|m| m.config.unpriced()).then(|| {
             "no price known (null): set `price` in the config (see `bench init-config`)".into()
         }))
@@ -358,8 +379,9 @@ fn notes(
 use crate::numfmt::duration as human_duration;
 
 /// `--show-requests`: the exact body each model would receive for the first prompt of the
-/// plan, with texts over 160 characters shortened so the data block does not fill the screen.
-pub fn requests(plan: &Plan, models: &[Model]) -> Result<String> {
+/// plan, with texts over 160 characters shortened so the data block does not fill the screen,
+/// unless `full` (`--full`).
+pub fn requests(plan: &Plan, models: &[Model], full: bool) -> Result<String> {
     let (matrix, _) = plan::build_all(plan)?;
     let Some((c, u)) = matrix
         .combos
@@ -376,7 +398,9 @@ pub fn requests(plan: &Plan, models: &[Model]) -> Result<String> {
             out.push_str(&format!("{}: sends nothing (offline)\n\n", m.config.spec()));
             continue;
         };
-        shorten(&mut body);
+        if !full {
+            shorten(&mut body);
+        }
         out.push_str(&format!(
             "{} — POST {} (the key travels in a header, not shown)\n{}\n\n",
             m.config.spec(),

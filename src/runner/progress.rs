@@ -172,8 +172,14 @@ impl Observer for Console {
     }
 
     fn finish(&self) {
-        for bar in self.bars.lock().expect("progress lock").iter() {
+        let bars = self.bars.lock().expect("progress lock");
+        for bar in bars.iter() {
             bar.finish();
+        }
+        // indicatif leaves the cursor at the end of the last bar: end its line, so what the
+        // run prints next (the ranking, on stdout) starts on a line of its own.
+        if self.multi.is_some() && !bars.is_empty() {
+            eprintln!();
         }
     }
 }

@@ -342,3 +342,54 @@ fn compare_names_the_wordings_and_orders_its_pairs_compare() {
         (Some(false), Some(true))
     );
 }
+
+/// Runs of different plans are compared on what both asked, and the printed table says what it
+/// left out (issue 43: 8 formats × 3 runs against 2 formats × 1 run).
+#[test]
+fn compare_names_what_only_one_run_asked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("data");
+    let run = |formats: &str, runs: &str| {
+        let out = bench(&tmp.path().join("cache"))
+            .args([
+                "run",
+                "--formats",
+                formats,
+                "--runs",
+                runs,
+                "--structures",
+                "flat",
+            ])
+            .args(["--variants", "mandatory", "--no-report", "--output-root"])
+            .arg(&root)
+            .output()
+            .unwrap();
+        super::success_stdout(&out);
+        super::run_cli::run_dir(&root)
+    };
+    let big = run("csv,json_compact,yaml", "3");
+    // Run ids and folders are named by the second.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let small = run("csv,json_compact", "1");
+    let out = bench(&tmp.path().join("cache"))
+        .arg("compare")
+        .args([&big, &small])
+        .output()
+        .unwrap();
+    let text = super::success_stdout(&out);
+    assert!(
+        text.contains(
+            "Left out, asked in one run only: formats yaml only in A; runs 2–3 only in A (the \
+             other has 1). Only what both asked is compared."
+        ),
+        "{text}"
+    );
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let again = run("csv,json_compact", "1");
+    let out = bench(&tmp.path().join("cache"))
+        .arg("compare")
+        .args([&small, &again])
+        .output()
+        .unwrap();
+    assert!(!super::success_stdout(&out).contains("Left out"));
+}

@@ -236,6 +236,8 @@ fn list_tasks_and_dump_prompts_write_every_task_in_every_format() {
     bench(&cache)
         .args([
             "dump-prompts",
+            "--suite",
+            "tasks",
             "--task-ids",
             "HR-002",
             "--formats",

@@ -1,0 +1,129 @@
+//! Help texts whose counts and lists come from the registries (formats, tokenizers, providers,
+//! data file extensions, record range), so `--help` never says a number the code does not; and
+//! which `bench run` flags `sweep` and `recommend` leave out of their help.
+
+use crate::dataset::{DEFAULT_RECORDS, RECORDS_RANGE};
+use crate::formats::Format;
+use crate::providers::Wire;
+use crate::tokens::Tokenizer;
+use clap::Arg;
+
+/// `--formats`: what `default` and `all` hold, and the default `default_text` of this command.
+pub fn formats(default_all: bool) -> String {
+    let (d, a) = (Format::defaults().len(), Format::ALL.len());
+    let default = if default_all {
+        format!("all {a}")
+    } else {
+        format!("the {d}")
+    };
+    format!(
+        "Formats, comma-separated, `default` (the {d} of the formats suite) or `all` ({a}); \
+         default: {default} (`bench formats` lists them)"
+    )
+}
+
+/// `bench recommend --formats`: formats added to the candidates.
+pub fn recommend_formats() -> String {
+    format!(
+        "Formats to add to the candidates (json_compact and every format cheaper in tokens, out \
+         of all {}), comma-separated",
+        Format::ALL.len()
+    )
+}
+
+/// `--tokenizers`: every tokenizer by name.
+pub fn tokenizers() -> String {
+    let names: Vec<&str> = Tokenizer::ALL.iter().map(|t| t.name()).collect();
+    format!(
+        "Tokenizers to count with, comma-separated, or `all` ({})",
+        names.join(", ")
+    )
+}
+
+/// `--provider`: every wire API by name.
+pub fn providers() -> String {
+    let names: Vec<&str> = Wire::ALL
+        .iter()
+        .filter(|w| **w != Wire::Reference)
+        .map(|w| w.name())
+        .collect();
+    format!(
+        "Provider to ask, NAME:MODEL ({}) or `reference`; may repeat. Default: the offline \
+         `reference` answerer, or every model in --config",
+        names.join(", ")
+    )
+}
+
+/// `--data`: the extensions bench reads.
+pub fn data_file() -> String {
+    format!(
+        "Your own records instead of the product dataset: {}, read by the embedded DuckDB",
+        crate::dataset::user::EXTENSIONS.join(", ")
+    )
+}
+
+/// `--records` of `run`, `generate` and `tokens`: a size or a comma list of sizes.
+pub fn records() -> String {
+    format!(
+        "Records: of the product dataset ({} to {}, default {DEFAULT_RECORDS}; a comma list \
+         runs each size), or with --data how many of the file's records to keep (default: all)",
+        RECORDS_RANGE.start(),
+        RECORDS_RANGE.end()
+    )
+}
+
+/// `--records` of `sweep`: one value, the first size.
+pub fn sweep_records() -> String {
+    format!(
+        "The first size, one value ({} to {}, default {DEFAULT_RECORDS}; with --data needed): \
+         sizes double from it up to --max-records",
+        RECORDS_RANGE.start(),
+        RECORDS_RANGE.end()
+    )
+}
+
+/// `--records` of `recommend`: one size.
+pub fn recommend_records() -> String {
+    format!(
+        "Records: of the product dataset ({} to {}, default {DEFAULT_RECORDS}), or with --data \
+         how many of the file's records to keep (default: all)",
+        RECORDS_RANGE.start(),
+        RECORDS_RANGE.end()
+    )
+}
+
+/// The `bench run` flags that `sweep` and `recommend` refuse: each runs its own steps of the
+/// formats suite into one run folder, so resuming, other suites and the exit rule on failed
+/// calls do not apply.
+pub const NOT_IN_STEPS: &[&str] = &[
+    "resume",
+    "retry_errors",
+    "cancel_batches",
+    "suite",
+    "max_failed_share",
+    "cases",
+    "write_from",
+    "repairs",
+    "kinds",
+    "no_json_schema",
+    "tasks",
+    "data_source",
+    "task_ids",
+    "categories",
+    "wide",
+    "show_requests",
+    "full",
+];
+
+/// Hides from `bench sweep --help` the run flags it refuses.
+pub fn sweep_arg(a: Arg) -> Arg {
+    let hide = NOT_IN_STEPS.contains(&a.get_id().as_str());
+    a.hide(hide)
+}
+
+/// Hides from `bench recommend --help` the run flags it refuses (`--runs` too: a round is one
+/// run).
+pub fn recommend_arg(a: Arg) -> Arg {
+    let hide = NOT_IN_STEPS.contains(&a.get_id().as_str()) || a.get_id() == "runs";
+    a.hide(hide)
+}
