@@ -37,6 +37,7 @@ mod runs;
 mod served;
 mod shards;
 mod sizes;
+mod staging;
 mod stream;
 mod sweep;
 mod tasks;
