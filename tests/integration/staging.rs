@@ -16,7 +16,9 @@ fn canonical(t: &Table) -> Vec<String> {
                 Value::String(format!("{:.12e}", n.as_f64().unwrap_or_default()))
             }
             Value::Array(xs) => Value::Array(xs.iter().map(round).collect()),
-            Value::Object(m) => Value::Object(m.iter().map(|(k, v)| (k.clone(), round(v))).collect()),
+            Value::Object(m) => {
+                Value::Object(m.iter().map(|(k, v)| (k.clone(), round(v))).collect())
+            }
             other => other.clone(),
         }
     }
@@ -41,15 +43,23 @@ fn a_staged_run_answers_every_sql_file_as_the_plain_views_do() {
         .query("SELECT table_name FROM duckdb_tables() WHERE temporary ORDER BY table_name")
         .unwrap();
     let names: Vec<&str> = tables.rows.iter().filter_map(|r| r[0].as_str()).collect();
-    for staged_view in ["complete_answers_staged", "run_categories_staged", "runs_staged"] {
-        assert!(names.contains(&staged_view), "{staged_view} not in {names:?}");
+    for staged_view in [
+        "complete_answers_staged",
+        "run_categories_staged",
+        "runs_staged",
+    ] {
+        assert!(
+            names.contains(&staged_view),
+            "{staged_view} not in {names:?}"
+        );
     }
 
-    let mut files: Vec<String> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("sql"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".sql") && n != "views.sql")
-        .collect();
+    let mut files: Vec<String> =
+        std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("sql"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".sql") && n != "views.sql")
+            .collect();
     files.sort();
     assert!(files.len() > 20, "{files:?}");
     for baseline in ["json_compact", "csv"] {
