@@ -438,7 +438,11 @@ WITH weights AS (
 ),
 accuracy AS (
     SELECT benchmark_id, provider, model, format, structure, variant, records, experiment,
-           primer, run, sum(accuracy * weight) / sum(weight) AS weighted_accuracy
+           primer, run,
+           -- Summed in category order, so two runs with the same answers get the same bits
+           -- whatever order the categories arrive in.
+           sum(accuracy * weight ORDER BY category) / sum(weight ORDER BY category)
+               AS weighted_accuracy
     FROM run_categories
     JOIN weights USING (benchmark_id, category)
     GROUP BY ALL
