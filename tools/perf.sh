@@ -16,6 +16,8 @@ measure() { # label, command...
 
 echo "== issue 2: offline suite (30 combinations × 3 runs), 3 times"
 for i in 1 2 3; do measure "bench run #$i" "$bin" run --output-root "$work/suite"; done
+echo "== issue 42: the default offline bench run without its report, 3 times (with it: above)"
+for i in 1 2 3; do measure "bench run --no-report #$i" "$bin" run --no-report --output-root "$work/suite-nr"; done
 echo "== issue 2: bench generate --records 100000 (30 files, both tokenizers)"
 measure "generate 100k" "$bin" generate --records 100000 --output "$work/gen100k"
 echo "== issue 2: TOON encode of 100,000 nested records, ours vs @toon-format/toon 2.1.0"

@@ -121,6 +121,20 @@ fn normal_tail_matches_textbook_quantiles() {
     }
 }
 
+#[test]
+fn normal_tail_evaluates_its_argument_once() {
+    // A macro copies its argument wherever the body names it; normal_sf's argument is Tango's
+    // statistic, so every copy was planned again (a third of a report's time). A sequence
+    // shows how often the argument runs: once, and the value is that of its first number.
+    let conn = db();
+    conn.execute_batch("CREATE SEQUENCE s;").unwrap();
+    let p = scalar(&conn, "normal_sf(nextval('s'))").unwrap();
+    assert_eq!(scalar(&conn, "currval('s')"), Some(1.0));
+    assert_eq!(Some(p), scalar(&conn, "normal_sf(1)"));
+    assert!((p - 0.15865525393145707).abs() < 1e-7, "{p}");
+    assert_eq!(scalar(&conn, "normal_sf(NULL)"), None);
+}
+
 /// Tables (n11, n12, n21, n22), α and Tango's interval as computed by an independent
 /// implementation: `Tango_asymptotic_score_CI_paired_2x2` of the R package contingencytables
 /// 3.0.0 (Fagerland, Lydersen and Laake), run here under R 4.2.2 (uniroot, tol 1e-7). The first

@@ -53,7 +53,7 @@ impl Provider for Noisy {
     }
 }
 
-fn fixture(root: &Path) -> PathBuf {
+pub(super) fn fixture(root: &Path) -> PathBuf {
     let plan = Plan {
         formats: vec![Format::Csv, Format::JsonCompact, Format::ToonKeyfold],
         structures: vec![Structure::Flat],
@@ -99,7 +99,7 @@ fn results_from_jsonl(path: &Path) -> Vec<Value> {
         .collect()
 }
 
-fn sql_file(name: &str) -> String {
+pub(super) fn sql_file(name: &str) -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("sql").join(name)).unwrap()
 }
 

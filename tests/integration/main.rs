@@ -45,6 +45,7 @@ mod runs;
 mod served;
 mod shards;
 mod sizes;
+mod staging;
 mod stream;
 mod sweep;
 mod tasks;
