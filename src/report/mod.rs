@@ -2,6 +2,7 @@
 //! report.html, metrics.json, analytics_results.json and charts) written by `bench report`.
 
 pub mod charts;
+pub mod compare;
 mod corrupted;
 pub mod data;
 mod decision;
@@ -16,5 +17,6 @@ mod wording;
 mod write;
 mod writing;
 
+pub use doc::esc;
 pub use tables::{TokenRow, ranking_table, render, tokens_table};
-pub use write::{Written, write_report, write_run_report};
+pub use write::{Written, html_of, write_report, write_run_report};

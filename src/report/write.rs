@@ -79,6 +79,25 @@ fn document(
     out
 }
 
+/// The report.html of the run folder `run_dir` as a String, computed from the views as
+/// [`write_report`] does (charts inline as SVG), writing nothing: what `bench view` serves.
+pub fn html_of(run_dir: &Path, baseline: &str) -> Result<String> {
+    let d = gather_run(run_info(run_dir)?, baseline)?;
+    let mut rendered = Vec::new();
+    for f in figures(&d) {
+        let r = charts::render(&f.chart).with_context(|| format!("drawing chart {}", f.name))?;
+        rendered.push((f.name, f.title, r.svg));
+    }
+    let verdicts = verdict::verdict_rows(&d);
+    let findings = verdict::findings(&d, &verdicts);
+    let blocks = document(&d, &verdicts, &findings, &rendered);
+    let title = format!(
+        "bench report — {} — {}",
+        d.run.suite, d.run.metadata.benchmark_id
+    );
+    Ok(doc::html(&title, &blocks))
+}
+
 /// Writes the report of the run folder `run_dir` with `baseline` as the comparisons' baseline.
 pub fn write_report(run_dir: &Path, baseline: &str) -> Result<Written> {
     write_run_report(run_info(run_dir)?, baseline)
