@@ -130,8 +130,15 @@ pub fn page_of(state: &State, key: &Key) -> Result<String, (u16, String)> {
         .filter_map(|msg| msg["content"].as_str())
         .collect::<Vec<_>>()
         .join("\n\n");
-    let question = question_text(&prompt, &key.q)
-        .unwrap_or("(not found as a line of the prompt: see the prompt below)");
+    let asked_about = match (suite, d["task"].as_str()) {
+        ("tasks", Some(t)) => format!(
+            "Fact {} of task {t}: every fact of the task is in the table below.",
+            key.q
+        ),
+        ("write", Some(t)) => format!("Write the document of case {t} (the prompt is below)."),
+        _ => "(not found as a line of the prompt: see the prompt below)".into(),
+    };
+    let question = question_text(&prompt, &key.q).unwrap_or(&asked_about);
     let passed = m["passed"].as_i64() == Some(1) || m["passed"] == true;
     let norm = m["normalization"]
         .as_array()
@@ -156,6 +163,7 @@ pub fn page_of(state: &State, key: &Key) -> Result<String, (u16, String)> {
         "<section id=\"question\"><h2>Question</h2><p>{}</p></section>",
         esc(question)
     ));
+    body.push_str(&super::suites::defect(suite, &d));
     body.push_str(&format!(
         "<section id=\"grading\" data-passed=\"{passed}\">{}</section>",
         kv(&[
@@ -200,7 +208,18 @@ pub fn page_of(state: &State, key: &Key) -> Result<String, (u16, String)> {
             .as_str()
             .unwrap_or_default())
     ));
-    body.push_str(&data_section(&prompt, question));
+    if suite == "write"
+        && let Ok(info) = &run.info
+    {
+        body.push_str(&super::suites::write_diff(info, &d));
+    }
+    // The expected answer names a record only where a defect is asked about.
+    let expected = if suite == "corrupted" {
+        value_text(&m["expected"])
+    } else {
+        String::new()
+    };
+    body.push_str(&data_section(&prompt, question, &expected));
     body.push_str(&siblings(key, &metrics));
     body.push_str(&format!(
         "<details id=\"prompt\"><summary>The whole prompt</summary><pre>{}</pre></details>",
@@ -209,14 +228,20 @@ pub fn page_of(state: &State, key: &Key) -> Result<String, (u16, String)> {
     Ok(page(&format!("bench view — {} {}", key.tag, key.q), &body))
 }
 
-/// The data block of the prompt, the asked record in `.hl` when the question names one.
-fn data_section(prompt: &str, question: &str) -> String {
-    let Some((format, data)) = crate::prompt::parse_data_block(prompt) else {
-        return "<section id=\"data\"><h2>Data</h2><p class=\"note\">The prompt has no data block \
-                bench can read (a task or write prompt, or a rendering saved beside the log).</p></section>"
+/// The record named by the question, else by the expected answer (a `corrupted` call's
+/// duplicated or damaged record), else none. A prompt without bench's data header (a task's)
+/// shows its first fenced block.
+fn data_section(prompt: &str, question: &str, expected: &str) -> String {
+    let Some((format, data)) =
+        crate::prompt::parse_data_block(prompt).or_else(|| super::suites::fenced(prompt))
+    else {
+        return "<section id=\"data\"><h2>Data</h2><p class=\"note\">The prompt holds no data \
+                block (a write prompt, or a rendering saved beside the log).</p></section>"
             .into();
     };
-    let found = crate::formats::locate::locate_asked(format, data, question);
+    let found = crate::formats::locate::locate_asked(format, data, question).or_else(|| {
+        crate::formats::locate::locate(format, data, expected).map(|r| (expected.to_string(), r))
+    });
     let shown = match &found {
         Some((_, r)) => format!(
             "{}<mark class=\"hl\" id=\"record\">{}</mark>{}",

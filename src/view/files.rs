@@ -18,7 +18,21 @@ pub fn report(state: &State, name: &str) -> Result<String, (u16, String)> {
     } else {
         formats[0]
     };
-    crate::report::html_of(&run.dir, baseline).map_err(|e| (500, format!("{e:#}")))
+    if let Some(html) = state
+        .reports
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(name)
+    {
+        return Ok(html.clone());
+    }
+    let html = crate::report::html_of(&run.dir, baseline).map_err(|e| (500, format!("{e:#}")))?;
+    state
+        .reports
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(name.to_string(), html.clone());
+    Ok(html)
 }
 
 /// The artifact file `rel` of run `name`, after the checks; (status, reason) when refused.

@@ -42,6 +42,8 @@ pub struct State {
     pub facets: HashMap<&'static str, Vec<String>>,
     /// Per log, the byte offset of each result line by its sample tag (built on first use).
     pub lines: Mutex<HashMap<PathBuf, HashMap<String, Vec<u64>>>>,
+    /// Each run's report once computed (the logs do not change while the server runs).
+    pub reports: Mutex<HashMap<String, String>>,
 }
 
 /// The columns the answers page filters on: (query parameter, column).
@@ -61,9 +63,12 @@ pub const FACETS: [(&str, &str); 10] = [
 impl State {
     /// Reads the run folders of `root` and materialises their answers.
     pub fn load(root: &Path) -> Result<Self> {
-        let root = root
-            .canonicalize()
-            .with_context(|| format!("cannot open the root folder '{}'", root.display()))?;
+        let root = root.canonicalize().map_err(|e| {
+            crate::UsageError::new(format!(
+                "cannot open the root folder '{}': {e}",
+                root.display()
+            ))
+        })?;
         anyhow::ensure!(
             root.join("benchmarks").is_dir(),
             crate::UsageError::new(format!(
@@ -94,6 +99,7 @@ impl State {
             db: Mutex::new(db),
             facets,
             lines: Mutex::new(HashMap::new()),
+            reports: Mutex::new(HashMap::new()),
         })
     }
 

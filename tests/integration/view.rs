@@ -267,3 +267,216 @@ async fn nothing_writes_nothing_outside_and_html_is_text() {
         );
     }
 }
+
+/// The answers of `run` matching the text `q`, as links to their answer pages.
+async fn links(base: &str, run: &str, q: &str) -> Vec<String> {
+    let (_, page) = get(&format!("{base}/answers?run={run}&q={q}&per=500")).await;
+    rows(&page)
+        .iter()
+        .map(|r| {
+            r.split("href=\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap()
+                .replace("&amp;", "&")
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tasks_write_and_corrupted_answers_show_their_facts_diff_and_defect() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("root");
+    let cache = tmp.path().join("cache");
+    let r = root.to_str().unwrap();
+    for (suite, formats) in [
+        ("tasks", "csv,json_compact"),
+        ("write", "json_compact"),
+        ("corrupted", "csv"),
+    ] {
+        super::run_cli::bench(&cache)
+            .args([
+                "run",
+                "--suite",
+                suite,
+                "--formats",
+                formats,
+                "--runs",
+                "1",
+                "--no-report",
+                "--output-root",
+                r,
+            ])
+            .assert()
+            .success();
+        std::thread::sleep(std::time::Duration::from_millis(1100));
+    }
+    let run_of = |suite: &str| {
+        std::fs::read_dir(root.join("benchmarks"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.join(format!("{suite}.jsonl")).exists())
+            .unwrap()
+    };
+    // Plant a field in the first write reply: the diff shows it as written only.
+    let log = run_of("write").join("write.jsonl");
+    let mut lines: Vec<serde_json::Value> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let reply = lines[1]["data"]["sample"]["output"]["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let body = reply
+        .lines()
+        .filter(|l| !l.starts_with("```"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let mut doc: serde_json::Value = serde_json::from_str(&body).unwrap();
+    doc["planted_field"] = serde_json::json!(1);
+    lines[1]["data"]["sample"]["output"]["content"] = format!("```json\n{doc}\n```").into();
+    let planted_case = lines[1]["data"]["task"].as_str().unwrap().to_string();
+    let text: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    std::fs::write(&log, text.join("\n") + "\n").unwrap();
+    let base = serve(&root).await;
+
+    let tasks = name(&run_of("tasks"));
+    let fact = &links(&base, &tasks, "%23").await[0];
+    let (status, page) = get(&format!("{base}{fact}")).await;
+    assert_eq!(status, 200, "{page}");
+    assert!(page.contains("every fact of the task"), "{page}");
+    assert!(
+        page.split("<table id=\"facts\">")
+            .nth(1)
+            .unwrap()
+            .matches("<tr class=")
+            .count()
+            >= 2
+    );
+    assert!(
+        !page.contains("holds no data"),
+        "a task's data block shows: {page}"
+    );
+
+    let corrupted = name(&run_of("corrupted"));
+    let mut seen = false;
+    for link in links(&base, &corrupted, "PROD-").await {
+        let (_, page) = get(&format!("{base}{link}")).await;
+        if page.contains("data-defect=\"duplicate\"")
+            && page.contains("<dt>rule</dt><dd>exact</dd>")
+        {
+            let hl = page
+                .split("class=\"hl\"")
+                .nth(1)
+                .expect("the duplicated record highlighted");
+            let expected = page
+                .split("<dt>expected</dt><dd>")
+                .nth(1)
+                .unwrap()
+                .split('<')
+                .next()
+                .unwrap();
+            assert!(
+                hl.split("</mark>").next().unwrap().contains(expected),
+                "{hl:.300}"
+            );
+            seen = true;
+        }
+    }
+    assert!(seen, "a duplicate question about a record");
+
+    let write = name(&run_of("write"));
+    let (_, list) = get(&format!("{base}/answers?run={write}&per=500")).await;
+    let link = rows(&list)
+        .into_iter()
+        .find(|r| {
+            r.contains(&format!("<td>{planted_case}/document</td>")) || r.contains(&planted_case)
+        })
+        .and_then(|r| r.split("href=\"").nth(1))
+        .map(|h| h.split('"').next().unwrap().replace("&amp;", "&"))
+        .expect("the planted call's answer");
+    let (status, page) = get(&format!("{base}{link}")).await;
+    assert_eq!(status, 200, "{page}");
+    let diff = page
+        .split("<pre id=\"write-diff\">")
+        .nth(1)
+        .expect("a diff")
+        .split("</pre>")
+        .next()
+        .unwrap();
+    assert!(
+        diff.contains("data-diff=\"ins\">+   &quot;planted_field&quot;: 1</span>"),
+        "{diff}"
+    );
+    // The closing bracket before it gains a comma: the one line of the gold that changes.
+    assert_eq!(diff.matches("data-diff=\"del\"").count(), 1, "{diff}");
+}
+
+#[test]
+fn the_command_prints_its_url_warns_off_loopback_and_refuses_a_root_without_runs() {
+    use std::io::{BufRead, BufReader};
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("root");
+    let cache = tmp.path().join("cache");
+    super::run_cli::bench(&cache)
+        .args(super::run_cli::ONE_TABLE_RUN)
+        .args([
+            "--runs",
+            "1",
+            "--no-report",
+            "--output-root",
+            root.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    let bin = assert_cmd::cargo::cargo_bin("bench");
+    let mut child = std::process::Command::new(&bin)
+        .args([
+            "view",
+            root.to_str().unwrap(),
+            "--port",
+            "0",
+            "--host",
+            "0.0.0.0",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let mut warning = String::new();
+    BufReader::new(child.stderr.take().unwrap())
+        .read_line(&mut warning)
+        .unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(first.starts_with("bench view: http://0.0.0.0:"), "{first}");
+    assert!(
+        warning.starts_with("warning: --host 0.0.0.0 is not a loopback address"),
+        "{warning}"
+    );
+
+    let out = super::run_cli::bench(&cache)
+        .args([
+            "view",
+            tmp.path().join("nothing").to_str().unwrap(),
+            "--port",
+            "0",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("error: ") && err.lines().count() == 1,
+        "{err}"
+    );
+    assert!(err.contains("nothing"), "names the folder: {err}");
+}
