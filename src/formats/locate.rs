@@ -277,7 +277,7 @@ mod tests {
                         "{} {structure:?}: {id}'s name {name} not in {rec}",
                         format.name()
                     );
-                    for other in [n - 1, n + 1].into_iter().filter(|&o| o >= 1 && o <= 31) {
+                    for other in [n - 1, n + 1].into_iter().filter(|o| (1..=31).contains(o)) {
                         let other = format!("PROD-{other:06}");
                         assert!(
                             !rec.contains(&other),

@@ -339,7 +339,10 @@ async fn tasks_write_and_corrupted_answers_show_their_facts_diff_and_defect() {
     let mut doc: serde_json::Value = serde_json::from_str(&body).unwrap();
     doc["planted_field"] = serde_json::json!(1);
     lines[1]["data"]["sample"]["output"]["content"] = format!("```json\n{doc}\n```").into();
-    let planted_case = lines[1]["data"]["task"].as_str().unwrap().to_string();
+    let planted_tag = lines[1]["data"]["sample"]["tag"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let text: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
     std::fs::write(&log, text.join("\n") + "\n").unwrap();
     let base = serve(&root).await;
@@ -393,12 +396,10 @@ async fn tasks_write_and_corrupted_answers_show_their_facts_diff_and_defect() {
     let (_, list) = get(&format!("{base}/answers?run={write}&per=500")).await;
     let link = rows(&list)
         .into_iter()
-        .find(|r| {
-            r.contains(&format!("<td>{planted_case}/document</td>")) || r.contains(&planted_case)
-        })
-        .and_then(|r| r.split("href=\"").nth(1))
+        .filter_map(|r| r.split("href=\"").nth(1))
         .map(|h| h.split('"').next().unwrap().replace("&amp;", "&"))
-        .expect("the planted call's answer");
+        .find(|h| h.contains(&format!("tag={}&", planted_tag.replace(':', "%3A"))))
+        .expect("the planted call's answer is listed");
     let (status, page) = get(&format!("{base}{link}")).await;
     assert_eq!(status, 200, "{page}");
     let diff = page
