@@ -51,7 +51,9 @@ pub fn artifact(state: &State, name: &str, rel: &str) -> Result<(PathBuf, Vec<u8
 /// `base/rel`, canonical, when it exists and lies inside both `base` and `root`.
 pub fn inside(root: &Path, base: &Path, rel: &str) -> Result<PathBuf, (u16, String)> {
     let refuse = || (403, format!("'{rel}' is outside the run's folder"));
-    if Path::new(rel).is_absolute() {
+    // Refused as written, before the file system is asked (which would tell what exists).
+    let parent = |c: std::path::Component| matches!(c, std::path::Component::ParentDir);
+    if Path::new(rel).is_absolute() || Path::new(rel).components().any(parent) {
         return Err(refuse());
     }
     let base = base

@@ -217,6 +217,10 @@ async fn nothing_writes_nothing_outside_and_html_is_text() {
         (format!("/report/{run}/..%2F..%2F..%2Fsecret.txt"), 403),
         (format!("/report/{run}/%2Fetc%2Fpasswd"), 403),
         (format!("/report/{run}/link.txt"), 403),
+        (
+            format!("/report/{run}/..%2F..%2F..%2F..%2F..%2Fno-such-file"),
+            403,
+        ),
         ("/report/no-such-run/metadata.json".to_string(), 404),
     ] {
         let r = client.get(format!("{base}{path}")).send().await.unwrap();
