@@ -55,6 +55,9 @@ pub enum Command {
     InitConfig(InitConfigArgs),
     /// Measure bench itself (the runner against a local mock server).
     Perf(PerfArgs),
+    /// Browse the runs under a root in a local web app: runs, every answer filtered and paged,
+    /// one answer with the data as the model saw it, a run's report, two runs compared.
+    View(ViewArgs),
     /// List the analysis tasks of a task file (id, domain, data, facts).
     ListTasks(ListTasksArgs),
     /// List every format id: its family, whether the default set has it, whether it renders
@@ -393,6 +396,23 @@ pub struct MergeArgs {
     /// Write no report.
     #[arg(long)]
     pub no_report: bool,
+}
+
+/// `bench view`.
+#[derive(Debug, Args)]
+pub struct ViewArgs {
+    /// Root folder holding benchmarks/<timestamp>/.
+    #[arg(default_value = "data", value_name = "ROOT")]
+    pub root: PathBuf,
+    /// Port to listen on (0: any free port).
+    #[arg(long, default_value_t = 8787)]
+    pub port: u16,
+    /// Address to listen on; anything but a loopback address shows the runs to the network.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: std::net::IpAddr,
+    /// Open the viewer's URL in the default browser.
+    #[arg(long)]
+    pub open: bool,
 }
 
 /// `bench compare`.

@@ -25,6 +25,7 @@ pub mod suites;
 pub mod sweep;
 pub mod tasks;
 pub mod tokens;
+pub mod view;
 pub mod write;
 
 /// The run log's former module name, kept so existing `bench::records::…` paths still build.

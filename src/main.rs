@@ -43,6 +43,7 @@ fn main() -> ExitCode {
         Command::Merge(args) => commands::merge::execute(args),
         Command::InitConfig(args) => commands::init_config::execute(args),
         Command::Perf(args) => commands::perf::execute(args),
+        Command::View(args) => commands::view::execute(args),
         Command::Rescore(args) => commands::rescore::execute(args),
         Command::ListTasks(args) => commands::tasks::list(args),
         Command::Formats(args) => commands::formats::list(args),

@@ -262,8 +262,18 @@ impl Analytics {
 
     /// Runs SQL (one or more statements) and returns the result of the last one.
     pub fn query(&self, sql: &str) -> Result<Table, duckdb::Error> {
+        self.query_with(sql, &[])
+    }
+
+    /// Runs one statement with `?` placeholders bound to `params` (values from a user, e.g. the
+    /// viewer's filters, never spliced into the SQL text).
+    pub fn query_with(
+        &self,
+        sql: &str,
+        params: &[&dyn duckdb::ToSql],
+    ) -> Result<Table, duckdb::Error> {
         let mut stmt = self.conn.prepare(sql)?;
-        let mut rows = stmt.query([])?;
+        let mut rows = stmt.query(params)?;
         let mut out = Vec::new();
         let mut columns = Vec::new();
         while let Some(row) = rows.next()? {

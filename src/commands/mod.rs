@@ -17,6 +17,7 @@ pub mod sweep;
 pub mod tasks;
 pub mod tokens;
 mod tokens_data;
+pub mod view;
 pub mod write;
 
 use crate::cli::{DataArgs, DataFileArgs, QuestionsArg, SynthArgs};

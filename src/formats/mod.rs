@@ -8,6 +8,7 @@ mod ini;
 mod json;
 mod jsonl;
 mod kv_paths;
+pub mod locate;
 mod markdown_kv;
 mod markdown_table;
 pub mod scalar;

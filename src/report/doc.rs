@@ -160,7 +160,7 @@ pub fn markdown(blocks: &[Block]) -> String {
 }
 
 /// Escapes text for HTML.
-fn esc(s: &str) -> String {
+pub fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")

@@ -2,6 +2,7 @@
 //! report.html, metrics.json, analytics_results.json and charts) written by `bench report`.
 
 pub mod charts;
+pub mod compare;
 mod corrupted;
 pub mod data;
 mod decision;
@@ -20,5 +21,6 @@ mod write_tables;
 mod writing;
 mod wrong;
 
+pub use doc::esc;
 pub use tables::{TokenRow, ranking_table, ranking_table_within, render, tokens_table};
 pub use write::{Written, html_of, write_report, write_run_report};

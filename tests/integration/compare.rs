@@ -11,7 +11,12 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// One run of `name`'s double over `records` records, under `root`.
-async fn run(root: &Path, name: &str, wrong: &[(&'static str, u32)], records: u32) -> PathBuf {
+pub(super) async fn run(
+    root: &Path,
+    name: &str,
+    wrong: &[(&'static str, u32)],
+    records: u32,
+) -> PathBuf {
     let wrong: HashMap<_, _> = wrong.iter().map(|&(f, n)| (f, ids(1..=n))).collect();
     let plan = plan(root, vec![records], 1);
     let outcome = run_plan(

@@ -59,6 +59,7 @@ mod toon_golden;
 mod userdata;
 mod userdata_keys;
 mod userdata_run;
+mod view;
 mod views;
 mod windows;
 mod write_batch;

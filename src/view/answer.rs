@@ -1,0 +1,300 @@
+//! One answer's page: the question, what was expected and under which rule, the answer as
+//! extracted and the normalisation it needed, the raw reply, the call's tokens, cost, latency
+//! and finish reason, the other answers of the same call, and the data as the model saw it with
+//! the asked record highlighted (`formats::locate`).
+
+use super::html::{esc, href, page, value_text};
+use super::state::State;
+use serde::Deserialize;
+use serde_json::Value;
+use std::io::{BufRead, Read, Seek, SeekFrom};
+use std::path::Path;
+
+/// The query string of `/answer`: the run, the call (provider, model, sample tag) and the
+/// question's metric id.
+#[derive(Debug, Default, Deserialize)]
+pub struct Key {
+    /// Run folder name.
+    pub run: String,
+    /// Provider.
+    pub provider: String,
+    /// Model.
+    pub model: String,
+    /// The call's sample tag.
+    pub tag: String,
+    /// The metric (question or fact) id within the call.
+    pub q: String,
+}
+
+/// The byte offset of every result line of `log`, by its sample tag.
+fn index(log: &Path) -> std::io::Result<std::collections::HashMap<String, Vec<u64>>> {
+    let mut out: std::collections::HashMap<String, Vec<u64>> = Default::default();
+    let mut reader = std::io::BufReader::new(std::fs::File::open(log)?);
+    let (mut at, mut line) = (0u64, Vec::new());
+    const TAG: &[u8] = b"\"tag\":\"";
+    loop {
+        line.clear();
+        let n = reader.read_until(b'\n', &mut line)?;
+        if n == 0 {
+            break;
+        }
+        if let Some(i) = line.windows(TAG.len()).position(|w| w == TAG) {
+            let rest = &line[i + TAG.len()..];
+            if let Some(end) = rest.iter().position(|&b| b == b'"') {
+                let tag = String::from_utf8_lossy(&rest[..end]).into_owned();
+                out.entry(tag).or_default().push(at);
+            }
+        }
+        at += n as u64;
+    }
+    Ok(out)
+}
+
+/// The result line of the call `key` names, parsed.
+fn find_line(state: &State, log: &Path, key: &Key) -> Result<Option<Value>, String> {
+    let offsets = {
+        let mut lines = state.lines.lock().unwrap_or_else(|e| e.into_inner());
+        if !lines.contains_key(log) {
+            let idx = index(log).map_err(|e| format!("cannot read '{}': {e}", log.display()))?;
+            lines.insert(log.to_path_buf(), idx);
+        }
+        lines[log].get(&key.tag).cloned().unwrap_or_default()
+    };
+    let mut file =
+        std::fs::File::open(log).map_err(|e| format!("cannot read '{}': {e}", log.display()))?;
+    for at in offsets {
+        file.seek(SeekFrom::Start(at)).map_err(|e| e.to_string())?;
+        let mut text = String::new();
+        std::io::BufReader::new(&mut file)
+            .take(1 << 26)
+            .read_line(&mut text)
+            .map_err(|e| e.to_string())?;
+        let Ok(line) = serde_json::from_str::<Value>(&text) else {
+            continue;
+        };
+        let d = &line["data"];
+        if d["provider_config"]["provider"] == key.provider.as_str()
+            && d["provider_config"]["model"] == key.model.as_str()
+        {
+            return Ok(Some(line["data"].clone()));
+        }
+    }
+    Ok(None)
+}
+
+/// The question's text: its line `id: text` in the prompt.
+fn question_text<'a>(prompt: &'a str, id: &str) -> Option<&'a str> {
+    let head = format!("{id}: ");
+    prompt.lines().find_map(|l| l.strip_prefix(head.as_str()))
+}
+
+/// A `<dl>` of label → text pairs (text escaped).
+fn kv(pairs: &[(&str, String)]) -> String {
+    let mut out = String::from("<dl class=\"kv\">");
+    for (k, v) in pairs {
+        out.push_str(&format!("<dt>{}</dt><dd>{}</dd>", esc(k), esc(v)));
+    }
+    out.push_str("</dl>");
+    out
+}
+
+/// The answer page, or (status, one-line reason).
+pub fn page_of(state: &State, key: &Key) -> Result<String, (u16, String)> {
+    let run = state
+        .run(&key.run)
+        .ok_or_else(|| (404, format!("no run folder '{}' under the root", key.run)))?;
+    let suite = run
+        .suite()
+        .ok_or_else(|| (404, format!("the log of '{}' does not read", key.run)))?;
+    let log = run.dir.join(format!("{suite}.jsonl"));
+    let d = find_line(state, &log, key)
+        .map_err(|e| (500, e))?
+        .ok_or_else(|| {
+            (
+                404,
+                format!(
+                    "no call {} of {}:{} in '{}'",
+                    key.tag, key.provider, key.model, key.run
+                ),
+            )
+        })?;
+    let metrics = d["metrics"].as_array().cloned().unwrap_or_default();
+    let m = metrics
+        .iter()
+        .find(|m| m["metric"] == key.q.as_str())
+        .ok_or_else(|| (404, format!("call {} has no answer '{}'", key.tag, key.q)))?;
+    let prompt: String = d["sample"]["input"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|msg| msg["content"].as_str())
+        .collect::<Vec<_>>()
+        .join("\n\n");
+    let asked_about = match (suite, d["task"].as_str()) {
+        ("tasks", Some(t)) => format!(
+            "Fact {} of task {t}: every fact of the task is in the table below.",
+            key.q
+        ),
+        ("write", Some(t)) => format!("Write the document of case {t} (the prompt is below)."),
+        _ => "(not found as a line of the prompt: see the prompt below)".into(),
+    };
+    let question = question_text(&prompt, &key.q).unwrap_or(&asked_about);
+    let passed = m["passed"].as_i64() == Some(1) || m["passed"] == true;
+    let norm = m["normalization"]
+        .as_array()
+        .map(|a| a.iter().map(value_text).collect::<Vec<_>>().join(", "))
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| "none".into());
+    let u = &d["usage"];
+    let mut body = format!(
+        "<h1>Answer {} of {}</h1><p>{}:{} · {} · {} · {} · {} records · run {} · <a href=\"{}\">answers of this run</a></p>",
+        esc(&key.q),
+        esc(&key.tag),
+        esc(&key.provider),
+        esc(&key.model),
+        esc(&value_text(&d["format"])),
+        esc(&value_text(&d["structure"])),
+        esc(&value_text(&d["variant"])),
+        esc(&value_text(&d["records"])),
+        esc(&value_text(&d["run"])),
+        href("/answers", &[("run", &key.run), ("q", "")]),
+    );
+    body.push_str(&format!(
+        "<section id=\"question\"><h2>Question</h2><p>{}</p></section>",
+        esc(question)
+    ));
+    body.push_str(&super::suites::defect(suite, &d));
+    body.push_str(&format!(
+        "<section id=\"grading\" data-passed=\"{passed}\">{}</section>",
+        kv(&[
+            ("expected", value_text(&m["expected"])),
+            ("rule", value_text(&m["validation"])),
+            ("answer as extracted", value_text(&m["actual"])),
+            ("normalisation needed", norm),
+            ("passed", if passed { "yes".into() } else { "no".into() }),
+            ("failure kind", value_text(&m["failure"])),
+            ("off by", value_text(&m["off_by"])),
+            ("reason", value_text(&m["reason"])),
+            ("call error", value_text(&d["error"])),
+            (
+                "tokens",
+                format!(
+                    "input {} · output {} · reasoning {} · cache read {}",
+                    value_text(&u["input"]),
+                    value_text(&u["output"]),
+                    value_text(&u["reasoning"]),
+                    value_text(&u["cache_read"])
+                ),
+            ),
+            ("cost (USD)", value_text(&d["cost_usd"])),
+            (
+                "latency (ms)",
+                value_text(&d["timing"]["provider_latency_ms"])
+            ),
+            (
+                "finish reason",
+                format!(
+                    "{} ({})",
+                    value_text(&d["finish"]),
+                    value_text(&d["finish_reason"])
+                )
+            ),
+            ("served model", value_text(&d["served_model"])),
+        ])
+    ));
+    body.push_str(&format!(
+        "<section id=\"reply\"><h2>Raw reply</h2><pre>{}</pre></section>",
+        esc(d["sample"]["output"]["content"]
+            .as_str()
+            .unwrap_or_default())
+    ));
+    if suite == "write"
+        && let Ok(info) = &run.info
+    {
+        body.push_str(&super::suites::write_diff(info, &d));
+    }
+    // The expected answer names a record only where a defect is asked about.
+    let expected = if suite == "corrupted" {
+        value_text(&m["expected"])
+    } else {
+        String::new()
+    };
+    body.push_str(&data_section(&prompt, question, &expected));
+    body.push_str(&siblings(key, &metrics));
+    body.push_str(&format!(
+        "<details id=\"prompt\"><summary>The whole prompt</summary><pre>{}</pre></details>",
+        esc(&prompt)
+    ));
+    Ok(page(&format!("bench view — {} {}", key.tag, key.q), &body))
+}
+
+/// The record named by the question, else by the expected answer (a `corrupted` call's
+/// duplicated or damaged record), else none. A prompt without bench's data header (a task's)
+/// shows its first fenced block.
+fn data_section(prompt: &str, question: &str, expected: &str) -> String {
+    let Some((format, data)) =
+        crate::prompt::parse_data_block(prompt).or_else(|| super::suites::fenced(prompt))
+    else {
+        return "<section id=\"data\"><h2>Data</h2><p class=\"note\">The prompt holds no data \
+                block (a write prompt, or a rendering saved beside the log).</p></section>"
+            .into();
+    };
+    let found = crate::formats::locate::locate_asked(format, data, question).or_else(|| {
+        crate::formats::locate::locate(format, data, expected).map(|r| (expected.to_string(), r))
+    });
+    let shown = match &found {
+        Some((_, r)) => format!(
+            "{}<mark class=\"hl\" id=\"record\">{}</mark>{}",
+            esc(&data[..r.start]),
+            esc(&data[r.clone()]),
+            esc(&data[r.end..])
+        ),
+        None => esc(data),
+    };
+    let note = match &found {
+        Some((id, _)) => format!("The record asked about ({}) is highlighted.", esc(id)),
+        None => {
+            "The question names no record found in the rendering (a question over all records)."
+                .into()
+        }
+    };
+    format!(
+        "<section id=\"data\" data-format=\"{}\"><h2>Data as the model saw it ({})</h2><p class=\"note\">{note}</p><pre>{shown}</pre></section>",
+        esc(format),
+        esc(format)
+    )
+}
+
+/// The other answers (or facts) of the same call, each linked.
+fn siblings(key: &Key, metrics: &[Value]) -> String {
+    let mut out = String::from(
+        "<section id=\"call\"><h2>Every answer of this call</h2><table id=\"facts\"><thead><tr>\
+         <th>id</th><th>category</th><th>expected</th><th>answer</th><th>passed</th><th>failure</th></tr></thead><tbody>",
+    );
+    for m in metrics {
+        let id = value_text(&m["metric"]);
+        let passed = m["passed"].as_i64() == Some(1) || m["passed"] == true;
+        let link = href(
+            "/answer",
+            &[
+                ("run", &key.run),
+                ("provider", &key.provider),
+                ("model", &key.model),
+                ("tag", &key.tag),
+                ("q", &id),
+            ],
+        );
+        out.push_str(&format!(
+            "<tr class=\"{}\"><td><a href=\"{link}\">{}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            if passed { "passed" } else { "failed" },
+            esc(&id),
+            esc(&value_text(&m["category"])),
+            esc(&value_text(&m["expected"])),
+            esc(&value_text(&m["actual"])),
+            if passed { "yes" } else { "no" },
+            esc(&value_text(&m["failure"])),
+        ));
+    }
+    out.push_str("</tbody></table></section>");
+    out
+}

@@ -1,0 +1,161 @@
+//! What one answer's page adds per suite: the defect of a `corrupted` call, the data of a
+//! `tasks` call (its prompt's fenced block), and for a `write` call the gold against the
+//! document written, line by line.
+
+use super::html::esc;
+use crate::report::data::RunInfo;
+use serde_json::Value;
+
+/// The damage of each `corrupted` data set, in words.
+fn defect_words(defect: &str) -> &'static str {
+    match defect {
+        "control" => "none: the undamaged control",
+        "missing_record" => "a record removed from the middle",
+        "duplicate" => "the middle record listed twice",
+        "truncated" => "the text cut off inside a record",
+        "missing_field" => "one record without its number field",
+        "wrong_type" => "one record's number given as text",
+        _ => "see the run's metadata",
+    }
+}
+
+/// The defect line of a `corrupted` call (its `task` names the defect).
+pub fn defect(suite: &str, d: &Value) -> String {
+    match (suite, d["task"].as_str()) {
+        ("corrupted", Some(t)) => format!(
+            "<p id=\"defect\" data-defect=\"{}\">Defect: <b>{}</b> — {}.</p>",
+            esc(t),
+            esc(t),
+            defect_words(t)
+        ),
+        _ => String::new(),
+    }
+}
+
+/// The first fenced block of a prompt (a task's data): its info string and text.
+pub fn fenced(prompt: &str) -> Option<(&str, &str)> {
+    let open = prompt.find("```")?;
+    let ticks = prompt[open..].bytes().take_while(|&b| b == b'`').count();
+    let fence = &prompt[open..open + ticks];
+    let after = &prompt[open + ticks..];
+    let nl = after.find('\n')?;
+    let body = &after[nl + 1..];
+    let end = body.find(&format!("\n{fence}")).unwrap_or(body.len());
+    Some((after[..nl].trim(), &body[..end]))
+}
+
+/// A `write` call's document against its gold: both as pretty JSON when the reply decodes,
+/// else the gold rendered in the format against the text written; a line diff either way.
+pub fn write_diff(info: &RunInfo, d: &Value) -> String {
+    let Some(item) = d["task"].as_str() else {
+        return String::new();
+    };
+    let Some(case) = info
+        .metadata
+        .write
+        .as_ref()
+        .and_then(|w| w.cases.iter().find(|c| c.item() == item))
+    else {
+        return format!(
+            "<p class=\"note\">No case '{}' in the run's metadata.</p>",
+            esc(item)
+        );
+    };
+    let Some(format) = d["format"]
+        .as_str()
+        .and_then(crate::formats::Format::from_name)
+    else {
+        return String::new();
+    };
+    let reply = d["sample"]["output"]["content"]
+        .as_str()
+        .unwrap_or_default();
+    let (written, _, _) = crate::write::grade::extract(reply, format.spec().fence);
+    let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
+    let (gold, doc, how) = match format.decode(written) {
+        Ok(v) => (pretty(&case.gold), pretty(&v), "both decoded, as JSON"),
+        Err(_) => (
+            format
+                .encode(&case.gold)
+                .unwrap_or_else(|_| pretty(&case.gold)),
+            written.to_string(),
+            "the reply does not decode: the gold rendered in the format against the text written",
+        ),
+    };
+    let lines = diff(&gold, &doc);
+    let changed = lines.iter().filter(|(k, _)| *k != ' ').count();
+    let mut out = format!(
+        "<section id=\"write\"><h2>Gold against the document written</h2><p class=\"note\">{} ({} lines differ; − gold only, + written only).</p><pre id=\"write-diff\">",
+        esc(how),
+        changed
+    );
+    for (kind, line) in lines {
+        let class = match kind {
+            '-' => "del",
+            '+' => "ins",
+            _ => "same",
+        };
+        out.push_str(&format!(
+            "<span class=\"{class}\" data-diff=\"{class}\">{kind} {}</span>",
+            esc(line)
+        ));
+    }
+    out.push_str("</pre></section>");
+    out
+}
+
+/// A line diff (longest common subsequence): each line with ' ', '-' (only in `a`) or '+'
+/// (only in `b`). Past 4,000 lines a side, the rest is listed as removed and added.
+pub fn diff<'a>(a: &'a str, b: &'a str) -> Vec<(char, &'a str)> {
+    const MAX: usize = 4000;
+    let (a, b): (Vec<&str>, Vec<&str>) = (a.lines().collect(), b.lines().collect());
+    let (n, m) = (a.len().min(MAX), b.len().min(MAX));
+    // lcs[i][j]: the common lines of a[i..n] and b[j..m].
+    let mut lcs = vec![vec![0u32; m + 1]; n + 1];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            lcs[i][j] = if a[i] == b[j] {
+                lcs[i + 1][j + 1] + 1
+            } else {
+                lcs[i + 1][j].max(lcs[i][j + 1])
+            };
+        }
+    }
+    let (mut i, mut j, mut out) = (0, 0, Vec::new());
+    while i < n && j < m {
+        if a[i] == b[j] {
+            out.push((' ', a[i]));
+            i += 1;
+            j += 1;
+        } else if lcs[i + 1][j] >= lcs[i][j + 1] {
+            out.push(('-', a[i]));
+            i += 1;
+        } else {
+            out.push(('+', b[j]));
+            j += 1;
+        }
+    }
+    out.extend(a[i..].iter().map(|l| ('-', *l)));
+    out.extend(b[j..].iter().map(|l| ('+', *l)));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diff_keeps_common_lines_and_marks_the_rest() {
+        let got = diff("a\nb\nc\n", "a\nx\nc\nd\n");
+        assert_eq!(
+            got,
+            vec![(' ', "a"), ('-', "b"), ('+', "x"), (' ', "c"), ('+', "d")]
+        );
+    }
+
+    #[test]
+    fn fenced_finds_a_tasks_data_block() {
+        let p = "Evaluate:\n\n```json\n{\"a\":1}\n```\n\nThen say.";
+        assert_eq!(fenced(p), Some(("json", "{\"a\":1}")));
+    }
+}
