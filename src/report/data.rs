@@ -679,6 +679,8 @@ pub fn gather_run(run: RunInfo, baseline: &str) -> Result<ReportData> {
         ),
         "sql/wrong_answers.sql",
     )?;
+    let mut wrong_answers = wrong_answers;
+    super::records::add_asked_records(&mut wrong_answers, &run.dir.join(&run.suite));
     let key_check = run_sql(&a, sql::KEY_CHECK, "sql/key_check.sql")?;
     let prompt_wording = run_sql(&a, sql::PROMPT_WORDING, "sql/prompt_wording.sql")?;
     let corrupted = run_sql(&a, sql::CORRUPTED, "sql/corrupted.sql")?;

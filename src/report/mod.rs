@@ -12,6 +12,7 @@ mod generic;
 mod json;
 #[cfg(test)]
 mod layers;
+mod records;
 mod sections;
 pub mod tables;
 mod verdict;

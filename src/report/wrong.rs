@@ -11,6 +11,9 @@ use serde_json::{Map, Value};
 /// Characters of an answer shown in a cell; a longer reply is cut with "…".
 const ANSWER_CHARS: usize = 160;
 
+/// Characters of the asked record shown (a nested record in an indented format is long).
+const RECORD_CHARS: usize = 300;
+
 /// `s` on one line, cut to `ANSWER_CHARS` characters.
 fn short(s: &str) -> String {
     let one_line: String = s
@@ -55,6 +58,19 @@ fn rendering(o: &Map<String, Value>) -> String {
     )
 }
 
+/// The asked record's lines as the model read them, whitespace runs made one space and cut
+/// at [`RECORD_CHARS`]; "–" where the question names no record (an aggregate, a task).
+fn record(o: &Map<String, Value>) -> String {
+    let Some(Value::String(r)) = o.get("record") else {
+        return "–".into();
+    };
+    let flat = r.split_whitespace().collect::<Vec<_>>().join(" ");
+    match flat.char_indices().nth(RECORD_CHARS) {
+        Some((at, _)) => format!("{}…", &flat[..at]),
+        None => flat,
+    }
+}
+
 /// The section; one line when no answer was wrong.
 pub fn section(d: &ReportData) -> Vec<Block> {
     blocks(&d.wrong_answers)
@@ -93,9 +109,16 @@ fn blocks(t: &Table) -> Vec<Block> {
             ),
         ));
         out.push(Block::Table {
-            columns: ["question", "run", "expected", "answer", "failure"]
-                .map(String::from)
-                .to_vec(),
+            columns: [
+                "question",
+                "run",
+                "expected",
+                "answer",
+                "failure",
+                "the asked record in the rendering",
+            ]
+            .map(String::from)
+            .to_vec(),
             rows: group
                 .iter()
                 .map(|o| {
@@ -106,6 +129,7 @@ fn blocks(t: &Table) -> Vec<Block> {
                         Cell::literal(short(&text(o, "expected"))),
                         Cell::literal(short(&text(o, "actual"))),
                         Cell::text(text(o, "failure").replace('_', " ")),
+                        Cell::literal(record(o)),
                     ]
                 })
                 .collect(),

@@ -128,6 +128,18 @@ async fn decisions_follow_the_paired_rows() {
         "{md}"
     );
     assert!(md.contains("| q001 | 1 | "), "{md}");
+    // Each wrong answer shows the asked record as the model read it: the rendering's lines
+    // that hold the identifier the question names and the expected value.
+    let row = md.lines().find(|l| l.starts_with("| q001 | 1 | ")).unwrap();
+    let cells: Vec<&str> = row
+        .split(" | ")
+        .map(|c| c.trim_matches(['|', ' ']))
+        .collect();
+    let (expected, record) = (cells[2], cells[cells.len() - 1]);
+    assert!(
+        record.contains("PROD-") && record.contains(expected.trim_matches('"')),
+        "the asked record {record:?} holds the expected {expected:?}: {row}"
+    );
     assert!(md.contains("… and 25 more wrong answers."), "{md}");
     assert!(
         md.contains("### double/ni: `csv`, flat · mandatory · 31 records: 2 wrong answers"),
