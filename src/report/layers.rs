@@ -7,8 +7,8 @@ use std::path::Path;
 /// The report's modules, lowest layer first; a module may import only modules listed before it.
 const ORDER: [(&str, &[&str]); 5] = [
     ("foundations", &["charts", "doc", "tables", "write_tables"]),
-    ("data", &["data", "records"]),
-    // `compare` (two runs side by side, from h42-view) reads the data layer only.
+    ("data", &["records", "data"]),
+    // `compare` (two runs side by side, for `bench compare` and `bench view`) reads the data layer only.
     ("decisions", &["decision", "compare"]),
     (
         "sections",
