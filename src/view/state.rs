@@ -64,8 +64,14 @@ impl State {
     /// Reads the run folders of `root` and materialises their answers.
     pub fn load(root: &Path) -> Result<Self> {
         let root = root.canonicalize().map_err(|e| {
+            // A first `bench view` in a fresh folder: say what a root is and how to make one.
+            let hint = if e.kind() == std::io::ErrorKind::NotFound {
+                ": no runs yet? `bench run` writes them under data/, or name the folder `bench run --output-root` wrote (`bench view DIR`)"
+            } else {
+                ""
+            };
             crate::UsageError::new(format!(
-                "cannot open the root folder '{}': {e}",
+                "cannot open the root folder '{}': {e}{hint}",
                 root.display()
             ))
         })?;

@@ -483,5 +483,9 @@ fn the_command_prints_its_url_warns_off_loopback_and_refuses_a_root_without_runs
         err.starts_with("error: ") && err.lines().count() == 1,
         "{err}"
     );
+    assert!(
+        err.contains("nothing") && err.contains("`bench run`"),
+        "a missing root names itself and how runs get there: {err}"
+    );
     assert!(err.contains("nothing"), "names the folder: {err}");
 }
