@@ -414,20 +414,26 @@ impl Labels {
             let dy = (y - p.1).max(0).max(p.1 - (y + h));
             i64::from(dx.max(dy))
         };
-        let mut best: Option<((i32, i32), i64)> = None;
-        for &c in &near {
-            let b = padded(c);
-            if !fits(b, &self.placed) {
-                continue;
+        // The best free spot of `candidates` (least covered, then nearest), stopping at the
+        // first that covers nothing; `best` carries over from the candidates tried before.
+        let pick = |candidates: &[(i32, i32)], mut best: Option<((i32, i32), i64)>| {
+            for &c in candidates {
+                let b = padded(c);
+                if !fits(b, &self.placed) {
+                    continue;
+                }
+                let crowded = crowd(b);
+                let score = crowded * 100 + distance(c);
+                if best.is_none_or(|(_, s)| score < s) {
+                    best = Some((c, score));
+                }
+                if crowded == 0 {
+                    break;
+                }
             }
-            let score = crowd(b) * 100 + distance(c);
-            if best.is_none_or(|(_, s)| score < s) {
-                best = Some((c, score));
-            }
-            if crowd(b) == 0 {
-                break;
-            }
-        }
+            best
+        };
+        let mut best = pick(&near, None);
         if best.is_none_or(|(_, s)| s >= 100) {
             // Nothing clear nearby: scan the plot, nearest first.
             let (x0, y0, x1, y1) = self.bounds;
@@ -438,19 +444,7 @@ impl Labels {
                 }
             }
             grid.sort_by_key(|&c| distance(c));
-            for c in grid {
-                let b = padded(c);
-                if !fits(b, &self.placed) {
-                    continue;
-                }
-                let score = crowd(b) * 100 + distance(c);
-                if best.is_none_or(|(_, s)| score < s) {
-                    best = Some((c, score));
-                }
-                if crowd(b) == 0 {
-                    break;
-                }
-            }
+            best = pick(&grid, best);
         }
         let (at, _) = best?;
         self.placed.push(padded(at));
