@@ -3,6 +3,7 @@
 //! where to send, what to send, how to read the answer.
 
 use super::batch::{BatchApi, Caps, Item, Outcome, Protocol, Raw, Status, Transport};
+use super::counting::Counting;
 use super::http::{Endpoint, Secret};
 use super::{ModelConfig, Provider, ProviderError, Request, Response};
 use crate::UsageError;
@@ -36,6 +37,10 @@ pub(super) trait WireApi: Send + Sync {
     fn protocol(&self) -> Option<Box<dyn Protocol>> {
         None
     }
+    /// How the provider counts prompt tokens (see `counting`), given its chat endpoint.
+    fn counting(&self, _cfg: &ModelConfig, _base: &str, _chat: &Endpoint) -> Counting {
+        Counting::Missing(format!("{} has no token-counting endpoint", self.name()))
+    }
     /// Whether `body` carries a structured-output schema for this API, or why not.
     fn structured_output(&self) -> Result<(), String> {
         Err(format!(
@@ -54,6 +59,8 @@ pub(super) struct Http<W> {
     batch: Option<(Box<dyn Protocol>, Transport)>,
     /// The variable to set, when the API needs a key and none was found.
     missing_key: Option<String>,
+    /// How its prompt tokens are counted.
+    counting: Counting,
 }
 
 impl<W: WireApi> Http<W> {
@@ -80,12 +87,14 @@ impl<W: WireApi> Http<W> {
             };
             (p, t)
         });
+        let counting = wire.counting(cfg, base, &endpoint);
         Ok(Self {
             wire,
             cfg: cfg.clone(),
             endpoint,
             batch,
             missing_key,
+            counting,
         })
     }
 
@@ -154,6 +163,21 @@ impl<W: WireApi> Provider for Http<W> {
             Some(env) => Err(ProviderError::MissingKey(env.clone())),
             None => Ok(()),
         }
+    }
+
+    fn counter(&self) -> Result<String, String> {
+        match &self.counting {
+            Counting::Missing(why) => Err(why.clone()),
+            c => Ok(c.basis()),
+        }
+    }
+
+    async fn count_tokens(&self, req: &Request<'_>) -> Result<u64, ProviderError> {
+        if self.counting.remote() {
+            self.ready()?;
+        }
+        let body = self.wire.body(&self.call_config(req), req);
+        self.counting.count(&self.cfg.model, req, &body).await
     }
 
     async fn complete(&self, req: &Request<'_>) -> Result<Response, ProviderError> {

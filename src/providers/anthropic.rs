@@ -3,6 +3,7 @@
 
 use super::adapter::WireApi;
 use super::capabilities::temperature_allowed;
+use super::counting::Counting;
 use super::http::{Endpoint, Secret, join};
 use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage, split_prefix, u64_at};
 use serde_json::{Value, json};
@@ -84,6 +85,9 @@ impl WireApi for Anthropic {
     }
     fn protocol(&self) -> Option<Box<dyn super::batch::Protocol>> {
         Some(Box::new(super::batch::anthropic::Anthropic))
+    }
+    fn counting(&self, _cfg: &ModelConfig, base: &str, chat: &Endpoint) -> Counting {
+        Counting::Anthropic(chat.at(join(base, "/v1/messages/count_tokens")))
     }
 }
 

@@ -3,6 +3,7 @@
 
 use super::adapter::WireApi;
 use super::capabilities::temperature_allowed;
+use super::counting::Counting;
 use super::http::{Endpoint, Secret, join};
 use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage, u64_at};
 use serde_json::{Value, json};
@@ -71,6 +72,10 @@ impl WireApi for Gemini {
     }
     fn protocol(&self) -> Option<Box<dyn super::batch::Protocol>> {
         Some(Box::new(super::batch::gemini::Gemini))
+    }
+    fn counting(&self, cfg: &ModelConfig, base: &str, chat: &Endpoint) -> Counting {
+        let model = cfg.model.strip_prefix("models/").unwrap_or(&cfg.model);
+        Counting::Gemini(chat.at(join(base, &format!("/v1beta/models/{model}:countTokens"))))
     }
 
     fn body_request_id(&self, body: &Value) -> Option<String> {

@@ -7,6 +7,7 @@ mod anthropic;
 pub mod batch;
 pub mod capabilities;
 pub mod config;
+pub mod counting;
 mod gemini;
 pub mod http;
 mod openai;
@@ -354,6 +355,18 @@ pub trait Provider: Send + Sync {
         Err("bench sends no structured-output request to this provider".into())
     }
     async fn complete(&self, req: &Request<'_>) -> Result<Response, ProviderError>;
+    /// What its token counts rest on (`anthropic count_tokens`, `o200k_base, offline`), or
+    /// why it has no counter.
+    fn counter(&self) -> Result<String, String> {
+        Err(format!("{} has no token counter", self.name()))
+    }
+    /// The prompt tokens of `req` as the provider counts (and bills) them, without generating
+    /// anything.
+    async fn count_tokens(&self, _req: &Request<'_>) -> Result<u64, ProviderError> {
+        Err(ProviderError::BadPrompt(
+            self.counter().err().unwrap_or_default(),
+        ))
+    }
 }
 
 /// The wire APIs `--provider NAME:MODEL` accepts.

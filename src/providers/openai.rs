@@ -3,6 +3,7 @@
 
 use super::adapter::WireApi;
 use super::capabilities::temperature_allowed;
+use super::counting::{self, Counting, Tokenize};
 use super::http::{Endpoint, Secret, join};
 use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage, Wire, u64_at};
 use serde_json::{Value, json};
@@ -79,6 +80,17 @@ impl WireApi for OpenAi {
                 endpoint: "/v1/chat/completions",
             }) as Box<dyn super::batch::Protocol>
         })
+    }
+    fn counting(&self, cfg: &ModelConfig, base: &str, chat: &Endpoint) -> Counting {
+        match self.0 {
+            Wire::OpenAiCompatible => Counting::Tokenize(Tokenize::new(chat, base)),
+            Wire::Ollama => Counting::Missing(
+                "Ollama's API has no token-counting endpoint (its replies' usage counts the \
+                 prompts bench sends)"
+                    .into(),
+            ),
+            _ => Counting::Offline(counting::openai_vocabulary(&cfg.model)),
+        }
     }
 }
 

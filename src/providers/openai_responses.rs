@@ -2,6 +2,7 @@
 
 use super::adapter::WireApi;
 use super::capabilities::temperature_allowed;
+use super::counting::{self, Counting};
 use super::http::{Endpoint, Secret, join};
 use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage, u64_at};
 use serde_json::{Value, json};
@@ -64,6 +65,9 @@ impl WireApi for OpenAiResponses {
         Some(Box::new(super::batch::openai::OpenAi {
             endpoint: "/v1/responses",
         }))
+    }
+    fn counting(&self, cfg: &ModelConfig, _base: &str, _chat: &Endpoint) -> Counting {
+        Counting::Offline(counting::openai_vocabulary(&cfg.model))
     }
 }
 

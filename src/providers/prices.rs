@@ -83,6 +83,7 @@ pub const TABLE: &[Entry] = &[
             "claude-sonnet-4",
             "claude-sonnet-4-0",
             "claude-sonnet-4-5",
+            "claude-sonnet-4-6",
             "claude-3-7-sonnet",
         ],
         p(3.0, 15.0, 0.3, 3.75),
@@ -125,6 +126,7 @@ pub const TABLE: &[Entry] = &[
             "gpt-5.1",
             "gpt-5-chat-latest",
             "gpt-5.1-chat-latest",
+            "gpt-5-codex",
         ],
         p(1.25, 10.0, 0.125, 1.25),
         OPENAI_PAGE,
@@ -137,6 +139,34 @@ pub const TABLE: &[Entry] = &[
         OPENAI_PAGE,
     ),
     e(OPENAI, &["o3-pro"], p(20.0, 80.0, 20.0, 20.0), OPENAI_PAGE),
+    e(
+        OPENAI,
+        &["o1-pro"],
+        p(150.0, 600.0, 150.0, 150.0),
+        OPENAI_PAGE,
+    ),
+    e(OPENAI, &["o1"], p(15.0, 60.0, 7.5, 15.0), OPENAI_PAGE),
+    e(OPENAI, &["o1-mini"], p(1.1, 4.4, 0.55, 1.1), OPENAI_PAGE),
+    // The models before GPT-4o have no cached-input discount.
+    e(OPENAI, &["gpt-4"], p(30.0, 60.0, 30.0, 30.0), OPENAI_PAGE),
+    e(
+        OPENAI,
+        &["gpt-4-turbo"],
+        p(10.0, 30.0, 10.0, 10.0),
+        OPENAI_PAGE,
+    ),
+    e(
+        OPENAI,
+        &["gpt-3.5-turbo"],
+        p(0.5, 1.5, 0.5, 0.5),
+        OPENAI_PAGE,
+    ),
+    e(
+        OPENAI,
+        &["chatgpt-4o-latest"],
+        p(5.0, 15.0, 5.0, 5.0),
+        OPENAI_PAGE,
+    ),
     e(
         OPENAI,
         &["gpt-4.1-nano"],
@@ -185,7 +215,65 @@ pub const TABLE: &[Entry] = &[
         p(0.1, 0.4, 0.025, 0.1),
         GEMINI_PAGE,
     ),
+    e(
+        GEMINI,
+        &["gemini-2.0-flash-lite"],
+        p(0.075, 0.3, 0.075, 0.075),
+        GEMINI_PAGE,
+    ),
 ];
+
+/// Model ids of the capability table that have no row here, each with the reason: a
+/// capability row must have a price or say why not (tested), so a dry run's `–` is explained.
+pub const UNPRICED: &[(&str, &str)] = &[
+    (
+        "claude-opus-5",
+        "no public price when the table was checked",
+    ),
+    (
+        "claude-sonnet-5",
+        "no public price when the table was checked",
+    ),
+    (
+        "claude-mythos-5",
+        "no public price when the table was checked",
+    ),
+    (
+        "claude-fable-5",
+        "no public price when the table was checked",
+    ),
+    (
+        "claude-mythos-preview",
+        "an invitation-only research preview with no public price",
+    ),
+    ("claude-3-sonnet", "retired: the API no longer serves it"),
+    ("claude-3-opus", "retired: the API no longer serves it"),
+    ("claude-3-5-sonnet", "retired: the API no longer serves it"),
+    ("gemini-1.5-pro", "retired: the API no longer serves it"),
+    ("gemini-1.5-flash", "retired: the API no longer serves it"),
+    (
+        "gemini-1.5-flash-8b",
+        "retired: the API no longer serves it",
+    ),
+    (
+        "gpt-5.*",
+        "a pattern: each GPT-5.x is priced by its own row (gpt-5.1), a later one by none",
+    ),
+    (
+        "gemini-3*",
+        "a pattern: Gemini 3 models are priced by their own rows once listed, by none before",
+    ),
+];
+
+/// Why `model` on `provider` has no price, when the table says.
+pub fn unpriced_reason(model: &str) -> Option<&'static str> {
+    let model = model.strip_prefix("models/").unwrap_or(model);
+    UNPRICED
+        .iter()
+        .filter_map(|(id, why)| Some((super::capabilities::score(id, model)?, *why)))
+        .max_by_key(|(n, _)| *n)
+        .map(|(_, why)| why)
+}
 
 /// The fraction of the live price the provider's batch API charges, for providers that have
 /// one (all three halve it).
@@ -242,7 +330,8 @@ mod tests {
         );
         // Not listed: no price rather than a neighbour's.
         assert_eq!(input("anthropic", "claude-opus-4-9"), None);
-        assert_eq!(input("anthropic", "claude-sonnet-4-6"), None);
+        assert_eq!(input("anthropic", "claude-sonnet-4-6"), Some(3.0));
+        assert_eq!(input("anthropic", "claude-sonnet-4-7"), None);
         assert_eq!(input("openai", "gpt-5.5"), None);
         assert_eq!(input("openai", "o3-deep-research"), None);
         assert_eq!(input("openai", "gpt-5-pro"), Some(15.0));
@@ -254,5 +343,34 @@ mod tests {
         );
         assert!(lookup("openai-compatible", "gpt-4o").is_none());
         assert!(lookup("gemini", "gpt-4o").is_none());
+    }
+
+    /// Every model the capability table names has a price here, or a stated reason in
+    /// [`UNPRICED`] (never both: a reason beside a price would be stale).
+    #[test]
+    fn every_capability_model_has_a_price_or_a_reason() {
+        use crate::providers::capabilities::{Api, TABLE as CAPS};
+        let mut missing = Vec::new();
+        for row in CAPS {
+            let provider = match row.api {
+                Api::Anthropic => "anthropic",
+                Api::OpenAi => "openai",
+                Api::Gemini => "gemini",
+            };
+            for id in row.ids {
+                let priced = !id.ends_with('*') && lookup(provider, id).is_some();
+                let reason = UNPRICED.iter().any(|(u, _)| u == id);
+                assert!(!(priced && reason), "{id} has a price and a reason");
+                if !priced && !reason {
+                    missing.push(*id);
+                }
+            }
+        }
+        assert!(missing.is_empty(), "no price and no reason: {missing:?}");
+        assert_eq!(
+            unpriced_reason("claude-3-opus-20240229"),
+            Some("retired: the API no longer serves it")
+        );
+        assert_eq!(unpriced_reason("claude-sonnet-4-6"), None);
     }
 }

@@ -355,8 +355,13 @@ fn notes(
                 LOCAL_S_PER_KTOKEN * 1000.0
             )
         }))
-        .chain(models.iter().any(|m| m.config.unpriced()).then(|| {
-            "no price known (null): set `price` in the config (see `bench init-config`)".into()
+        .chain(models.iter().filter(|m| m.config.unpriced()).map(|m| {
+            let why = crate::providers::prices::unpriced_reason(&m.config.model)
+                .unwrap_or("not in bench's price table");
+            format!(
+                "{}: no price known (null; {why}): set `price` in the config (see `bench init-config`)",
+                m.config.spec()
+            )
         }))
         .chain(batch.then(|| {
             format!(

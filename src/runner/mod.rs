@@ -4,6 +4,7 @@
 //! interrupted run loses nothing and can be resumed.
 
 pub mod batch;
+pub mod billed;
 pub mod cache;
 mod call;
 pub mod conversation;
