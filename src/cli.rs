@@ -7,6 +7,7 @@ use crate::tokens::Tokenizer;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
+pub mod count;
 pub mod help;
 
 /// Finds which data format an LLM reads best: renders one dataset in many formats, asks the same
@@ -637,9 +638,15 @@ pub struct RunArgs {
     /// providers that cache prompts), on, off.
     #[arg(long, value_enum, default_value_t = Warmup::Auto)]
     pub warmup: Warmup,
-    /// Print the plan (calls, prompt tokens, estimated $ and time) and exit; no network.
+    /// Print the plan (calls, prompt tokens, estimated $ and time) and exit; no network
+    /// unless --count-with-provider.
     #[arg(long)]
     pub dry_run: bool,
+    /// With --dry-run: count each rendering's prompt with the provider's own token counter
+    /// (Anthropic count_tokens, Gemini countTokens, a server's /tokenize; free, cached), not an
+    /// offline vocabulary.
+    #[arg(long, requires = "dry_run")]
+    pub count_with_provider: bool,
     /// With --dry-run: print the exact request body each model will receive for the first
     /// prompt (texts over 160 characters shortened unless --full; keys are never in a body).
     #[arg(long, requires = "dry_run")]
@@ -803,6 +810,9 @@ pub struct TokensArgs {
     /// Data selection.
     #[command(flatten)]
     pub data: DataArgs,
+    /// Counting with the provider's own counter.
+    #[command(flatten)]
+    pub count: count::CountArgs,
     /// With --data: records rendered and counted at a time (tests set it small to exercise
     /// the joins).
     #[arg(long, default_value_t = crate::formats::stream::CHUNK_RECORDS, hide = true, requires = "data_file")]

@@ -113,6 +113,7 @@ pub const NOT_IN_STEPS: &[&str] = &[
     "wide",
     "show_requests",
     "full",
+    "count_with_provider",
 ];
 
 /// Hides from `bench sweep --help` the run flags it refuses.

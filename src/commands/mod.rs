@@ -16,6 +16,7 @@ pub mod run;
 pub mod sweep;
 pub mod tasks;
 pub mod tokens;
+mod tokens_billed;
 mod tokens_data;
 pub mod view;
 pub mod write;
@@ -100,7 +101,8 @@ pub(crate) fn plan_cost(
             })
         })
         .collect::<Result<_>>()?;
-    let e = crate::runner::estimate::estimate(plan, &fresh, warmup, batch)?;
+    let offline = crate::runner::estimate::Counts::Offline;
+    let e = crate::runner::estimate::estimate(plan, &fresh, warmup, batch, &offline)?;
     let t = &e.providers;
     let col = |name: &str| t.columns.iter().position(|c| c == name);
     let num = |row: &[serde_json::Value], name: &str| -> f64 {
@@ -283,6 +285,7 @@ pub(crate) fn refuse_run_only(
         ("--wide", args.wide),
         ("--show-requests", args.show_requests),
         ("--full", args.full),
+        ("--count-with-provider", args.count_with_provider),
     ];
     let named: Vec<&str> = given.iter().filter(|g| g.1).map(|g| g.0).collect();
     if named.is_empty() {

@@ -362,7 +362,13 @@ fn dry_run(args: &RunArgs, plan: &Plan, models: &[Model], warmup: Option<bool>) 
     if args.show_requests {
         crate::out!("{}", estimate::requests(plan, models, args.full)?)?;
     }
-    let e = estimate::estimate(plan, models, warmup, args.batch)?;
+    let counts = if args.count_with_provider {
+        let dir = runner::billed::CountCache::default_dir().filter(|_| !args.no_cache);
+        estimate::Counts::Provider(dir)
+    } else {
+        estimate::Counts::Offline
+    };
+    let e = estimate::estimate(plan, models, warmup, args.batch, &counts)?;
     crate::outln!("{}", report::render(&e.prompts, TableFormat::Table)?)?;
     crate::outln!("{}", report::render(&e.providers, TableFormat::Table)?)?;
     for n in &e.notes {

@@ -10,6 +10,16 @@ use anyhow::Result;
 
 /// Renders every combination in memory and prints the token table.
 pub fn execute(args: &TokensArgs) -> Result<()> {
+    if !args.count.providers.is_empty() {
+        return super::tokens_billed::execute(args);
+    }
+    if args.count.suite != crate::cli::Suite::Formats {
+        return Err(crate::UsageError::new(
+            "--suite counts a suite's prompts with a provider's counter: add --provider NAME:MODEL \
+             (offline, `bench tokens` counts the renderings of the formats suite or --data)",
+        )
+        .into());
+    }
     if let Some(path) = &args.file.data_file {
         return super::tokens_data::execute(args, path);
     }

@@ -69,7 +69,7 @@ impl Counting {
         match self {
             Counting::Anthropic(_) => "anthropic count_tokens".into(),
             Counting::Gemini(_) => "gemini countTokens".into(),
-            Counting::Tokenize(t) => format!("{}/tokenize", public(&t.root_url)),
+            Counting::Tokenize(t) => public(&join(&t.root_url, "/tokenize")),
             Counting::Offline(t) => format!("{}, offline", t.name()),
             Counting::Missing(why) => format!("no counter: {why}"),
         }

@@ -92,6 +92,9 @@ pub struct Counter<'a> {
     basis: String,
     cache: Option<CountCache>,
     limits: Limits,
+    /// Counts made in this process, so a prompt asked twice (two wordings' runs, `--no-cache`)
+    /// is counted once.
+    memo: std::collections::HashMap<String, u64>,
     /// Requests sent to the counter (cache hits excluded).
     pub sent: usize,
     /// Counts read from the cache.
@@ -112,6 +115,7 @@ impl<'a> Counter<'a> {
             basis,
             cache,
             limits,
+            memo: Default::default(),
             sent: 0,
             hits: 0,
         })
@@ -125,7 +129,11 @@ impl<'a> Counter<'a> {
     /// The prompt tokens of `req` as the provider counts them.
     pub async fn count(&mut self, req: &Request<'_>) -> Result<u64, ProviderError> {
         let key = CountCache::key(self.provider, &self.basis, req);
+        if let Some(n) = self.memo.get(&key) {
+            return Ok(*n);
+        }
         if let Some(n) = self.cache.as_ref().and_then(|c| c.get(&key)) {
+            self.memo.insert(key, n);
             self.hits += 1;
             return Ok(n);
         }
@@ -149,6 +157,7 @@ impl<'a> Counter<'a> {
         if let Some(c) = &self.cache {
             c.put(&key, n);
         }
+        self.memo.insert(key, n);
         Ok(n)
     }
 

@@ -3,6 +3,7 @@
 //! refused, as a real run is, when a prompt would not fit a model's window (`fits`).
 
 use super::Model;
+use super::basis::{self, Basis};
 use super::plan::{self, Plan};
 use crate::analytics::Table;
 use crate::providers::{Price, Usage};
@@ -39,21 +40,40 @@ struct Call {
     first: bool,
     /// Runs that ask it (fewer than `--runs` when wordings take turns).
     runs: u64,
+    /// Its combination's index in the plan.
+    combo: usize,
+    /// Its combination's first prompt, o200k_base tokens.
+    first_o200k: u64,
+}
+
+/// How an estimate counts a real model's prompt tokens.
+#[derive(Debug, Clone)]
+pub enum Counts {
+    /// In the offline vocabulary nearest the model, labelled as an approximation.
+    Offline,
+    /// With the provider's own counter (`--count-with-provider`), cached in this folder.
+    Provider(Option<std::path::PathBuf>),
 }
 
 /// Estimates `plan` for `models`; `warmup` as in `Options::warmup`; `batch` adds what the
-/// same calls cost through the batch APIs.
+/// same calls cost through the batch APIs; `counts` says how real models' prompts are counted.
 pub fn estimate(
     plan: &Plan,
     models: &[Model],
     warmup: Option<bool>,
     batch: bool,
+    counts: &Counts,
 ) -> Result<Estimate> {
     let (matrix, skipped) = super::fits::build(plan, models)?;
     let (prompt_rows, calls) = prompts(plan, &matrix);
+    let bases = bases(plan, &matrix, models, counts)?;
     let mut provider_rows = Vec::new();
     let (mut live_total, mut batch_total) = (0.0, 0.0);
-    for m in models {
+    for (m, basis) in models.iter().zip(&bases) {
+        let calls = match basis {
+            Some(b) => on_basis(&calls, b),
+            None => calls.clone(),
+        };
         let (row, live, batched) = provider(plan, m, &calls, warmup, batch);
         if let Some(b) = batched {
             live_total += live;
@@ -71,6 +91,7 @@ pub fn estimate(
         .map(|c| c.scorer.max_follow_ups())
         .max();
     let mut notes = notes(models, batch, live_total, batch_total, &skipped);
+    notes.extend(bases.into_iter().flatten().map(|b| b.note));
     if let Some(n) = follow_ups.filter(|n| *n > 0) {
         notes.push(format!(
             "calls and costs count first shots only: a sample whose document does not parse gets \
@@ -84,11 +105,53 @@ pub fn estimate(
     })
 }
 
+/// Each model's counts of every rendering: None for the offline reference (o200k_base, as the
+/// prompt table shows), else the provider's counts or the nearest offline vocabulary's.
+fn bases(
+    plan: &Plan,
+    matrix: &plan::Matrix,
+    models: &[Model],
+    counts: &Counts,
+) -> Result<Vec<Option<Basis>>> {
+    let runtime = match counts {
+        Counts::Provider(_) => Some(tokio::runtime::Runtime::new()?),
+        Counts::Offline => None,
+    };
+    models
+        .iter()
+        .map(|m| {
+            if m.provider.url().is_none() {
+                return Ok(None);
+            }
+            Ok(Some(match (counts, &runtime) {
+                (Counts::Provider(dir), Some(rt)) => {
+                    let cache = dir.clone().map(super::billed::CountCache::new);
+                    rt.block_on(basis::counted(matrix, m, cache))?
+                }
+                _ => basis::offline(matrix, m, &plan.output_root),
+            }))
+        })
+        .collect()
+}
+
+/// `calls` on a model's own counts: each prompt moved by how far its rendering's first prompt
+/// is from the o200k_base count, and the data block as that basis counts it.
+fn on_basis(calls: &[Call], b: &Basis) -> Vec<Call> {
+    calls
+        .iter()
+        .map(|c| {
+            let (first, data) = b.combos[c.combo];
+            let prompt = (c.prompt as i64 + first as i64 - c.first_o200k as i64).max(0) as u64;
+            Call { prompt, data, ..*c }
+        })
+        .collect()
+}
+
 /// One row per rendering (prompt tokens per call) and every planned call.
 fn prompts(plan: &Plan, matrix: &plan::Matrix) -> (Vec<Vec<Value>>, Vec<Call>) {
     let mut prompt_rows = Vec::new();
     let mut calls = Vec::new();
-    for c in &matrix.combos {
+    for (index, c) in matrix.combos.iter().enumerate() {
         let r = &c.rendering;
         let (mut lo, mut hi) = (u64::MAX, 0);
         // Every prompt of a rendering starts with the same data block.
@@ -105,6 +168,8 @@ fn prompts(plan: &Plan, matrix: &plan::Matrix) -> (Vec<Vec<Value>>, Vec<Call>) {
                 out,
                 first: i == 0 && c.slot.asks(0),
                 runs: u64::from(c.slot.runs(plan.runs)),
+                combo: index,
+                first_o200k: u64::from(first.tokens),
             });
             lo = lo.min(prompt);
             hi = hi.max(prompt);
@@ -240,6 +305,7 @@ fn live(calls: &[Call], warm: bool, price: Option<Price>, max_out: u64) -> Live 
         out,
         first,
         runs,
+        ..
     } in calls
     {
         // A warm-up per rendering writes the data block to the cache; runs read it.
@@ -341,7 +407,7 @@ fn notes(
     skipped: &[crate::suites::Skip],
 ) -> Vec<String> {
     vec![
-            "prompt tokens: exact local o200k_base counts (Claude and Gemini tokenize differently; their bills use their own counts)".into(),
+            "prompt tokens (the prompt table): exact local o200k_base counts; each model's row counts on the basis its note names".into(),
             "est output: the answer key's size in tokens (for tasks, their facts; analysis answers run longer); max_usd assumes every call uses max_tokens".into(),
         ]
         .into_iter()

@@ -66,6 +66,36 @@ impl Tokenizer {
         Tokenizer::MistralV3,
     ];
 
+    /// The vocabulary closest to `model`'s own on `provider`, and whether it is that model's
+    /// own (OpenAI's models); o200k_base stands in for models whose vocabulary is not public
+    /// (Claude, Gemini) or not known here.
+    pub fn nearest(provider: &str, model: &str) -> (Tokenizer, bool) {
+        if matches!(provider, "openai" | "openai-responses") {
+            return (crate::providers::counting::openai_vocabulary(model), true);
+        }
+        let m = model.to_ascii_lowercase();
+        let has = |words: &[&str]| words.iter().any(|w| m.contains(w));
+        let t = if has(&["llama-3", "llama3", "llama_3"]) {
+            Tokenizer::Llama3
+        } else if has(&["distill"]) {
+            // DeepSeek's R1-Distill models keep their base model's (Qwen or Llama) vocabulary.
+            if has(&["llama"]) {
+                Tokenizer::Llama3
+            } else {
+                Tokenizer::Qwen2
+            }
+        } else if has(&["qwen"]) {
+            Tokenizer::Qwen2
+        } else if has(&["deepseek"]) {
+            Tokenizer::DeepseekV3
+        } else if has(&["mistral-nemo", "ministral", "pixtral", "mistral-small-2409"]) {
+            Tokenizer::MistralV3
+        } else {
+            Tokenizer::O200kBase
+        };
+        (t, false)
+    }
+
     /// Name used in the CLI, JSONL and SQL.
     pub fn name(self) -> &'static str {
         match self {

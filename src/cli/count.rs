@@ -1,0 +1,27 @@
+//! `bench tokens --provider`: the options that count each prompt with a provider's own counter.
+
+use super::Suite;
+use clap::Args;
+use std::path::PathBuf;
+
+/// Counting with the provider (`bench tokens --provider`).
+#[derive(Debug, Clone, Args)]
+pub struct CountArgs {
+    /// Count each rendering's prompt with this model's own token counter, NAME:MODEL
+    /// (repeatable): Anthropic count_tokens, Gemini countTokens, /tokenize of an
+    /// OpenAI-compatible server (llama.cpp, vLLM), OpenAI's own vocabulary offline.
+    #[arg(long = "provider", value_name = "NAME:MODEL")]
+    pub providers: Vec<String>,
+    /// With --provider: model settings file (see `bench init-config`).
+    #[arg(long, requires = "providers")]
+    pub config: Option<PathBuf>,
+    /// With --provider: base URL for providers that have none in the config.
+    #[arg(long, value_name = "URL", requires = "providers")]
+    pub base_url: Option<String>,
+    /// With --provider: the suite whose prompts to count (as `bench run --suite`).
+    #[arg(long, value_enum, default_value = "formats")]
+    pub suite: Suite,
+    /// With --provider: count again instead of reading earlier counts from the cache.
+    #[arg(long, requires = "providers")]
+    pub no_cache: bool,
+}

@@ -1,0 +1,380 @@
+//! Token counting as each provider does it, against local mocks shaped after the official
+//! request and reply types: Anthropic `count_tokens` (`MessageTokensCount`, its error object),
+//! Gemini `countTokens` (`CountTokensResponse`, its `google.rpc.Status` error), llama.cpp's
+//! `/apply-template` + `/tokenize` and vLLM's `/tokenize` (`TokenizeResponse`) at the server's
+//! root, OpenAI's vocabulary offline, Ollama without a counter; then `bench tokens --provider`
+//! and `bench run --dry-run --count-with-provider` as a user runs them.
+
+use super::providers::{FAKE_KEY, fake_env};
+use super::run_cli::bench;
+use bench::prompt::Message;
+use bench::providers::{self, ModelConfig, Provider, ProviderError, Request};
+use bench::runner::billed::Counter;
+use serde_json::{Value, json};
+use wiremock::matchers::{body_partial_json, header, method, path};
+use wiremock::{Mock, MockServer, Request as Received, Respond, ResponseTemplate};
+
+fn messages() -> Vec<Message> {
+    vec![Message {
+        role: "user".into(),
+        content: "Data:\nid,name\n1,a\n\nQuestion: how many?".into(),
+    }]
+}
+
+fn provider(spec: &str, base: String) -> Box<dyn Provider> {
+    let mut c = ModelConfig::from_spec(spec).unwrap();
+    c.base_url = Some(base);
+    c.timeout_secs = Some(5.0);
+    providers::build(&c, &fake_env).unwrap()
+}
+
+/// The bodies `server` received at `p`.
+async fn bodies(server: &MockServer, p: &str) -> Vec<Value> {
+    server
+        .received_requests()
+        .await
+        .unwrap()
+        .iter()
+        .filter(|r| r.url.path() == p)
+        .map(|r| serde_json::from_slice(&r.body).unwrap())
+        .collect()
+}
+
+#[tokio::test]
+async fn anthropic_count_tokens_gets_the_messages_without_generation_settings() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/messages/count_tokens"))
+        .and(header("x-api-key", FAKE_KEY))
+        .and(header("anthropic-version", "2023-06-01"))
+        .and(body_partial_json(json!({"model": "claude-test"})))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"input_tokens": 1234})))
+        .expect(1)
+        .mount(&server)
+        .await;
+    let p = provider("anthropic:claude-test", server.uri());
+    assert_eq!(p.counter().unwrap(), "anthropic count_tokens");
+    let m = messages();
+    assert_eq!(p.count_tokens(&Request::new(&m)).await.unwrap(), 1234);
+    let sent = &bodies(&server, "/v1/messages/count_tokens").await[0];
+    assert!(sent.get("max_tokens").is_none(), "{sent}");
+    assert!(sent.get("temperature").is_none(), "{sent}");
+    let text = sent["messages"][0]["content"].to_string();
+    assert!(text.contains("Question: how many?"), "{text}");
+}
+
+#[tokio::test]
+async fn anthropic_errors_are_retried_or_named_and_never_hold_the_key() {
+    let server = MockServer::start().await;
+    // A rate limit with the server's wait, then the count.
+    Mock::given(path("/v1/messages/count_tokens"))
+        .respond_with(
+            ResponseTemplate::new(429)
+                .insert_header("retry-after", "1")
+                .set_body_json(json!({"type": "error", "error": {"type": "rate_limit_error",
+                    "message": "Number of request tokens has exceeded your per-minute rate limit"}})),
+        )
+        .up_to_n_times(1)
+        .mount(&server)
+        .await;
+    Mock::given(path("/v1/messages/count_tokens"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"input_tokens": 77})))
+        .mount(&server)
+        .await;
+    let p = provider("anthropic:claude-test", server.uri());
+    let mut counter = Counter::new(p.as_ref(), None, None).unwrap();
+    let m = messages();
+    let started = std::time::Instant::now();
+    assert_eq!(counter.count(&Request::new(&m)).await.unwrap(), 77);
+    assert!(
+        started.elapsed().as_secs_f64() >= 0.9,
+        "the server's wait was not honoured"
+    );
+
+    // A bad key fails at once, named, without the key.
+    let bad = MockServer::start().await;
+    Mock::given(path("/v1/messages/count_tokens"))
+        .respond_with(
+            ResponseTemplate::new(401).set_body_json(json!({"type": "error",
+            "error": {"type": "authentication_error", "message": "invalid x-api-key"}})),
+        )
+        .expect(1)
+        .mount(&bad)
+        .await;
+    let p = provider("anthropic:claude-test", bad.uri());
+    let mut counter = Counter::new(p.as_ref(), None, None).unwrap();
+    let e = counter.count(&Request::new(&m)).await.unwrap_err();
+    assert!(
+        matches!(e, ProviderError::Status { status: 401, .. }),
+        "{e}"
+    );
+    assert!(e.to_string().contains("invalid x-api-key"), "{e}");
+    assert!(!e.to_string().contains(FAKE_KEY));
+}
+
+#[tokio::test]
+async fn gemini_count_tokens_wraps_the_generate_request() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1beta/models/gemini-test:countTokens"))
+        .and(header("x-goog-api-key", FAKE_KEY))
+        .and(body_partial_json(
+            json!({"generateContentRequest": {"model": "models/gemini-test"}}),
+        ))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_json(json!({"totalTokens": 321,
+            "promptTokensDetails": [{"modality": "TEXT", "tokenCount": 321}]})),
+        )
+        .expect(1)
+        .mount(&server)
+        .await;
+    let p = provider("gemini:gemini-test", server.uri());
+    assert_eq!(p.counter().unwrap(), "gemini countTokens");
+    let m = messages();
+    assert_eq!(p.count_tokens(&Request::new(&m)).await.unwrap(), 321);
+    let sent = &bodies(&server, "/v1beta/models/gemini-test:countTokens").await[0];
+    let contents = &sent["generateContentRequest"]["contents"];
+    assert_eq!(contents[0]["role"], "user", "{sent}");
+
+    // An invalid argument is an error with Google's message.
+    let bad = MockServer::start().await;
+    Mock::given(path("/v1beta/models/gemini-test:countTokens"))
+        .respond_with(
+            ResponseTemplate::new(400).set_body_json(json!({"error": {"code": 400,
+            "message": "* CountTokensRequest.contents: contents is not specified",
+            "status": "INVALID_ARGUMENT"}})),
+        )
+        .mount(&bad)
+        .await;
+    let p = provider("gemini:gemini-test", bad.uri());
+    let e = p.count_tokens(&Request::new(&m)).await.unwrap_err();
+    assert!(e.to_string().contains("contents is not specified"), "{e}");
+}
+
+#[tokio::test]
+async fn llama_cpp_counts_the_templated_prompt_at_the_server_root() {
+    let server = MockServer::start().await;
+    let prompt = "<|im_start|>user\nData:\nid,name\n1,a\n\nQuestion: how many?<|im_end|>\n<|im_start|>assistant\n";
+    Mock::given(method("POST"))
+        .and(path("/apply-template"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"prompt": prompt})))
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/tokenize"))
+        .and(body_partial_json(
+            json!({"content": prompt, "add_special": true}),
+        ))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(json!({"tokens": (1..=29).collect::<Vec<_>>()})),
+        )
+        .mount(&server)
+        .await;
+    // The base URL a user gives ends in /v1; /tokenize is not under it.
+    let p = provider("openai-compatible:smollm2", format!("{}/v1", server.uri()));
+    assert_eq!(p.counter().unwrap(), format!("{}/tokenize", server.uri()));
+    let m = messages();
+    assert_eq!(p.count_tokens(&Request::new(&m)).await.unwrap(), 29);
+    assert_eq!(p.count_tokens(&Request::new(&m)).await.unwrap(), 29);
+}
+
+#[tokio::test]
+async fn vllm_counts_the_messages_when_there_is_no_apply_template() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/tokenize"))
+        .and(body_partial_json(
+            json!({"model": "qwen", "add_generation_prompt": true}),
+        ))
+        .respond_with(ResponseTemplate::new(200).set_body_json(
+            json!({"count": 41, "max_model_len": 32768, "tokens": (0..41).collect::<Vec<_>>()}),
+        ))
+        .mount(&server)
+        .await;
+    // wiremock answers 404 to /apply-template: not llama.cpp.
+    let p = provider("openai-compatible:qwen", format!("{}/v1", server.uri()));
+    let m = messages();
+    assert_eq!(p.count_tokens(&Request::new(&m)).await.unwrap(), 41);
+    assert_eq!(p.count_tokens(&Request::new(&m)).await.unwrap(), 41);
+    // The dialect is learnt once: /apply-template was asked only the first time.
+    assert_eq!(bodies(&server, "/apply-template").await.len(), 1);
+    let sent = &bodies(&server, "/tokenize").await[0];
+    assert_eq!(sent["messages"][0]["content"], m[0].content.as_str());
+}
+
+#[tokio::test]
+async fn openai_counts_offline_and_ollama_says_it_cannot() {
+    let server = MockServer::start().await;
+    let p = provider("openai:gpt-4o", format!("{}/v1", server.uri()));
+    assert_eq!(p.counter().unwrap(), "o200k_base, offline");
+    let m = messages();
+    let content = bench::tokens::Tokenizer::O200kBase.count(&m[0].content) as u64;
+    // 3 framing tokens and the role per message, 3 to prime the reply.
+    assert_eq!(
+        p.count_tokens(&Request::new(&m)).await.unwrap(),
+        3 + 1 + content + 3
+    );
+    assert!(server.received_requests().await.unwrap().is_empty());
+    let ollama = provider("ollama:llama3", format!("{}/v1", server.uri()));
+    let why = ollama.counter().unwrap_err();
+    assert!(why.contains("Ollama"), "{why}");
+    assert!(
+        providers::from_spec("reference")
+            .unwrap()
+            .counter()
+            .is_err()
+    );
+}
+
+/// Counts a count_tokens request as its text's bytes / 4, except that every line break costs
+/// 100 more: under these counts CSV (a line per record) is dearer than JSON compact (one line),
+/// the opposite of o200k_base.
+struct ByText;
+
+impl Respond for ByText {
+    fn respond(&self, r: &Received) -> ResponseTemplate {
+        let body: Value = serde_json::from_slice(&r.body).unwrap();
+        let text = body["messages"].to_string();
+        let breaks = text.matches("\\n").count() as u64;
+        ResponseTemplate::new(200)
+            .set_body_json(json!({"input_tokens": text.len() as u64 / 4 + 100 * breaks}))
+    }
+}
+
+#[tokio::test]
+async fn bench_tokens_with_a_provider_counts_caches_and_names_the_cheapest_both_ways() {
+    let server = MockServer::start().await;
+    Mock::given(path("/v1/messages/count_tokens"))
+        .respond_with(ByText)
+        .mount(&server)
+        .await;
+    let tmp = tempfile::tempdir().unwrap();
+    let args = [
+        "tokens",
+        "--provider",
+        "anthropic:claude-test",
+        "--formats",
+        "csv,json_compact",
+        "--structures",
+        "flat",
+        "--variants",
+        "mandatory",
+    ];
+    let first = bench(tmp.path())
+        .args(args)
+        .env("ANTHROPIC_BASE_URL", server.uri())
+        .env("ANTHROPIC_API_KEY", FAKE_KEY)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&first.stdout);
+    let err = String::from_utf8_lossy(&first.stderr);
+    assert!(first.status.success(), "{out}\n{err}");
+    assert!(out.contains("anthropic count_tokens"), "{out}");
+    assert!(out.contains("claude-test data"), "{out}");
+    assert!(
+        out.contains("cheapest under o200k_base: csv") && out.contains("own counts: json_compact"),
+        "{out}"
+    );
+    assert!(
+        out.contains("4 counts: 4 sent to the counter, 0 from the cache"),
+        "{out}"
+    );
+    // Again: every count from the cache, no request.
+    let before = server.received_requests().await.unwrap().len();
+    let again = bench(tmp.path())
+        .args(args)
+        .env("ANTHROPIC_BASE_URL", server.uri())
+        .env("ANTHROPIC_API_KEY", FAKE_KEY)
+        .output()
+        .unwrap();
+    let out2 = String::from_utf8_lossy(&again.stdout);
+    assert!(
+        out2.contains("0 sent to the counter, 4 from the cache"),
+        "{out2}"
+    );
+    assert_eq!(server.received_requests().await.unwrap().len(), before);
+    // The key is nowhere: not on screen, not in the cache.
+    assert!(!out.contains(FAKE_KEY) && !err.contains(FAKE_KEY));
+    for f in walk(tmp.path()) {
+        let text = std::fs::read_to_string(&f).unwrap_or_default();
+        assert!(!text.contains(FAKE_KEY), "{}", f.display());
+    }
+}
+
+#[test]
+fn bench_tokens_says_in_one_line_when_a_provider_has_no_counter() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = bench(tmp.path())
+        .args(["tokens", "--provider", "ollama:llama3", "--formats", "csv"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains("ollama:llama3 has no token counter"), "{err}");
+}
+
+#[tokio::test]
+async fn a_dry_run_says_what_its_prompt_tokens_rest_on() {
+    let server = MockServer::start().await;
+    Mock::given(path("/v1/messages/count_tokens"))
+        .respond_with(ByText)
+        .mount(&server)
+        .await;
+    let tmp = tempfile::tempdir().unwrap();
+    let dry = |extra: &[&str]| {
+        let out = bench(tmp.path())
+            .args(["run", "--dry-run", "--provider", "anthropic:claude-test"])
+            .args([
+                "--formats",
+                "csv",
+                "--structures",
+                "flat",
+                "--variants",
+                "mandatory",
+            ])
+            .args(["--output-root", tmp.path().to_str().unwrap()])
+            .args(extra)
+            .env("ANTHROPIC_BASE_URL", server.uri())
+            .env("ANTHROPIC_API_KEY", FAKE_KEY)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let offline = dry(&[]);
+    assert!(
+        offline.contains("the offline vocabulary nearest claude-test: an approximation"),
+        "{offline}"
+    );
+    assert!(
+        offline.contains("no earlier run of claude-test"),
+        "{offline}"
+    );
+    assert!(server.received_requests().await.unwrap().is_empty());
+    let counted = dry(&["--count-with-provider"]);
+    assert!(
+        counted.contains("prompt tokens counted by anthropic count_tokens"),
+        "{counted}"
+    );
+    assert_eq!(server.received_requests().await.unwrap().len(), 2);
+}
+
+/// Every file under `dir`.
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
