@@ -75,14 +75,11 @@ pub fn execute(args: &TokensArgs) -> Result<()> {
             words(String::new())?;
         }
         words(format!(
-            "{spec}: data tokens of each rendering as {} counts them (the first prompt as sent, \
-             minus the same prompt without the rendering), beside the exact offline o200k_base count",
+            "{spec}: data tokens of each rendering as {} counts them (own count: the first\n\
+             prompt as sent minus the same prompt without the rendering), beside o200k_base's",
             counter.basis()
         ))?;
-        crate::out!(
-            "{}",
-            crate::report::render(&table(&rows, m.provider.model()), args.format)?
-        )?;
+        crate::out!("{}", crate::report::render(&table(&rows), args.format)?)?;
         for line in disagreements(&rows, m.provider.model()) {
             words(line)?;
         }
@@ -115,8 +112,9 @@ fn run_args(args: &TokensArgs) -> Result<RunArgs> {
     Ok(run)
 }
 
-/// The table: one row per rendering, fewest provider-counted data tokens first.
-fn table(rows: &[Row], model: &str) -> Table {
+/// The table: one row per rendering, fewest provider-counted data tokens first (`own count`:
+/// the data as the model's provider counts it; `own prompt`: the whole first prompt).
+fn table(rows: &[Row]) -> Table {
     let items = rows.iter().any(|r| r.combo.item().is_some());
     let mut columns: Vec<String> = Vec::new();
     if items {
@@ -128,14 +126,14 @@ fn table(rows: &[Row], model: &str) -> Table {
             "structure",
             "variant",
             "records",
-            "o200k_base data",
+            "o200k_base",
+            "own count",
+            "ratio",
+            "own prompt",
         ]
         .iter()
         .map(|s| s.to_string()),
     );
-    columns.push(format!("{model} data"));
-    columns.push("× o200k_base".into());
-    columns.push(format!("{model} prompt"));
     let rows = rows
         .iter()
         .map(|r| {

@@ -193,7 +193,7 @@ tokens_slice() { # bench tokens --provider against /tokenize, then the same prom
   "$BENCH" run --config "$cfg" "${sel[@]}" --runs 1 --no-cache --no-report --output-root "$root" >/dev/null
   python3 - "$OUT/tokens.json" "$root" <<'PY'
 import glob, json, sys
-counted = {r["format"]: r["smollm2 prompt"] for r in json.load(open(sys.argv[1]))}
+counted = {r["format"]: r["own prompt"] for r in json.load(open(sys.argv[1]))}
 billed = {}
 for log in glob.glob(sys.argv[2] + "/benchmarks/*/*.jsonl"):
     for line in open(log):
