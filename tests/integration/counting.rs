@@ -360,6 +360,21 @@ async fn a_dry_run_says_what_its_prompt_tokens_rest_on() {
         "{offline}"
     );
     assert!(server.received_requests().await.unwrap().is_empty());
+    // An earlier run of the model billed twice the offline count of its prompt.
+    let text = "Data:\nid,name\n1,a\n\nQuestion: how many?";
+    let offline_n = bench::tokens::Tokenizer::O200kBase.count(text);
+    let earlier = tmp.path().join("benchmarks/2026-01-01_00-00-00");
+    std::fs::create_dir_all(&earlier).unwrap();
+    let line = json!({"type": "result", "data": {
+        "provider_config": {"provider": "anthropic", "model": "claude-test"},
+        "cached": false, "error": null, "usage": {"input": 2 * offline_n},
+        "sample": {"input": [{"role": "user", "content": text}]}}});
+    std::fs::write(earlier.join("formats.jsonl"), format!("{line}\n")).unwrap();
+    let offline = dry(&[]);
+    assert!(
+        offline.contains("earlier runs of claude-test billed 2.00× that (1 calls under"),
+        "{offline}"
+    );
     let counted = dry(&["--count-with-provider"]);
     assert!(
         counted.contains("prompt tokens counted by anthropic count_tokens"),
