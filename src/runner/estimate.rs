@@ -3,7 +3,7 @@
 //! refused, as a real run is, when a prompt would not fit a model's window (`fits`).
 
 use super::Model;
-use super::basis::{self, Basis};
+use super::counted::{self as basis, Basis};
 use super::plan::{self, Plan};
 use crate::analytics::Table;
 use crate::providers::{Price, Usage};

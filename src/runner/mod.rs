@@ -3,7 +3,7 @@
 //! cache and the budget; each finished call is appended to the JSONL log at once, so an
 //! interrupted run loses nothing and can be resumed.
 
-pub mod basis;
+pub mod counted;
 pub mod batch;
 pub mod billed;
 pub mod cache;
