@@ -167,9 +167,11 @@ impl Analytics {
                 // Each staged view is pointed at its table at once, so the next ones (results
                 // and answers build on result_keys) read the table instead of parsing the log
                 // again: one pass over the log per view, not ten.
+                // Not TEMP: a temporary table is seen by its own connection only, and the
+                // report queries from a second one ([`Analytics::try_clone`]).
                 this.conn
                     .execute_batch(&format!(
-                        "CREATE TEMP TABLE {view}_loaded_{i} AS SELECT * FROM {view};
+                        "CREATE TABLE {view}_loaded_{i} AS SELECT * FROM {view};
                          CREATE OR REPLACE VIEW {view} AS SELECT * FROM {view}_loaded_{i};"
                     ))
                     .with_context(|| format!("reading the run log of '{}'", run_dir.display()))?;
@@ -198,12 +200,24 @@ impl Analytics {
         for view in DERIVED_STAGED {
             self.conn
                 .execute_batch(&format!(
-                    "CREATE TEMP TABLE {view}_staged AS SELECT * FROM {view};
+                    "CREATE TABLE {view}_staged AS SELECT * FROM {view};
                      CREATE OR REPLACE VIEW {view} AS SELECT * FROM {view}_staged;"
                 ))
                 .with_context(|| format!("staging the view {view} of sql/views.sql"))?;
         }
         Ok(())
+    }
+
+    /// Another connection to the same database, for queries on another thread (a connection
+    /// runs one query at a time, and DuckDB binds a query on the thread that runs it): it sees
+    /// the same views, macros and staged tables, but none of this one's variables
+    /// ([`Analytics::set_variable`]).
+    pub fn try_clone(&self) -> Result<Self> {
+        let conn = self
+            .conn
+            .try_clone()
+            .context("opening a second connection to DuckDB")?;
+        Ok(Self { conn })
     }
 
     /// Caps DuckDB's memory at `limit` (a size `cli::parse_memory` accepted), if any; beyond

@@ -24,4 +24,4 @@ mod wrong;
 
 pub use doc::esc;
 pub use tables::{TokenRow, ranking_table, ranking_table_within, render, tokens_table};
-pub use write::{Written, html_of, write_report, write_run_report};
+pub use write::{Written, html_of, write_report, write_run_report, write_staged_report};
