@@ -651,6 +651,24 @@ fn versus_best(
     Ok(versus_best)
 }
 
+/// What the second connection of [`gather_staged`] computes: the comparisons against each
+/// family's best format, and two tables, so that both threads take about as long.
+struct Lane {
+    versus_best: Vec<ComparisonRow>,
+    prompt_wording: Table,
+    corrupted: Table,
+}
+
+impl Lane {
+    fn gather(a: &Analytics, run: &RunInfo, best: &BTreeMap<Family, String>) -> Result<Self> {
+        Ok(Self {
+            versus_best: versus_best(a, run, best)?,
+            prompt_wording: run_sql(a, sql::PROMPT_WORDING, "sql/prompt_wording.sql")?,
+            corrupted: run_sql(a, sql::CORRUPTED, "sql/corrupted.sql")?,
+        })
+    }
+}
+
 /// [`gather`] for a run whose log lines were already read.
 pub fn gather_run(run: RunInfo, baseline: &str) -> Result<ReportData> {
     let a = Analytics::open_run(&run.dir)?;
@@ -660,8 +678,8 @@ pub fn gather_run(run: RunInfo, baseline: &str) -> Result<ReportData> {
 /// [`gather_run`] over the run's log staged in `a` ([`Analytics::open_run`]): `bench run`
 /// passes the one its summary's ranking read. Binding, not reading, is most of these queries'
 /// time, and DuckDB binds a query on the thread that asks it: the comparisons against each
-/// family's best format run on a second connection on another thread while the others run
-/// here (each query is the same, so are its rows).
+/// family's best format and two tables ([`Lane`]) run on a second connection on another
+/// thread while the others run here (each query is the same, so are its rows).
 pub fn gather_staged(run: RunInfo, baseline: &str, a: &Analytics) -> Result<ReportData> {
     let margin = run.margin_pp().to_string();
     a.set_variable("bench_margin", &margin)?;
@@ -679,7 +697,7 @@ pub fn gather_staged(run: RunInfo, baseline: &str, a: &Analytics) -> Result<Repo
     let second = a.try_clone()?;
     second.set_variable("bench_margin", &margin)?;
     let lane_run = run.clone();
-    let lane = std::thread::spawn(move || versus_best(&second, &lane_run, &best));
+    let lane = std::thread::spawn(move || Lane::gather(&second, &lane_run, &best));
     bootstrap_accuracy(a, &run, &mut accuracy)?;
     let comparisons_rows = comparisons(a, &run, baseline)?;
     let categories = typed(
@@ -708,8 +726,6 @@ pub fn gather_staged(run: RunInfo, baseline: &str, a: &Analytics) -> Result<Repo
     let mut wrong_answers = wrong_answers;
     super::records::add_asked_records(&mut wrong_answers, &run.dir.join(&run.suite));
     let key_check = run_sql(a, sql::KEY_CHECK, "sql/key_check.sql")?;
-    let prompt_wording = run_sql(a, sql::PROMPT_WORDING, "sql/prompt_wording.sql")?;
-    let corrupted = run_sql(a, sql::CORRUPTED, "sql/corrupted.sql")?;
     let sizes = accuracy
         .iter()
         .map(|r| r.family.records)
@@ -733,14 +749,15 @@ pub fn gather_staged(run: RunInfo, baseline: &str, a: &Analytics) -> Result<Repo
         }),
         None => None,
     };
+    let lane = lane
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
     Ok(ReportData {
         run,
         baseline: baseline.to_string(),
         accuracy,
         comparisons: comparisons_rows,
-        versus_best: lane
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?,
+        versus_best: lane.versus_best,
         categories,
         pareto,
         tokens,
@@ -748,8 +765,8 @@ pub fn gather_staged(run: RunInfo, baseline: &str, a: &Analytics) -> Result<Repo
         failure_modes,
         wrong_answers,
         key_check,
-        prompt_wording,
-        corrupted,
+        prompt_wording: lane.prompt_wording,
+        corrupted: lane.corrupted,
         scaling,
         position: (!position.rows.is_empty()).then_some(position),
         tasks,
