@@ -8,6 +8,7 @@ pub mod data;
 mod decision;
 mod doc;
 mod figures;
+pub mod gather;
 mod generic;
 mod json;
 #[cfg(test)]

@@ -2,9 +2,10 @@
 //! metrics.json, analytics_results.json and charts/ (SVG + PNG).
 
 use super::charts;
-use super::data::{ReportData, RunInfo, gather_run, gather_staged, run_info};
+use super::data::{ReportData, RunInfo, run_info};
 use super::doc::{self, Block};
 use super::figures::figures;
+use super::gather::{gather_run, gather_staged};
 use super::{corrupted, wording, wrong};
 use super::{decision, json, sections, verdict};
 use crate::analytics::Analytics;
