@@ -9,7 +9,7 @@
 //! data tokens at first, then by the prompt tokens the provider reports in round 1.
 
 use crate::formats::Format;
-use crate::report::data::{ComparisonRow, ReportData, best_per_family, gather_run, run_info};
+use crate::report::data::{ComparisonRow, ReportData, best_per_family, run_info};
 use crate::runner::progress::Observer;
 use crate::runner::{self, Model, Options, Plan, Stop, resume};
 use anyhow::Result;
@@ -142,7 +142,11 @@ pub async fn recommend(
         if round == 1 {
             by_reported_tokens(&reported, &mut plan.formats);
         }
-        let d = gather_run(run_info(&out.run_dir)?, s.baseline.name())?;
+        let d = crate::report::gather::gather_staged(
+            run_info(&out.run_dir)?,
+            s.baseline.name(),
+            &outcome.staged,
+        )?;
         let seen = look(&d, s.baseline.name(), alpha, &plan.formats);
         // A dropped format keeps its earlier rounds in the folder, so later looks see it
         // worse again: it is recorded once, at the round that dropped it.

@@ -5,9 +5,7 @@
 //! anything is spent). Then, per format, the largest size at which it is shown non-inferior to
 //! the most accurate format of that size (the report's rule, `stats::noninferior`).
 
-use crate::report::data::{
-    AccuracyRow, ComparisonRow, ReportData, best_per_family, gather_run, run_info,
-};
+use crate::report::data::{AccuracyRow, ComparisonRow, ReportData, best_per_family, run_info};
 use crate::runner::progress::Observer;
 use crate::runner::{self, Model, Options, Plan, Stop, resume};
 use anyhow::Result;
@@ -217,7 +215,11 @@ pub async fn sweep(
             };
             return Ok(out);
         }
-        let d = gather_run(run_info(&out.run_dir)?, "json_compact")?;
+        let d = crate::report::gather::gather_staged(
+            run_info(&out.run_dir)?,
+            "json_compact",
+            &outcome.staged,
+        )?;
         let steps = steps_at(&d, n);
         let all_below = !steps.is_empty() && steps.iter().all(|st| st.best.1 < s.until_pct);
         out.steps.extend(steps);

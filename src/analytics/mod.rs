@@ -152,28 +152,7 @@ impl Analytics {
         // result_keys too: write_results and other views read it directly.
         const STAGED: [&str; 4] = ["benchmarks", "result_keys", "results", "answers"];
         for (i, run_dir) in run_dirs.iter().enumerate() {
-            let (root, name) = run_location(run_dir)?;
-            this.conn.execute_batch(&format!(
-                "SET VARIABLE bench_root = {}; SET VARIABLE bench_run = {};",
-                sql_string(root.to_string_lossy().trim_end_matches('/')),
-                sql_string(name)
-            ))?;
-            // The derived views come once the staged tables exist: DuckDB binds a view when
-            // it is created, and over the logs that binding cost more than the queries.
-            this.conn
-                .execute_batch(staging_views())
-                .context("sql/views.sql")?;
-            for view in STAGED {
-                // Each staged view is pointed at its table at once, so the next ones (results
-                // and answers build on result_keys) read the table instead of parsing the log
-                // again: one pass over the log per view, not ten.
-                this.conn
-                    .execute_batch(&format!(
-                        "CREATE TEMP TABLE {view}_loaded_{i} AS SELECT * FROM {view};
-                         CREATE OR REPLACE VIEW {view} AS SELECT * FROM {view}_loaded_{i};"
-                    ))
-                    .with_context(|| format!("reading the run log of '{}'", run_dir.display()))?;
-            }
+            this.load_run(i, run_dir)?;
         }
         for view in STAGED {
             let union = (0..run_dirs.len())
@@ -190,6 +169,50 @@ impl Analytics {
         Ok(this)
     }
 
+    /// Parses the log of `run_dir` into the tables `{view}_loaded_{i}` of the staged views
+    /// and points each view at its table.
+    fn load_run(&self, i: usize, run_dir: &Path) -> Result<()> {
+        let (root, name) = run_location(run_dir)?;
+        let variables = format!(
+            "SET VARIABLE bench_root = {}; SET VARIABLE bench_run = {};",
+            sql_string(root.to_string_lossy().trim_end_matches('/')),
+            sql_string(name)
+        );
+        self.conn.execute_batch(&variables)?;
+        // The derived views come once the staged tables exist: DuckDB binds a view when
+        // it is created, and over the logs that binding cost more than the queries.
+        self.conn
+            .execute_batch(staging_views())
+            .context("sql/views.sql")?;
+        let load = |db: &Self, view: &str| {
+            // Each staged view is pointed at its table at once, so the next ones (results
+            // and answers build on result_keys) read the table instead of parsing the log
+            // again: one pass over the log per view, not ten.
+            // Not TEMP: a temporary table is seen by its own connection only, and the
+            // report queries from a second one ([`Analytics::try_clone`]).
+            db.conn
+                .execute_batch(&format!(
+                    "CREATE TABLE {view}_loaded_{i} AS SELECT * FROM {view};
+                     CREATE OR REPLACE VIEW {view} AS SELECT * FROM {view}_loaded_{i};"
+                ))
+                .with_context(|| format!("reading the run log of '{}'", run_dir.display()))
+        };
+        // `benchmarks` (every line, its payload as JSON) builds on no other view: a second
+        // connection reads it on another thread while this one reads the other three (DuckDB
+        // plans a statement on the thread that runs it).
+        let side = self.try_clone()?;
+        side.conn.execute_batch(&variables)?;
+        std::thread::scope(|s| {
+            let lines = s.spawn(move || load(&side, "benchmarks"));
+            for view in ["result_keys", "results", "answers"] {
+                load(self, view)?;
+            }
+            lines
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        })
+    }
+
     /// Computes the derived views every report query builds on (`run_categories`, `runs`,
     /// `complete_answers`: no variable changes them) once into tables and points the views at
     /// them. DuckDB plans a view anew in every query that names it, and planning, not reading,
@@ -198,12 +221,24 @@ impl Analytics {
         for view in DERIVED_STAGED {
             self.conn
                 .execute_batch(&format!(
-                    "CREATE TEMP TABLE {view}_staged AS SELECT * FROM {view};
+                    "CREATE TABLE {view}_staged AS SELECT * FROM {view};
                      CREATE OR REPLACE VIEW {view} AS SELECT * FROM {view}_staged;"
                 ))
                 .with_context(|| format!("staging the view {view} of sql/views.sql"))?;
         }
         Ok(())
+    }
+
+    /// Another connection to the same database, for queries on another thread (a connection
+    /// runs one query at a time, and DuckDB binds a query on the thread that runs it): it sees
+    /// the same views, macros and staged tables, but none of this one's variables
+    /// ([`Analytics::set_variable`]).
+    pub fn try_clone(&self) -> Result<Self> {
+        let conn = self
+            .conn
+            .try_clone()
+            .context("opening a second connection to DuckDB")?;
+        Ok(Self { conn })
     }
 
     /// Caps DuckDB's memory at `limit` (a size `cli::parse_memory` accepted), if any; beyond

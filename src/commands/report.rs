@@ -3,6 +3,7 @@
 //! call it at the end.
 
 use crate::UsageError;
+use crate::analytics::Analytics;
 use crate::cli::ReportArgs;
 use crate::dataset::Structure;
 use crate::formats::Format;
@@ -134,12 +135,23 @@ fn baseline_for(info: &data::RunInfo, asked: Option<Format>) -> Result<String> {
 /// Writes the report of `run_dir` and prints where it went.
 /// `margin` overrides the run's non-inferiority margin.
 pub fn write_for_run(run_dir: &Path, baseline: Option<Format>, margin: Option<f64>) -> Result<()> {
+    write_for_staged_run(run_dir, baseline, margin, None)
+}
+
+/// [`write_for_run`] from the run's log already staged in `staged` when given (`bench run`
+/// passes the DuckDB its ranking read).
+pub fn write_for_staged_run(
+    run_dir: &Path,
+    baseline: Option<Format>,
+    margin: Option<f64>,
+    staged: Option<&Analytics>,
+) -> Result<()> {
     let mut info = data::run_info(run_dir)?;
     if let Some(m) = margin {
         info.metadata.margin_pp = Some(m);
     }
     let baseline = baseline_for(&info, baseline)?;
-    let written = report::write_run_report(info, &baseline)?;
+    let written = report::write_staged_report(info, &baseline, staged)?;
     let (charts, files): (Vec<&String>, Vec<&String>) = written
         .files
         .iter()

@@ -149,6 +149,8 @@ pub fn execute(args: &RunArgs) -> Result<()> {
         Some(r) => (Plan::from_metadata(&r.metadata)?, resumed_configs(r)?),
         None => (new_plan(args)?, model_configs(args)?),
     };
+    // The vocabularies load while the providers are set up and the data is rendered.
+    crate::tokens::preload(&plan.tokenizers);
     let models = build_models(args, configs)?;
     let warmup = args.warmup.forced();
     if args.dry_run {
@@ -461,8 +463,8 @@ fn print_outcome(args: &RunArgs, plan: &Plan, outcome: &runner::Outcome) -> Resu
     match plan.suite.ranking_sql() {
         // A suite that ranks by other columns than the lookup categories (tasks: their facts).
         Some(sql) => {
-            let db = crate::analytics::Analytics::open_run(run_dir)?;
-            crate::outln!("{}", report::render(&db.query(sql)?, TableFormat::Table)?)?;
+            let table = outcome.staged.query(sql)?;
+            crate::outln!("{}", report::render(&table, TableFormat::Table)?)?;
         }
         None if outcome.summary.rankings.is_empty() => {}
         None => {
@@ -495,12 +497,13 @@ fn print_outcome(args: &RunArgs, plan: &Plan, outcome: &runner::Outcome) -> Resu
     Ok(if args.no_report || outcome.summary.total_samples == 0 {
         Ok(())
     } else {
-        super::report::write_for_run(run_dir, args.baseline, None).map_err(|e| {
-            anyhow::anyhow!(
-                "the run finished, but its report failed: {e:#}; `bench report {}` tries again",
-                run_dir.display()
-            )
-        })
+        super::report::write_for_staged_run(run_dir, args.baseline, None, Some(&outcome.staged))
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "the run finished, but its report failed: {e:#}; `bench report {}` tries again",
+                    run_dir.display()
+                )
+            })
     })
 }
 

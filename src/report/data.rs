@@ -521,7 +521,11 @@ fn weight_table(run: &RunInfo) -> (Vec<String>, Vec<f64>) {
 }
 
 /// Adds the bootstrap interval of weighted accuracy to every accuracy row.
-fn bootstrap_accuracy(a: &Analytics, run: &RunInfo, rows: &mut [AccuracyRow]) -> Result<()> {
+pub(super) fn bootstrap_accuracy(
+    a: &Analytics,
+    run: &RunInfo,
+    rows: &mut [AccuracyRow],
+) -> Result<()> {
     let (names, weights) = weight_table(run);
     let t = run_sql(a, sql::BOOTSTRAP_CLUSTERS, "sql/bootstrap_clusters.sql")?;
     let clusters = clusters_of(&t, &names, &["passed", "total"], |category, n| Cluster {
@@ -580,7 +584,11 @@ pub fn paired_intervals(
 
 /// Runs paired_comparison.sql against `baseline` and adds the bootstrap interval of Δ weighted
 /// accuracy to each row.
-fn comparisons(a: &Analytics, run: &RunInfo, baseline: &str) -> Result<Vec<ComparisonRow>> {
+pub(super) fn comparisons(
+    a: &Analytics,
+    run: &RunInfo,
+    baseline: &str,
+) -> Result<Vec<ComparisonRow>> {
     a.set_variable("bench_baseline", baseline)?;
     let t = run_sql(a, sql::PAIRED_COMPARISON, "sql/paired_comparison.sql")?;
     let mut rows: Vec<ComparisonRow> = typed(&t, "sql/paired_comparison.sql")?;
@@ -622,109 +630,4 @@ pub fn best_per_family(accuracy: &[AccuracyRow]) -> BTreeMap<Family, &AccuracyRo
         }
     }
     best
-}
-
-/// Reads everything a report of `dir` shows; `baseline` names the comparisons' baseline.
-pub fn gather(dir: &Path, baseline: &str) -> Result<ReportData> {
-    gather_run(run_info(dir)?, baseline)
-}
-
-/// [`gather`] for a run whose log lines were already read.
-pub fn gather_run(run: RunInfo, baseline: &str) -> Result<ReportData> {
-    let a = Analytics::open_run(&run.dir)?;
-    a.set_variable("bench_margin", &run.margin_pp().to_string())?;
-    let t = run_sql(&a, sql::ACCURACY, "sql/accuracy.sql")?;
-    let mut accuracy: Vec<AccuracyRow> = typed(&t, "sql/accuracy.sql")?;
-    anyhow::ensure!(
-        !accuracy.is_empty(),
-        "'{}' has no result lines to report on",
-        run.dir.display()
-    );
-    bootstrap_accuracy(&a, &run, &mut accuracy)?;
-    let comparisons_rows = comparisons(&a, &run, baseline)?;
-    // Against the most accurate format of each family: one pass per distinct best format (the
-    // decision needs the tests and the Δ intervals).
-    let best = best_per_family(&accuracy);
-    let mut versus_best = Vec::new();
-    let mut bests: Vec<&str> = best.values().map(|r| r.format.as_str()).collect();
-    bests.sort_unstable();
-    bests.dedup();
-    for b in bests {
-        versus_best.extend(
-            comparisons(&a, &run, b)?
-                .into_iter()
-                .filter(|c| best.get(&c.family).is_some_and(|r| r.format == b)),
-        );
-    }
-    let categories = typed(
-        &run_sql(&a, sql::CATEGORY_ACCURACY, "sql/category_accuracy.sql")?,
-        "sql/category_accuracy.sql",
-    )?;
-    let pareto = typed(
-        &run_sql(&a, sql::PARETO, "sql/pareto.sql")?,
-        "sql/pareto.sql",
-    )?;
-    let tokens = typed(
-        &run_sql(&a, sql::TOKEN_EFFICIENCY, "sql/token_efficiency.sql")?,
-        "sql/token_efficiency.sql",
-    )?;
-    let usage = run_sql(&a, sql::USAGE, "sql/usage.sql")?;
-    let failure_modes = run_sql(&a, sql::FAILURE_MODES, "sql/failure_modes.sql")?;
-    let wrong_answers = run_sql(
-        &a,
-        &format!(
-            "SELECT * FROM ({}) WHERE nth <= {WRONG_SHOWN} \
-             ORDER BY provider, format, structure, variant, records, primer, experiment, nth",
-            sql::WRONG_ANSWERS.trim().trim_end_matches(';')
-        ),
-        "sql/wrong_answers.sql",
-    )?;
-    let mut wrong_answers = wrong_answers;
-    super::records::add_asked_records(&mut wrong_answers, &run.dir.join(&run.suite));
-    let key_check = run_sql(&a, sql::KEY_CHECK, "sql/key_check.sql")?;
-    let prompt_wording = run_sql(&a, sql::PROMPT_WORDING, "sql/prompt_wording.sql")?;
-    let corrupted = run_sql(&a, sql::CORRUPTED, "sql/corrupted.sql")?;
-    let sizes = accuracy
-        .iter()
-        .map(|r| r.family.records)
-        .collect::<std::collections::BTreeSet<_>>();
-    // A tasks run's record counts are task counts, not a size sweep.
-    let scaling = if sizes.len() > 1 && run.metadata.tasks.is_none() && run.metadata.write.is_none()
-    {
-        Some(run_sql(&a, sql::SCALING, "sql/scaling.sql")?)
-    } else {
-        None
-    };
-    let position = run_sql(&a, sql::POSITION_EFFECT, "sql/position_effect.sql")?;
-    let tasks = match run.metadata.tasks {
-        Some(_) => Some(run_sql(&a, sql::TASK_FORMATS, "sql/task_formats.sql")?),
-        None => None,
-    };
-    let write = match run.metadata.write {
-        Some(_) => Some(super::write_tables::WriteTables {
-            accuracy: run_sql(&a, sql::WRITE_ACCURACY, "sql/write_accuracy.sql")?,
-            failures: run_sql(&a, sql::WRITE_FAILURES, "sql/write_failures.sql")?,
-        }),
-        None => None,
-    };
-    Ok(ReportData {
-        run,
-        baseline: baseline.to_string(),
-        accuracy,
-        comparisons: comparisons_rows,
-        versus_best,
-        categories,
-        pareto,
-        tokens,
-        usage,
-        failure_modes,
-        wrong_answers,
-        key_check,
-        prompt_wording,
-        corrupted,
-        scaling,
-        position: (!position.rows.is_empty()).then_some(position),
-        tasks,
-        write,
-    })
 }

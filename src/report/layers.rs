@@ -7,7 +7,7 @@ use std::path::Path;
 /// The report's modules, lowest layer first; a module may import only modules listed before it.
 const ORDER: [(&str, &[&str]); 5] = [
     ("foundations", &["charts", "doc", "tables", "write_tables"]),
-    ("data", &["records", "data"]),
+    ("data", &["records", "data", "gather"]),
     // `compare` (two runs side by side, for `bench compare` and `bench view`) reads the data layer only.
     ("decisions", &["decision", "compare"]),
     (

@@ -8,6 +8,7 @@ pub mod data;
 mod decision;
 mod doc;
 mod figures;
+pub mod gather;
 mod generic;
 mod json;
 #[cfg(test)]
@@ -24,4 +25,4 @@ mod wrong;
 
 pub use doc::esc;
 pub use tables::{TokenRow, ranking_table, ranking_table_within, render, tokens_table};
-pub use write::{Written, html_of, write_report, write_run_report};
+pub use write::{Written, html_of, write_report, write_run_report, write_staged_report};

@@ -39,7 +39,12 @@ pub struct Figures {
 
 /// The figures of the run in `run_dir`.
 pub fn of_run(run_dir: &Path) -> Result<Figures> {
-    let db = Analytics::open_run(run_dir)?;
+    of_staged(&Analytics::open_run(run_dir)?)
+}
+
+/// The figures of the run `db` holds ([`Analytics::open_run`]), so that a caller with more to
+/// ask of the run (`bench run`'s report) stages its log once.
+pub fn of_staged(db: &Analytics) -> Result<Figures> {
     let by_model = db
         .query(sql::PROVIDER_COMPARISON)
         .context("running sql/provider_comparison.sql")?;
@@ -60,7 +65,7 @@ pub fn of_run(run_dir: &Path) -> Result<Figures> {
         .map(|(name, xs)| (name, xs.iter().sum::<f64>() / xs.len() as f64))
         .collect();
     Ok(Figures {
-        rankings: rankings(&db)?,
+        rankings: rankings(db)?,
         weighted_by_model,
     })
 }

@@ -27,6 +27,7 @@ pub use crate::suites::data as userdata;
 pub use crate::suites::tasks;
 
 use crate::UsageError;
+use crate::analytics::Analytics;
 use crate::layout::Writer;
 use crate::providers::{ModelConfig, Price, Provider};
 use crate::runlog::{JsonlWriter, Line, Metadata, ProviderConfig, ResultRecord, SummaryRecord};
@@ -153,6 +154,10 @@ pub struct Outcome {
     /// Problems the replies show (cut at the output limit, a wrong chat template), one line
     /// each.
     pub warnings: Vec<String>,
+    /// The run's log staged in DuckDB as the summary's ranking read it, every line but the
+    /// summary line (no report query reads that one): `bench run` writes its report from it
+    /// instead of parsing the log and binding the views again.
+    pub staged: Analytics,
 }
 
 /// Spend so far and the estimate of calls in flight.
@@ -652,7 +657,8 @@ fn summarize(
     // The ranking is sql/rankings.sql over the result lines written (each line is on disk
     // once appended); the summary line follows them.
     shared.log.lock().expect("log lock").sync()?;
-    let mut figures = crate::runlog::rankings::of_run(dir)?;
+    let staged = Analytics::open_run(dir)?;
+    let mut figures = crate::runlog::rankings::of_staged(&staged)?;
     let why_stopped = stopped.as_ref().map(StopReason::describe);
     let issues = shortfall::issues(runs, planned, &have, &results, why_stopped.as_deref());
     figures.rankings = shortfall::ranked(figures.rankings, &issues);
@@ -684,6 +690,7 @@ fn summarize(
         failed_calls,
         measured_calls,
         warnings: shared.signals.warnings(),
+        staged,
     })
 }
 

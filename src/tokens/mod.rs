@@ -151,6 +151,21 @@ impl Tokenizer {
     }
 }
 
+/// Loads the vocabularies of `tokenizers` on background threads, one each, and returns at
+/// once: a caller that counts with them soon finds them built. Without it the first count
+/// builds its encoding on the spot, and the rendering threads that wait for it wait for the
+/// others one after the other (o200k_base is 0.3 G instructions, cl100k_base 0.15 G).
+pub fn preload(tokenizers: &[Tokenizer]) {
+    for &t in tokenizers {
+        // A thread that cannot start leaves the loading to the first count, as before.
+        let _ = std::thread::Builder::new()
+            .name(format!("load {t}"))
+            .spawn(move || {
+                t.encoding();
+            });
+    }
+}
+
 /// Texts from this size up are counted on every core (below it, thread start-up costs more
 /// than it saves).
 const PARALLEL_FROM: usize = 1 << 20;

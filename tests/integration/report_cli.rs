@@ -85,6 +85,39 @@ fn offline_run_ends_with_a_complete_report() {
         "{:?}",
         renderings[0]
     );
+    // `bench run` writes its report from the DuckDB its ranking staged (before the summary
+    // line, on two connections at once); `bench report` stages the finished log anew: the
+    // files are the same, byte for byte.
+    let files = [
+        "BENCHMARK_REPORT.md",
+        "report.html",
+        "metrics.json",
+        "analytics_results.json",
+    ];
+    let chart_files: Vec<String> = charts.iter().map(|c| format!("charts/{c}")).collect();
+    let read_all = || -> Vec<Vec<u8>> {
+        files
+            .iter()
+            .map(|f| f.to_string())
+            .chain(chart_files.iter().cloned())
+            .map(|f| std::fs::read(art.join(&f)).unwrap())
+            .collect()
+    };
+    let from_run = read_all();
+    bench(&tmp.path().join("cache"))
+        .arg("report")
+        .arg(only_run(&root))
+        .assert()
+        .success();
+    let from_report = read_all();
+    for (name, (a, b)) in files
+        .iter()
+        .map(|f| f.to_string())
+        .chain(chart_files.iter().cloned())
+        .zip(from_run.iter().zip(&from_report))
+    {
+        assert!(a == b, "{name} differs between bench run and bench report");
+    }
 }
 
 #[test]

@@ -40,7 +40,7 @@ fn a_staged_run_answers_every_sql_file_as_the_plain_views_do() {
 
     // The derived views read tables computed when the run was opened.
     let tables = staged
-        .query("SELECT table_name FROM duckdb_tables() WHERE temporary ORDER BY table_name")
+        .query("SELECT table_name FROM duckdb_tables() ORDER BY table_name")
         .unwrap();
     let names: Vec<&str> = tables.rows.iter().filter_map(|r| r[0].as_str()).collect();
     for staged_view in [
@@ -78,4 +78,35 @@ fn a_staged_run_answers_every_sql_file_as_the_plain_views_do() {
             }
         }
     }
+}
+
+#[test]
+fn a_second_connection_to_a_staged_run_answers_as_the_first() {
+    // `bench run`'s report asks its queries on two connections at once: the second must see
+    // the staged tables (a TEMP table is seen by its own connection only) and get the same rows.
+    let tmp = tempfile::tempdir().unwrap();
+    let jsonl = fixture(tmp.path());
+    let staged = Analytics::open_run(jsonl.parent().unwrap()).unwrap();
+    let second = staged.try_clone().unwrap();
+    for name in ["rankings.sql", "accuracy.sql", "paired_comparison.sql"] {
+        let (a, b) = (staged.query(&sql_file(name)), second.query(&sql_file(name)));
+        let (a, b) = (a.unwrap(), b.unwrap_or_else(|e| panic!("{name}: {e}")));
+        assert!(!a.rows.is_empty(), "{name}");
+        assert_eq!(
+            (&a.columns, canonical(&a)),
+            (&b.columns, canonical(&b)),
+            "{name}"
+        );
+    }
+    // Variables belong to a connection: the second one's baseline leaves the first's alone.
+    second.set_variable("bench_baseline", "csv").unwrap();
+    let baselines = |db: &Analytics| {
+        let t = db.query(&sql_file("paired_comparison.sql")).unwrap();
+        let i = t.columns.iter().position(|c| c == "baseline").unwrap();
+        let mut names: Vec<String> = t.rows.iter().map(|r| r[i].to_string()).collect();
+        names.dedup();
+        names
+    };
+    assert_eq!(baselines(&staged), ["\"json_compact\""]);
+    assert_eq!(baselines(&second), ["\"csv\""]);
 }
