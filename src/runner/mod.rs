@@ -3,6 +3,7 @@
 //! cache and the budget; each finished call is appended to the JSONL log at once, so an
 //! interrupted run loses nothing and can be resumed.
 
+pub mod basis;
 pub mod batch;
 pub mod billed;
 pub mod cache;
@@ -195,6 +196,8 @@ pub(crate) struct ProviderRun {
     pub(crate) max_tokens: u32,
     pub(crate) warmup: bool,
     pub(crate) fatal: OnceLock<String>,
+    /// Its renderings' data tokens as the provider counts them (None: ranked by o200k_base).
+    pub(crate) billed: Option<basis::Billed>,
     /// Set once the server answered any attempt: from then on a failed connection is a
     /// transient fault, retried as the policy allows.
     pub(crate) answered: AtomicBool,
@@ -296,6 +299,7 @@ fn metadata(
                     &m.config,
                     plan.suite.own_call_settings(),
                 ),
+                token_basis: None,
             })
             .collect(),
         bench_version: env!("CARGO_PKG_VERSION").into(),
@@ -391,7 +395,22 @@ pub async fn run(
         }
     }
     let suite = plan.suite.name();
-    let opened = open_log(plan, &models, &matrix, &skipped, resume, opts.margin_pp)?;
+    // Before the log is opened, so its metadata says what each model's ranking rests on.
+    // Only the lookup suites rank by data tokens (tasks, write and corrupted rank otherwise).
+    let bases = match plan.suite.ranking_sql() {
+        None => basis::count(&models, &matrix.combos, observer.as_ref()).await,
+        Some(_) => models.iter().map(|_| basis::Basis::Offline).collect(),
+    };
+    let recorded: Vec<Option<Value>> = bases.iter().map(basis::Basis::recorded).collect();
+    let opened = open_log(
+        plan,
+        &models,
+        &matrix,
+        &skipped,
+        resume,
+        opts.margin_pp,
+        &recorded,
+    )?;
     let matrix = shard::slice(plan, matrix);
     let artifacts = write_artifacts(plan, &matrix, &opened.dir.join(&suite))
         .map_err(|e| full_disk(e, &opened.dir))?;
@@ -401,7 +420,8 @@ pub async fn run(
     if batch_mode.is_some() && !asked {
         batch::check(&models)?;
     }
-    let runs = provider_runs(models, plan, &matrix, opts.warmup)?;
+    let billed = bases.into_iter().map(basis::Basis::billed).collect();
+    let runs = provider_runs(models, plan, &matrix, opts.warmup, billed)?;
     let shared = Arc::new(Shared {
         benchmark_id: opened.meta.benchmark_id.clone(),
         multi_provider: runs.len() > 1,
@@ -510,7 +530,8 @@ struct Opened {
     kept: Vec<ResultRecord>,
 }
 
-/// The resumed log, appended to; or a new run folder whose log starts with the metadata line.
+/// The resumed log, appended to; or a new run folder whose log starts with the metadata line,
+/// which records each model's token basis (`bases`, in the order of `models`).
 fn open_log(
     plan: &Plan,
     models: &[Model],
@@ -518,6 +539,7 @@ fn open_log(
     skipped: &[tasks::Skip],
     resume: Option<Resumed>,
     margin_pp: Option<f64>,
+    bases: &[Option<Value>],
 ) -> Result<Opened> {
     if let Some(r) = resume {
         let dir = r.jsonl.parent().expect("log has a folder").to_path_buf();
@@ -534,6 +556,7 @@ fn open_log(
                 skipped,
             );
             m.margin_pp = old.margin_pp;
+            with_bases(&mut m, bases);
             resume::rewrite_metadata(&r.jsonl, &m)?;
             m
         } else {
@@ -555,6 +578,7 @@ fn open_log(
     let (id, ts) = run_identity(now);
     let mut meta = metadata(plan, models, &id, &ts, matrix, skipped);
     meta.margin_pp = margin_pp;
+    with_bases(&mut meta, bases);
     let mut log = JsonlWriter::create(&dir.join(format!("{}.jsonl", plan.suite.name())))?;
     log.append(&Line::Metadata(Box::new(meta.clone())))?;
     Ok(Opened {
@@ -563,6 +587,13 @@ fn open_log(
         meta,
         kept: Vec::new(),
     })
+}
+
+/// Each model's token basis on its metadata entry.
+fn with_bases(meta: &mut Metadata, bases: &[Option<Value>]) {
+    for (p, b) in meta.providers.iter_mut().zip(bases) {
+        p.token_basis = b.clone();
+    }
 }
 
 /// The artifacts folder with the suite's questions and data files.
@@ -597,6 +628,7 @@ fn provider_runs(
     plan: &Plan,
     matrix: &plan::Matrix,
     warmup: Option<bool>,
+    billed: Vec<Option<basis::Billed>>,
 ) -> Result<Vec<Arc<ProviderRun>>> {
     let largest = matrix
         .combos
@@ -606,7 +638,7 @@ fn provider_runs(
         .max()
         .unwrap_or(0);
     let mut runs = Vec::new();
-    for (idx, m) in models.into_iter().enumerate() {
+    for (idx, (m, billed)) in models.into_iter().zip(billed).enumerate() {
         let max_tokens = m.config.max_tokens();
         let limits = Limits::new(
             m.config.concurrency(),
@@ -623,6 +655,7 @@ fn provider_runs(
             limits,
             provider: m.provider,
             fatal: OnceLock::new(),
+            billed,
             answered: AtomicBool::new(false),
         }));
     }
