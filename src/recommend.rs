@@ -52,16 +52,18 @@ pub fn candidates(plan: &Plan, baseline: Format, forced: &[Format]) -> Result<Ve
 }
 
 /// [`candidates`] by the data tokens `model`'s provider counts (one line on stderr says what it
-/// counted, or why it falls back to o200k_base), with the basis in words.
+/// counted, or why it falls back to o200k_base), with the basis in words; counts are kept in
+/// `counts` (`runner::basis::counts_dir`).
 pub async fn billed_candidates(
     plan: &Plan,
     model: &Model,
-    baseline: Format,
-    forced: &[Format],
+    (baseline, forced): (Format, &[Format]),
+    counts: Option<&std::path::Path>,
     observer: &dyn Observer,
 ) -> Result<(Vec<(Format, u64)>, String)> {
     let (matrix, _) = runner::plan::build_all(plan)?;
-    let basis = runner::basis::count(std::slice::from_ref(model), &matrix.combos, observer)
+    let models = std::slice::from_ref(model);
+    let basis = runner::basis::count(models, &matrix.combos, counts, observer)
         .await
         .pop()
         .and_then(runner::basis::Basis::billed);

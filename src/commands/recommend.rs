@@ -39,6 +39,8 @@ pub fn execute(a: &RecommendArgs) -> Result<()> {
         .enable_all()
         .build()?;
     // A dry run makes no call, not even a count: it chooses by o200k_base.
+    let counts = run::options(args, None, false).cache;
+    let counts = crate::runner::basis::counts_dir(counts.as_ref().map(|c| c.dir()));
     let (candidates, basis) = if args.dry_run {
         let c = recommend::candidates(&plan, Format::JsonCompact, &forced)?;
         (c, crate::runner::basis::FALLBACK.to_string())
@@ -46,8 +48,8 @@ pub fn execute(a: &RecommendArgs) -> Result<()> {
         runtime.block_on(recommend::billed_candidates(
             &plan,
             &model()?,
-            Format::JsonCompact,
-            &forced,
+            (Format::JsonCompact, &forced),
+            counts.as_deref(),
             &Console::new(),
         ))?
     };

@@ -11,6 +11,20 @@ use super::progress::Observer;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Where the counts of a run with the response cache `responses` are kept: with the default
+/// response cache, [`CountCache::default_dir`] (shared with `bench tokens --provider`); with
+/// another, a `token-counts` folder inside it; none without a response cache (`--no-cache`, and
+/// library callers, whose runs write nothing outside their output root).
+pub fn counts_dir(responses: Option<&Path>) -> Option<PathBuf> {
+    let responses = responses?;
+    if Some(responses) == super::Cache::default_dir().as_deref() {
+        CountCache::default_dir()
+    } else {
+        Some(responses.join("token-counts"))
+    }
+}
 
 /// The offline vocabulary rankings fall back to.
 pub const FALLBACK: &str = "o200k_base";
@@ -66,7 +80,13 @@ impl Basis {
 
 /// Each model's basis, counting every distinct rendering of `combos` once per model, with one
 /// line on stderr per model: what was counted, or why its ranking falls back to o200k_base.
-pub async fn count(models: &[Model], combos: &[Combo], observer: &dyn Observer) -> Vec<Basis> {
+/// `counts`: the folder counts are kept in and read from (None: not kept).
+pub async fn count(
+    models: &[Model],
+    combos: &[Combo],
+    counts: Option<&Path>,
+    observer: &dyn Observer,
+) -> Vec<Basis> {
     let mut out = Vec::new();
     for m in models {
         let p = m.provider.as_ref();
@@ -75,7 +95,7 @@ pub async fn count(models: &[Model], combos: &[Combo], observer: &dyn Observer) 
             continue;
         }
         let spec = format!("{}:{}", p.name(), p.model());
-        let basis = match counted(m, combos).await {
+        let basis = match counted(m, combos, counts).await {
             Ok((billed, renderings, sent, hits)) => {
                 observer.notice(&format!(
                     "{spec}: data tokens as {} counts them: {renderings} renderings, {} counts \
@@ -102,8 +122,9 @@ pub async fn count(models: &[Model], combos: &[Combo], observer: &dyn Observer) 
 async fn counted(
     m: &Model,
     combos: &[Combo],
+    counts: Option<&Path>,
 ) -> Result<(Billed, usize, usize, usize), String> {
-    let cache = CountCache::default_dir().map(CountCache::new);
+    let cache = counts.map(|d| CountCache::new(d.to_path_buf()));
     let mut counter = Counter::new(m.provider.as_ref(), cache, m.config.rpm)?;
     let mut billed = Billed {
         basis: counter.basis().to_string(),

@@ -398,7 +398,11 @@ pub async fn run(
     // Before the log is opened, so its metadata says what each model's ranking rests on.
     // Only the lookup suites rank by data tokens (tasks, write and corrupted rank otherwise).
     let bases = match plan.suite.ranking_sql() {
-        None => basis::count(&models, &matrix.combos, observer.as_ref()).await,
+        None => {
+            let counts = basis::counts_dir(opts.cache.as_ref().map(Cache::dir));
+            let observer = observer.as_ref();
+            basis::count(&models, &matrix.combos, counts.as_deref(), observer).await
+        }
         Some(_) => models.iter().map(|_| basis::Basis::Offline).collect(),
     };
     let recorded: Vec<Option<Value>> = bases.iter().map(basis::Basis::recorded).collect();

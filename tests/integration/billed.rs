@@ -134,7 +134,11 @@ fn the_verdict_follows_the_providers_counts_where_o200k_base_orders_otherwise() 
     // The reference: csv is cheaper under o200k_base, and its verdict says that basis.
     let (_, ref_results) = log(&ref_dir);
     let o200k = |rs: &[ResultRecord], f: &str| {
-        rs.iter().find(|r| r.format.name() == f).unwrap().data_stats.tokens["o200k_base"]
+        rs.iter()
+            .find(|r| r.format.name() == f)
+            .unwrap()
+            .data_stats
+            .tokens["o200k_base"]
     };
     assert!(o200k(&ref_results, "csv") < o200k(&ref_results, "json_compact"));
     assert!(ref_results.iter().all(|r| r.billed_data_tokens.is_none()));
@@ -181,7 +185,9 @@ fn the_verdict_follows_the_providers_counts_where_o200k_base_orders_otherwise() 
         "{stderr}"
     );
     assert!(
-        stdout.contains("data tokens as counted by: anthropic/claude-sonnet-4-5: anthropic count_tokens"),
+        stdout.contains(
+            "data tokens as counted by: anthropic/claude-sonnet-4-5: anthropic count_tokens"
+        ),
         "{stdout}"
     );
     let dir = run_dir(&tmp.path().join("data"));
@@ -272,4 +278,77 @@ fn a_server_without_a_counter_ranks_by_o200k_base_and_says_why() {
         text.contains("Data tokens are counted with o200k_base."),
         "{text}"
     );
+}
+
+/// The reference answerer behind a planted counter (as [`Counter`]): csv's data costs more
+/// than json_compact's.
+struct Planted;
+
+#[async_trait::async_trait]
+impl bench::providers::Provider for Planted {
+    fn name(&self) -> &str {
+        "planted"
+    }
+    fn model(&self) -> &str {
+        "m"
+    }
+    fn params(&self) -> Value {
+        json!({})
+    }
+    fn url(&self) -> Option<String> {
+        None
+    }
+    fn caches_prompts(&self) -> bool {
+        false
+    }
+    async fn complete(
+        &self,
+        req: &bench::providers::Request<'_>,
+    ) -> Result<bench::providers::Response, bench::providers::ProviderError> {
+        bench::providers::Reference.complete(req).await
+    }
+    fn counter(&self) -> Result<String, String> {
+        Ok("planted count".into())
+    }
+    async fn count_tokens(
+        &self,
+        req: &bench::providers::Request<'_>,
+    ) -> Result<u64, bench::providers::ProviderError> {
+        let text: String = req.messages.iter().map(|m| m.content.as_str()).collect();
+        let planted = match parse_data_block(&text) {
+            Some(("csv", data)) => data.chars().count(),
+            _ => 0,
+        };
+        Ok((text.chars().count() / 4 + planted) as u64)
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn recommend_chooses_its_candidates_by_the_providers_counts() {
+    use bench::formats::Format;
+    let tmp = tempfile::tempdir().unwrap();
+    let plan = super::report::plan(tmp.path(), vec![31], 1);
+    let offline = bench::recommend::candidates(&plan, Format::JsonCompact, &[]).unwrap();
+    assert_eq!(offline[0].0, Format::Csv, "{offline:?}");
+    let model = bench::runner::Model {
+        config: bench::providers::ModelConfig {
+            provider: "planted".into(),
+            model: "m".into(),
+            ..Default::default()
+        },
+        provider: Box::new(Planted),
+    };
+    let (billed, basis) = bench::recommend::billed_candidates(
+        &plan,
+        &model,
+        (Format::JsonCompact, &[]),
+        None,
+        &bench::runner::progress::Silent,
+    )
+    .await
+    .unwrap();
+    assert_eq!(basis, "planted count");
+    // csv costs more than json_compact under these counts: not a candidate at all.
+    assert_eq!(billed[0].0, Format::JsonCompact, "{billed:?}");
+    assert!(!billed.iter().any(|(f, _)| *f == Format::Csv), "{billed:?}");
 }
