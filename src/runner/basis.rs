@@ -5,9 +5,11 @@
 //! a word: that is what it is for.
 
 use super::Model;
+use super::Options;
 use super::billed::{CountCache, Counter};
-use super::plan::Combo;
+use super::plan::{Combo, Matrix, Plan};
 use super::progress::Observer;
+use crate::runlog::Metadata;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -75,6 +77,30 @@ impl Basis {
             Basis::Fallback(why) => Some(json!({"fallback": FALLBACK, "reason": why})),
             Basis::Offline => None,
         }
+    }
+}
+
+/// Each model's basis in a run of `plan`: counted (`count`) for the lookup suites, which rank by
+/// data tokens, with the counts kept beside the response cache (`counts_dir`); o200k_base
+/// without a word for the tasks, write and corrupted suites, which rank otherwise.
+pub async fn of_plan(
+    plan: &Plan,
+    models: &[Model],
+    matrix: &Matrix,
+    opts: &Options,
+    observer: &dyn Observer,
+) -> Vec<Basis> {
+    if plan.suite.ranking_sql().is_some() {
+        return models.iter().map(|_| Basis::Offline).collect();
+    }
+    let counts = counts_dir(opts.cache.as_ref().map(super::Cache::dir));
+    count(models, &matrix.combos, counts.as_deref(), observer).await
+}
+
+/// Each model's token basis on its metadata entry (`bases` in the order of the providers).
+pub fn record(meta: &mut Metadata, bases: &[Basis]) {
+    for (p, b) in meta.providers.iter_mut().zip(bases) {
+        p.token_basis = b.recorded();
     }
 }
 

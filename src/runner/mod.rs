@@ -385,27 +385,10 @@ pub async fn run(
     for s in &skipped {
         observer.notice(&s.to_string());
     }
-    if matrix
-        .combos
-        .iter()
-        .any(|c| c.scorer.response_schema().is_some())
-    {
-        for why in models.iter().filter_map(|m| unserved(m.provider.as_ref())) {
-            observer.notice(&format!("skipped {why}"));
-        }
-    }
+    notice_unserved(&matrix, &models, observer.as_ref());
     let suite = plan.suite.name();
     // Before the log is opened, so its metadata says what each model's ranking rests on.
-    // Only the lookup suites rank by data tokens (tasks, write and corrupted rank otherwise).
-    let bases = match plan.suite.ranking_sql() {
-        None => {
-            let counts = basis::counts_dir(opts.cache.as_ref().map(Cache::dir));
-            let observer = observer.as_ref();
-            basis::count(&models, &matrix.combos, counts.as_deref(), observer).await
-        }
-        Some(_) => models.iter().map(|_| basis::Basis::Offline).collect(),
-    };
-    let recorded: Vec<Option<Value>> = bases.iter().map(basis::Basis::recorded).collect();
+    let bases = basis::of_plan(plan, &models, &matrix, &opts, observer.as_ref()).await;
     let opened = open_log(
         plan,
         &models,
@@ -413,7 +396,7 @@ pub async fn run(
         &skipped,
         resume,
         opts.margin_pp,
-        &recorded,
+        &bases,
     )?;
     let matrix = shard::slice(plan, matrix);
     let artifacts = write_artifacts(plan, &matrix, &opened.dir.join(&suite))
@@ -424,8 +407,7 @@ pub async fn run(
     if batch_mode.is_some() && !asked {
         batch::check(&models)?;
     }
-    let billed = bases.into_iter().map(basis::Basis::billed).collect();
-    let runs = provider_runs(models, plan, &matrix, opts.warmup, billed)?;
+    let runs = provider_runs(models, plan, &matrix, opts.warmup, bases)?;
     let shared = Arc::new(Shared {
         benchmark_id: opened.meta.benchmark_id.clone(),
         multi_provider: runs.len() > 1,
@@ -465,6 +447,19 @@ pub async fn run(
         .map_err(|e| full_disk(e, &dir))?;
     write_metadata_files(plan, &sizes, &shared, &suite).map_err(|e| full_disk(e, &dir))?;
     Ok(outcome)
+}
+
+/// Each model that leaves out the structured-output mode the plan asks for, said once.
+fn notice_unserved(matrix: &plan::Matrix, models: &[Model], observer: &dyn Observer) {
+    if matrix
+        .combos
+        .iter()
+        .any(|c| c.scorer.response_schema().is_some())
+    {
+        for why in models.iter().filter_map(|m| unserved(m.provider.as_ref())) {
+            observer.notice(&format!("skipped {why}"));
+        }
+    }
 }
 
 /// `e` with the way out when it comes from a full disk (the run in `dir` can be resumed).
@@ -543,7 +538,7 @@ fn open_log(
     skipped: &[tasks::Skip],
     resume: Option<Resumed>,
     margin_pp: Option<f64>,
-    bases: &[Option<Value>],
+    bases: &[basis::Basis],
 ) -> Result<Opened> {
     if let Some(r) = resume {
         let dir = r.jsonl.parent().expect("log has a folder").to_path_buf();
@@ -560,7 +555,7 @@ fn open_log(
                 skipped,
             );
             m.margin_pp = old.margin_pp;
-            with_bases(&mut m, bases);
+            basis::record(&mut m, bases);
             resume::rewrite_metadata(&r.jsonl, &m)?;
             m
         } else {
@@ -582,7 +577,7 @@ fn open_log(
     let (id, ts) = run_identity(now);
     let mut meta = metadata(plan, models, &id, &ts, matrix, skipped);
     meta.margin_pp = margin_pp;
-    with_bases(&mut meta, bases);
+    basis::record(&mut meta, bases);
     let mut log = JsonlWriter::create(&dir.join(format!("{}.jsonl", plan.suite.name())))?;
     log.append(&Line::Metadata(Box::new(meta.clone())))?;
     Ok(Opened {
@@ -591,13 +586,6 @@ fn open_log(
         meta,
         kept: Vec::new(),
     })
-}
-
-/// Each model's token basis on its metadata entry.
-fn with_bases(meta: &mut Metadata, bases: &[Option<Value>]) {
-    for (p, b) in meta.providers.iter_mut().zip(bases) {
-        p.token_basis = b.clone();
-    }
 }
 
 /// The artifacts folder with the suite's questions and data files.
@@ -626,13 +614,14 @@ fn batch_mode(
     }
 }
 
-/// Each model with its limits (sized for the largest prompt), price and warm-up setting.
+/// Each model with its limits (sized for the largest prompt), price, warm-up setting and the
+/// data tokens its provider counted (`bases`, in the order of `models`).
 fn provider_runs(
     models: Vec<Model>,
     plan: &Plan,
     matrix: &plan::Matrix,
     warmup: Option<bool>,
-    billed: Vec<Option<basis::Billed>>,
+    bases: Vec<basis::Basis>,
 ) -> Result<Vec<Arc<ProviderRun>>> {
     let largest = matrix
         .combos
@@ -642,7 +631,7 @@ fn provider_runs(
         .max()
         .unwrap_or(0);
     let mut runs = Vec::new();
-    for (idx, (m, billed)) in models.into_iter().zip(billed).enumerate() {
+    for (idx, (m, basis)) in models.into_iter().zip(bases).enumerate() {
         let max_tokens = m.config.max_tokens();
         let limits = Limits::new(
             m.config.concurrency(),
@@ -659,7 +648,7 @@ fn provider_runs(
             limits,
             provider: m.provider,
             fatal: OnceLock::new(),
-            billed,
+            billed: basis.billed(),
             answered: AtomicBool::new(false),
         }));
     }
