@@ -5,7 +5,9 @@
 -- computed by `bench report`, which needs resampling SQL cannot express.) Ranks (1 = best, ties
 -- share a rank, null when the value is) are within each comparison family: provider/model,
 -- structure, variant, experiment (the data, its size and question set, named by `dataset`)
--- and primer setting; rows of different experiments are never pooled.
+-- and primer setting; rows of different experiments are never pooled. data_tokens (and
+-- efficiency) use the model's own counts where its provider counted them (token_basis names
+-- which), else o200k_base; data_tokens_o200k keeps the offline count for comparison.
 WITH plain AS (
     SELECT provider, model, format, structure, variant, records, dataset, experiment, primer,
            count(*) AS n_answers,
@@ -23,7 +25,9 @@ per_run AS (
            min(weighted_accuracy) FILTER (WHERE NOT failed) AS weighted_min,
            max(weighted_accuracy) FILTER (WHERE NOT failed) AS weighted_max,
            stddev_samp(weighted_accuracy) FILTER (WHERE NOT failed) AS weighted_stdev,
-           avg(data_tokens_o200k) AS data_tokens
+           avg(ranked_tokens) AS data_tokens,
+           avg(data_tokens_o200k) AS data_tokens_o200k,
+           min(token_basis) AS token_basis
     FROM runs
     GROUP BY ALL
 ),
@@ -44,6 +48,8 @@ SELECT
     r.calls,
     r.failed_calls,
     round(r.data_tokens)::BIGINT AS data_tokens,
+    round(r.data_tokens_o200k)::BIGINT AS data_tokens_o200k,
+    r.token_basis,
     100 * r.weighted_accuracy / (r.data_tokens / 1000) AS efficiency
 FROM per_run AS r
 LEFT JOIN plain AS p

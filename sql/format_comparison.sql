@@ -3,7 +3,7 @@
 WITH per_format AS (
     SELECT provider, model, format, structure, variant, records, dataset, experiment, primer,
            avg(weighted_accuracy) FILTER (WHERE NOT failed) AS weighted_accuracy,
-           avg(data_tokens_o200k) AS data_tokens
+           avg(ranked_tokens) AS data_tokens
     FROM runs
     GROUP BY ALL
 )

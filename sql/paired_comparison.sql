@@ -4,7 +4,7 @@
 -- are only compared where both answered the same question in the same run. Per format:
 --   exact McNemar test (two-sided binomial on the discordant pairs), Holm-adjusted across the
 --   formats of the family; Δ weighted accuracy (mean over the runs both completed) and Δ plain
---   accuracy over the pairs, in percentage points; the token ratio (o200k_base data tokens);
+--   accuracy over the pairs, in percentage points; the token ratio (data tokens as ranked: the provider's counts, else o200k_base);
 --   mde_pp: the smallest plain-accuracy difference these pairs detect with 80 % power at
 --   α = 0.05 (unadjusted for Holm), from the observed discordance rate;
 --   runs_needed: for a non-significant, non-zero difference, the runs (at this run's pairs per
@@ -33,7 +33,7 @@ WITH pairs AS (
 ),
 per_format AS (
     SELECT provider, model, format, structure, variant, records, experiment, primer,
-           avg(data_tokens_o200k) AS data_tokens
+           avg(ranked_tokens) AS data_tokens
     FROM runs
     GROUP BY ALL
 ),

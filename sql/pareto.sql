@@ -1,11 +1,11 @@
 -- The accuracy-vs-data-tokens Pareto frontier per provider/model, structure, variant,
 -- experiment (the data, its size and question set: `dataset`) and primer setting: a format is on the frontier when no other format of the same group
--- has at least its weighted accuracy with at most its data tokens (o200k_base) and is strictly
+-- has at least its weighted accuracy with at most its data tokens (ranked_tokens: the provider's counts, else o200k_base) and is strictly
 -- better in one of the two. dominated_by names the formats that beat it on both.
 WITH per_format AS (
     SELECT provider, model, structure, variant, records, dataset, experiment, primer, format,
            avg(weighted_accuracy) FILTER (WHERE NOT failed) AS weighted_accuracy,
-           avg(data_tokens_o200k) AS data_tokens
+           avg(ranked_tokens) AS data_tokens
     FROM runs
     GROUP BY ALL
 ),

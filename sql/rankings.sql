@@ -3,7 +3,8 @@
 -- (the data asked about, its size and question set: `dataset` names it, `experiment` keys it)
 -- and primer setting, since different data would otherwise be pooled and a size sweep would
 -- rank the smallest data first. Runs of the same plan share an experiment and pool.
--- efficiency = weighted accuracy % per 1,000 data tokens (o200k_base). Runs of the `tasks` suite
+-- efficiency = weighted accuracy % per 1,000 data tokens: the model's own counts where its
+-- provider counted them, else o200k_base (`ranked_tokens` and `token_basis` in views.sql). Runs of the `tasks` suite
 -- the `write` suite and the `corrupted` track are left out: sql/task_scores.sql,
 -- sql/write_accuracy.sql and sql/corrupted.sql rank them.
 -- category_accuracy_pct = each category's accuracy averaged over the same runs. `bench run`
@@ -21,9 +22,10 @@ WITH per_combo AS (
         count(*) FILTER (WHERE NOT failed) AS runs,
         sum(errors)::BIGINT AS errors,
         avg(weighted_accuracy) FILTER (WHERE NOT failed) AS weighted_accuracy,
-        avg(data_tokens_o200k) AS data_tokens,
-        avg(data_tokens_o200k / data_values) AS tokens_per_value,
-        avg(data_chars / data_tokens_o200k) AS chars_per_token
+        avg(ranked_tokens) AS data_tokens,
+        avg(ranked_tokens / data_values) AS tokens_per_value,
+        avg(data_chars / ranked_tokens) AS chars_per_token,
+        min(token_basis) AS token_basis
     FROM runs
     WHERE suite NOT IN ('tasks', 'write', 'corrupted')
     GROUP BY ALL
@@ -63,7 +65,8 @@ SELECT
     runs,
     errors,
     category_accuracy_pct,
-    experiment
+    experiment,
+    token_basis
 FROM per_combo
 LEFT JOIN categories USING (provider, format, structure, variant, experiment, primer)
 ORDER BY records, dataset, experiment, primer, rank, format, structure, variant, provider;

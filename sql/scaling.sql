@@ -9,7 +9,7 @@ WITH per_size AS (
         -- The data without its size (`orders.csv`, `products seed 42`): a sweep's sizes
         -- are fitted together, different data never.
         suite, split_part(dataset, ' · ', 1) AS data,
-        avg(data_tokens_o200k) AS data_tokens,
+        avg(ranked_tokens) AS data_tokens,
         avg(weighted_accuracy) FILTER (WHERE NOT failed) AS weighted_accuracy,
         count(*) FILTER (WHERE NOT failed) AS runs
     FROM runs

@@ -73,6 +73,7 @@ FROM read_json(
             prompt_variant VARCHAR, order_seed UBIGINT,
             usage STRUCT(input BIGINT, output BIGINT, reasoning BIGINT, cache_read BIGINT, cache_write BIGINT),
             data_stats STRUCT(chars BIGINT, bytes BIGINT, "values" BIGINT, objects BIGINT, tokens MAP(VARCHAR, BIGINT)),
+            billed_data_tokens BIGINT, token_basis VARCHAR,
             cost_usd DOUBLE, cached BOOLEAN, attempts INTEGER, status INTEGER, request_id VARCHAR,
             finish VARCHAR, finish_reason VARCHAR, batch_id VARCHAR, batch_matched_by VARCHAR,
             served_model VARCHAR, server JSON,
@@ -297,6 +298,14 @@ SELECT
     r.data_stats.tokens AS data_tokens,
     r.data_stats.tokens['o200k_base'] AS data_tokens_o200k,
     r.data_stats.tokens['cl100k_base'] AS data_tokens_cl100k,
+    -- The rendering's data tokens as the provider counts them (its first prompt minus the same
+    -- prompt without the data; null when it has no counter, and for the offline reference).
+    r.billed_data_tokens,
+    -- The data tokens every ranking, efficiency and decision uses: the provider's own count
+    -- where it made one, else o200k_base; and that basis in words.
+    coalesce(r.billed_data_tokens, r.data_stats.tokens['o200k_base']) AS ranked_tokens,
+    CASE WHEN r.billed_data_tokens IS NULL THEN 'o200k_base' ELSE r.token_basis END
+        AS token_basis,
     r.data_stats.chars AS data_chars,
     r.data_stats."values" AS data_values,
     r.data_stats.objects AS data_objects,
@@ -455,6 +464,9 @@ calls AS (
            -- The data of one run: every call of a rendering carries the same data, except
            -- in a tasks run, where each task's call carries its own (so the run's is the sum).
            avg(data_tokens_o200k) * count(DISTINCT coalesce(task, '')) AS data_tokens_o200k,
+           avg(ranked_tokens) * count(DISTINCT coalesce(task, '')) AS ranked_tokens,
+           -- One basis per model: its provider's counts, or o200k_base (results above).
+           min(token_basis) AS token_basis,
            avg(data_chars) * count(DISTINCT coalesce(task, '')) AS data_chars,
            avg(data_values) * count(DISTINCT coalesce(task, '')) AS data_values,
            sum(latency_ms) AS latency_ms,

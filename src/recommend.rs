@@ -5,8 +5,10 @@
 //! (`sql/paired_comparison.sql`) are read at α / max-rounds (Bonferroni over the planned looks,
 //! so stopping early is valid): candidates shown worse than the most accurate are dropped, and
 //! the run stops once the cheapest survivor is shown non-inferior to the most accurate and to
-//! the baseline, or when the rounds or the budget run out. Candidates are ordered by o200k_base
-//! data tokens at first, then by the prompt tokens the provider reports in round 1.
+//! the baseline, or when the rounds or the budget run out. Candidates are chosen and ordered by
+//! their data tokens as the model's provider counts them (`runner::basis`); a provider without
+//! a counter has them chosen by o200k_base, then ordered by the prompt tokens it reports in
+//! round 1.
 
 use crate::formats::Format;
 use crate::report::data::{ComparisonRow, ReportData, best_per_family, run_info};
@@ -46,6 +48,46 @@ pub fn candidates(plan: &Plan, baseline: Format, forced: &[Format]) -> Result<Ve
             )
         })
         .collect();
+    choose(&tokens, baseline, forced)
+}
+
+/// [`candidates`] by the data tokens `model`'s provider counts (one line on stderr says what it
+/// counted, or why it falls back to o200k_base), with the basis in words; counts are kept in
+/// `counts` (`runner::basis::counts_dir`).
+pub async fn billed_candidates(
+    plan: &Plan,
+    model: &Model,
+    (baseline, forced): (Format, &[Format]),
+    counts: Option<&std::path::Path>,
+    observer: &dyn Observer,
+) -> Result<(Vec<(Format, u64)>, String)> {
+    let (matrix, _) = runner::plan::build_all(plan)?;
+    let models = std::slice::from_ref(model);
+    let basis = runner::basis::count(models, &matrix.combos, counts, observer)
+        .await
+        .pop()
+        .and_then(runner::basis::Basis::billed);
+    let Some(billed) = basis else {
+        return Ok((
+            candidates(plan, baseline, forced)?,
+            runner::basis::FALLBACK.into(),
+        ));
+    };
+    let tokens: BTreeMap<Format, u64> = matrix
+        .combos
+        .iter()
+        .filter_map(|c| Some((c.rendering.format, billed.of(&c.rendering.text)?)))
+        .collect();
+    Ok((choose(&tokens, baseline, forced)?, billed.basis))
+}
+
+/// The baseline, every format in fewer `tokens` than it, and the `forced` ones; cheapest
+/// first.
+fn choose(
+    tokens: &BTreeMap<Format, u64>,
+    baseline: Format,
+    forced: &[Format],
+) -> Result<Vec<(Format, u64)>> {
     let Some(&base) = tokens.get(&baseline) else {
         anyhow::bail!(crate::UsageError::new(format!(
             "the baseline {baseline} cannot render this data, so there is nothing to compare with"
@@ -124,7 +166,7 @@ pub async fn recommend(
             .expect("a run log has a folder")
             .into();
         out.rounds = round;
-        let (spent_usd, reported) = usage(&out.run_dir)?;
+        let (spent_usd, reported, billed) = usage(&out.run_dir)?;
         out.spent_usd = spent_usd;
         if let Some(why) = outcome.stopped {
             let why = match why {
@@ -139,7 +181,8 @@ pub async fn recommend(
             out.open = cheapest.map(|f| (f, why));
             return Ok(out);
         }
-        if round == 1 {
+        // Candidates the provider counted are in its order already.
+        if round == 1 && !billed {
             by_reported_tokens(&reported, &mut plan.formats);
         }
         let d = crate::report::gather::gather_staged(
@@ -181,10 +224,10 @@ fn by_reported_tokens(reported: &BTreeMap<String, f64>, formats: &mut [Format]) 
     }
 }
 
-/// From one reading of the run log in `dir`: the dollars spent so far, and the mean prompt
+/// From one reading of the run log in `dir`: the dollars spent so far, the mean prompt
 /// tokens the provider reported per call of each format (complete runs, only where it
-/// reported some).
-fn usage(dir: &std::path::Path) -> Result<(f64, BTreeMap<String, f64>)> {
+/// reported some), and whether the provider counted the data tokens itself.
+fn usage(dir: &std::path::Path) -> Result<(f64, BTreeMap<String, f64>, bool)> {
     let a = crate::analytics::Analytics::open_run(dir)?;
     let t = a.query("SELECT coalesce(sum(cost_usd), 0)::DOUBLE FROM results")?;
     let spent = t.rows.first().and_then(|r| r[0].as_f64()).unwrap_or(0.0);
@@ -197,7 +240,9 @@ fn usage(dir: &std::path::Path) -> Result<(f64, BTreeMap<String, f64>)> {
         .filter_map(|r| Some((r[0].as_str()?.to_string(), r[1].as_f64()?)))
         .filter(|(_, n)| *n > 0.0)
         .collect();
-    Ok((spent, reported))
+    let t = a.query("SELECT count(*) FROM results WHERE billed_data_tokens IS NOT NULL")?;
+    let billed = t.rows.first().and_then(|r| r[0].as_i64()).unwrap_or(0) > 0;
+    Ok((spent, reported, billed))
 }
 
 /// One look at the data so far.

@@ -33,11 +33,28 @@ pub fn execute(a: &RecommendArgs) -> Result<()> {
         .unwrap_or_default();
     plan.formats = Format::ALL.to_vec();
     plan.runs = 1;
-    let candidates = recommend::candidates(&plan, Format::JsonCompact, &forced)?;
-    plan.formats = candidates.iter().map(|(f, _)| *f).collect();
-    print_candidates(config, &candidates)?;
     let model =
         || -> Result<Model> { Ok(run::build_models(args, vec![config.clone()])?.remove(0)) };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    // A dry run makes no call, not even a count: it chooses by o200k_base.
+    let counts = run::options(args, None, false).cache;
+    let counts = crate::runner::basis::counts_dir(counts.as_ref().map(|c| c.dir()));
+    let (candidates, basis) = if args.dry_run {
+        let c = recommend::candidates(&plan, Format::JsonCompact, &forced)?;
+        (c, crate::runner::basis::FALLBACK.to_string())
+    } else {
+        runtime.block_on(recommend::billed_candidates(
+            &plan,
+            &model()?,
+            (Format::JsonCompact, &forced),
+            counts.as_deref(),
+            &Console::new(),
+        ))?
+    };
+    plan.formats = candidates.iter().map(|(f, _)| *f).collect();
+    print_candidates(config, &candidates, &basis)?;
     let warmup = args.warmup.forced();
     if args.dry_run {
         for n in crate::runner::model_notes(&[model()?], &plan) {
@@ -59,9 +76,6 @@ pub fn execute(a: &RecommendArgs) -> Result<()> {
         baseline: Format::JsonCompact,
         options: &options,
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
     let r = runtime.block_on(recommend::recommend(
         plan.clone(),
         &model,
@@ -70,7 +84,7 @@ pub fn execute(a: &RecommendArgs) -> Result<()> {
         Arc::new(Stop::default()),
     ))?;
     runtime.shutdown_background();
-    print_decision(&r, &candidates, config)?;
+    print_decision(&r, &candidates, config, &basis)?;
     if let Some((_, _)) = &r.open {
         let mut next = plan.clone();
         next.formats
@@ -118,9 +132,13 @@ fn one_shape(plan: &mut Plan) {
     }
 }
 
-/// The candidates and which tokenizer counted them.
-fn print_candidates(config: &ModelConfig, candidates: &[(Format, u64)]) -> Result<()> {
+/// The candidates and what counted their tokens (`basis`: the provider's counter, or
+/// o200k_base).
+fn print_candidates(config: &ModelConfig, candidates: &[(Format, u64)], basis: &str) -> Result<()> {
     let proxy = match config.provider.as_str() {
+        _ if basis != crate::runner::basis::FALLBACK => {
+            format!("{}'s own, as {basis} counts them", config.model)
+        }
         "openai" | "openai-responses" => {
             "o200k_base, the tokenizer of OpenAI's current models".into()
         }
@@ -158,6 +176,7 @@ fn print_decision(
     r: &Recommendation,
     candidates: &[(Format, u64)],
     config: &ModelConfig,
+    basis: &str,
 ) -> Result<()> {
     let tokens = |f: &str| {
         candidates
@@ -206,7 +225,7 @@ fn print_decision(
                 )
             });
             crate::outln!(
-                "  data tokens: {} against {} for json_compact ({:+.1} %){dollars}",
+                "  data tokens ({basis}): {} against {} for json_compact ({:+.1} %){dollars}",
                 int(t as i64),
                 int(base as i64),
                 pct_change(t, base)

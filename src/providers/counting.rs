@@ -145,7 +145,16 @@ impl Tokenize {
         let reply = self
             .tokenize()
             .post(&json!({ "model": model, "messages": messages, "add_generation_prompt": true }))
-            .await?;
+            .await
+            .map_err(|e| match e {
+                // Said in words: a bare "HTTP 404: " names nothing.
+                ProviderError::Status { status: 404, .. } => ProviderError::BadPrompt(format!(
+                    "{} answered 404: this server has no token counter (llama.cpp and vLLM \
+                     have /tokenize at their root)",
+                    public(&join(&self.root_url, "/tokenize"))
+                )),
+                e => e,
+            })?;
         match reply.body.get("count") {
             Some(_) => number(&reply.body, "count"),
             None => tokens_len(&reply.body),

@@ -99,8 +99,15 @@ pub struct AccuracyRow {
     pub calls: i64,
     /// Calls that failed.
     pub failed_calls: i64,
-    /// Data tokens (o200k_base).
+    /// Data tokens as ranked: the model's own counts where its provider counted them, else
+    /// o200k_base (`token_basis` says which).
     pub data_tokens: Option<i64>,
+    /// Data tokens under o200k_base, for comparison.
+    #[serde(default)]
+    pub data_tokens_o200k: Option<i64>,
+    /// What `data_tokens` rests on (`anthropic count_tokens`, `o200k_base`).
+    #[serde(default)]
+    pub token_basis: Option<String>,
     /// Weighted accuracy % per 1,000 data tokens.
     pub efficiency: Option<f64>,
     /// Rank by weighted accuracy within the family (sql/accuracy.sql; ties share a rank).

@@ -20,7 +20,7 @@ pub struct Decision {
     /// The format to use: the one with the fewest data tokens among the most accurate and the
     /// non-inferior formats.
     pub recommendation: String,
-    /// Its data tokens (o200k_base).
+    /// Its data tokens (on the family's token basis).
     pub recommendation_tokens: Option<i64>,
     /// False while a format cheaper than the recommendation is neither shown non-inferior nor
     /// shown worse and more runs could show it.
@@ -110,8 +110,11 @@ pub struct VerdictRow {
     pub not_significantly_worse: Vec<String>,
     /// The format with the fewest data tokens among the most accurate and those.
     pub fewest_tokens: String,
-    /// Its data tokens (o200k_base).
+    /// Its data tokens (on the family's token basis).
     pub fewest_tokens_count: Option<i64>,
+    /// What the data tokens rest on, and the offline order where it differs.
+    #[serde(flatten)]
+    pub tokens: TokenBasis,
     /// The format with the highest weighted accuracy % per 1,000 data tokens.
     pub best_per_1k_tokens: Option<String>,
     /// Non-inferiority within the margin and the format to use.
@@ -174,10 +177,47 @@ pub fn verdict_rows(d: &ReportData) -> Vec<VerdictRow> {
             fewest_tokens_count: group[0].1,
             best_per_1k_tokens: efficient.map(|e| e.format.clone()),
             decision: decide(d, family, &b.format),
+            tokens: token_basis(d, family),
             best_efficiency: efficient.and_then(|e| e.efficiency),
         });
     }
     rows
+}
+
+/// What a family's data tokens rest on, and how o200k_base orders its formats when that
+/// differs from the order the ranking used.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct TokenBasis {
+    /// What the ranked data tokens rest on (`anthropic count_tokens`, `o200k_base`).
+    pub token_basis: String,
+    /// The family's formats, fewest ranked data tokens first.
+    pub token_order: Vec<String>,
+    /// The same formats, fewest o200k_base tokens first, when that order differs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token_order_o200k: Option<Vec<String>>,
+}
+
+/// The token basis of `family` (o200k_base when its rows name none: an older log).
+pub fn token_basis(d: &ReportData, family: &Family) -> TokenBasis {
+    let rows: Vec<&AccuracyRow> = d.accuracy.iter().filter(|r| &r.family == family).collect();
+    let order = |tokens: &dyn Fn(&AccuracyRow) -> Option<i64>| {
+        let mut fs: Vec<(i64, String)> = rows
+            .iter()
+            .map(|r| (tokens(r).unwrap_or(i64::MAX), r.format.clone()))
+            .collect();
+        fs.sort();
+        fs.into_iter().map(|(_, f)| f).collect::<Vec<String>>()
+    };
+    let ranked = order(&|r| r.data_tokens);
+    let offline = order(&|r| r.data_tokens_o200k.or(r.data_tokens));
+    TokenBasis {
+        token_basis: rows
+            .iter()
+            .find_map(|r| r.token_basis.clone())
+            .unwrap_or_else(|| "o200k_base".into()),
+        token_order_o200k: (offline != ranked).then_some(offline),
+        token_order: ranked,
+    }
 }
 
 /// Families where no format got a single answer right: nothing to rank on accuracy.

@@ -67,6 +67,21 @@ fn ranking_caption(rows: &[RankingRow]) -> Option<String> {
         .then(|| format!("data: {stem}"))
 }
 
+/// The line that says what the data tokens of a model rest on, when any model's provider
+/// counted them (a ranking by o200k_base alone says nothing, as before).
+fn tokens_caption(rows: &[RankingRow]) -> Option<String> {
+    let mut bases: Vec<String> = rows
+        .iter()
+        .filter(|r| !r.token_basis.is_empty())
+        .map(|r| format!("{}: {}", r.provider, r.token_basis))
+        .collect();
+    bases.sort();
+    bases.dedup();
+    rows.iter()
+        .any(|r| !r.token_basis.is_empty() && r.token_basis != "o200k_base")
+        .then(|| format!("data tokens as counted by: {}", bases.join("; ")))
+}
+
 /// The ranking table `bench run` prints, under the line that names its data, every column.
 pub fn ranking_table(rows: &[RankingRow]) -> String {
     ranking_table_within(rows, None)
@@ -109,8 +124,9 @@ pub fn ranking_table_within(rows: &[RankingRow], width: Option<usize>) -> String
     };
     let note = (!left_out.is_empty()).then(|| format!("\n--wide adds: {}", left_out.join(", ")));
     format!(
-        "{}{text}{}",
+        "{}{}{text}{}",
         caption.map(|c| c + "\n").unwrap_or_default(),
+        tokens_caption(rows).map(|c| c + "\n").unwrap_or_default(),
         note.unwrap_or_default()
     )
 }
@@ -415,6 +431,7 @@ mod tests {
             accuracy_by_category: Default::default(),
             data_tokens: 100,
             tokens_per_value: 2.0,
+            token_basis: String::new(),
         }
     }
 

@@ -15,10 +15,10 @@ pub const REFERENCE_NOTE: &str = "`reference` is bench's offline self-check, not
      and the answer key consistent. Its accuracy says nothing about how an LLM reads a format; its token counts \
      are real.";
 
-/// The recommendation cell of the verdict table.
-fn decision_cell(v: &Decision) -> String {
+/// The recommendation cell of the verdict table, with the basis of its token count.
+fn decision_cell(v: &Decision, basis: &str) -> String {
     let chosen = format!(
-        "**`{}`** ({} tokens)",
+        "**`{}`** ({} tokens, {basis})",
         v.recommendation,
         v.recommendation_tokens.map_or("–".into(), int)
     );
@@ -109,6 +109,42 @@ fn decision_findings(d: &ReportData, v: &VerdictRow, label: &str) -> Vec<String>
     out
 }
 
+/// What a family's data tokens rest on, in words, and the offline order where it differs
+/// ("cheapest under o200k_base: `toon_default`; under claude-sonnet-4-5's own counts: `csv`").
+fn basis_sentence(v: &VerdictRow) -> String {
+    let t = &v.tokens;
+    if t.token_basis == "o200k_base" {
+        return " Data tokens are counted with o200k_base.".into();
+    }
+    let model = &v.family.model;
+    let mut s = format!(
+        " Data tokens are {model}'s own, as {} counts them.",
+        t.token_basis
+    );
+    let Some(offline) = &t.token_order_o200k else {
+        return s;
+    };
+    let list = |fs: &[String]| {
+        fs.iter()
+            .map(|f| format!("`{f}`"))
+            .collect::<Vec<_>>()
+            .join(" < ")
+    };
+    match (offline.first(), t.token_order.first()) {
+        (Some(a), Some(b)) if a != b => s.push_str(&format!(
+            " o200k_base orders them otherwise: cheapest under o200k_base: `{a}`; under \
+             {model}'s own counts: `{b}`."
+        )),
+        _ => s.push_str(&format!(
+            " o200k_base orders them otherwise: under o200k_base {}; under {model}'s own \
+             counts {}.",
+            list(offline),
+            list(&t.token_order)
+        )),
+    }
+    s
+}
+
 /// The verdict table.
 fn verdict_table(d: &ReportData, verdicts: &[VerdictRow]) -> Block {
     let (sizes, primers) = varies(&d.accuracy);
@@ -141,7 +177,7 @@ fn verdict_table(d: &ReportData, verdicts: &[VerdictRow]) -> Block {
                 } else {
                     others.join(", ")
                 }),
-                Cell::text(decision_cell(&v.decision)),
+                Cell::text(decision_cell(&v.decision, &v.tokens.token_basis)),
                 Cell::text(v.best_per_1k_tokens.as_ref().map_or("–".into(), |f| {
                     format!(
                         "`{f}` ({:.2} %/1k tokens)",
@@ -455,6 +491,7 @@ fn plain_sentences(d: &ReportData, verdicts: &[VerdictRow]) -> Vec<String> {
                     dv.more_runs.map_or("–".into(), int)
                 ));
             }
+            line.push_str(&basis_sentence(v));
             line
         })
         .collect()
@@ -486,7 +523,8 @@ pub fn verdict(d: &ReportData, verdicts: &[VerdictRow], findings: &[String]) -> 
          Tango's score test of a loss of at least the margin rejects it (one-sided α = 0.05, Holm-adjusted \
          across the formats) and the question-clustered bootstrap 95 % interval of Δ weighted accuracy lies \
          above minus the margin; the format to **use**: the one with the fewest data tokens among the most \
-         accurate and those, or, while a cheaper format is neither shown non-inferior nor shown worse, how many \
+         accurate and those (data tokens as the model's provider counts them where it does, else o200k_base; \
+         the cell names which), or, while a cheaper format is neither shown non-inferior nor shown worse, how many \
          more runs would settle it; and the highest weighted accuracy per 1,000 data tokens. A format missing \
          from the non-inferior list is not shown to be worse: the comparisons below say which were.",
         d.run.margin_pp()

@@ -50,6 +50,11 @@ pub struct ProviderConfig {
     /// (`providers::capabilities::notes`; metadata line only).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+    /// What the model's ranked data tokens rest on (metadata line only): `{"basis": …}` when the
+    /// provider counted every rendering, `{"fallback": "o200k_base", "reason": …}` when it could
+    /// not; absent for the offline reference, which ranks by o200k_base.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_basis: Option<Value>,
 }
 
 /// The `metadata` line.
@@ -267,6 +272,14 @@ pub struct ResultRecord {
     pub turns: Vec<Usage>,
     /// Size and tokens of the rendered data.
     pub data_stats: DataStats,
+    /// The rendering's data tokens as the provider counts them (`runner::billed`): its first
+    /// prompt counted as sent minus the same prompt without the data. Absent when the provider
+    /// has no counter (the reference, Ollama) or counting failed; rankings then use o200k_base.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub billed_data_tokens: Option<u64>,
+    /// What `billed_data_tokens` rests on (`anthropic count_tokens`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_basis: Option<String>,
     /// Cost in USD from usage × price (0 for the offline reference and failed calls; null
     /// when the model has no known price).
     pub cost_usd: Option<f64>,

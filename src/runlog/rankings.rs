@@ -26,6 +26,8 @@ struct Row {
     runs: usize,
     errors: usize,
     category_accuracy_pct: Option<BTreeMap<String, f64>>,
+    #[serde(default)]
+    token_basis: Option<String>,
 }
 
 /// The summary line's figures from SQL.
@@ -99,6 +101,7 @@ fn rankings(db: &Analytics) -> Result<Vec<RankingRow>> {
                     .collect(),
                 data_tokens: r.data_tokens.unwrap_or(0),
                 tokens_per_value: r.tokens_per_value.unwrap_or(0.0),
+                token_basis: r.token_basis.unwrap_or_default(),
             })
         })
         .collect()

@@ -39,10 +39,14 @@ pub struct RankingRow {
     pub weighted_accuracy: f64,
     /// Mean accuracy per category name.
     pub accuracy_by_category: BTreeMap<String, f64>,
-    /// Data tokens (o200k_base).
+    /// Data tokens: the model's own counts where its provider counted them, else o200k_base.
     pub data_tokens: usize,
-    /// Data tokens per non-null value (o200k_base).
+    /// Data tokens per non-null value (same basis).
     pub tokens_per_value: f64,
+    /// What the data tokens rest on (`anthropic count_tokens`, `o200k_base`; empty in older
+    /// logs, which ranked by o200k_base).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub token_basis: String,
 }
 
 /// The `summary` line.

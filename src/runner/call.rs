@@ -525,6 +525,10 @@ pub(super) fn build(
     conv: &Conversation,
 ) -> ResultRecord {
     let r = &c.rendering;
+    let billed = p
+        .billed
+        .as_ref()
+        .and_then(|b| Some((b.of(&r.text)?, b.basis.as_str())));
     let graded_at = Instant::now();
     let (resp, error) = match response {
         Ok(resp) => (resp, None),
@@ -578,6 +582,7 @@ pub(super) fn build(
             model_params: p.provider.params(),
             settings: None,
             notes: Vec::new(),
+            token_basis: None,
         },
         sample: Sample {
             duration_ms: latency,
@@ -629,6 +634,8 @@ pub(super) fn build(
         usage,
         turns: if talked { turns } else { Vec::new() },
         data_stats: r.stats.clone(),
+        billed_data_tokens: billed.map(|(n, _)| n),
+        token_basis: billed.map(|(_, b)| b.to_string()),
         cost_usd,
         // Only a cache hit makes no attempt.
         cached: attempts == 0,

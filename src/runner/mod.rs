@@ -3,12 +3,13 @@
 //! cache and the budget; each finished call is appended to the JSONL log at once, so an
 //! interrupted run loses nothing and can be resumed.
 
-pub mod counted;
+pub mod basis;
 pub mod batch;
 pub mod billed;
 pub mod cache;
 mod call;
 pub mod conversation;
+pub mod counted;
 pub mod estimate;
 pub mod fits;
 pub mod ledger;
@@ -201,6 +202,8 @@ pub(crate) struct ProviderRun {
     pub(crate) max_tokens: u32,
     pub(crate) warmup: bool,
     pub(crate) fatal: OnceLock<String>,
+    /// Its renderings' data tokens as the provider counts them (None: ranked by o200k_base).
+    pub(crate) billed: Option<basis::Billed>,
     /// Set once the server answered any attempt: from then on a failed connection is a
     /// transient fault, retried as the policy allows.
     pub(crate) answered: AtomicBool,
@@ -302,6 +305,7 @@ fn metadata(
                     &m.config,
                     plan.suite.own_call_settings(),
                 ),
+                token_basis: None,
             })
             .collect(),
         bench_version: env!("CARGO_PKG_VERSION").into(),
@@ -387,17 +391,19 @@ pub async fn run(
     for s in &skipped {
         observer.notice(&s.to_string());
     }
-    if matrix
-        .combos
-        .iter()
-        .any(|c| c.scorer.response_schema().is_some())
-    {
-        for why in models.iter().filter_map(|m| unserved(m.provider.as_ref())) {
-            observer.notice(&format!("skipped {why}"));
-        }
-    }
+    notice_unserved(&matrix, &models, observer.as_ref());
     let suite = plan.suite.name();
-    let opened = open_log(plan, &models, &matrix, &skipped, resume, opts.margin_pp)?;
+    // Before the log is opened, so its metadata says what each model's ranking rests on.
+    let bases = basis::of_plan(plan, &models, &matrix, &opts, observer.as_ref()).await;
+    let opened = open_log(
+        plan,
+        &models,
+        &matrix,
+        &skipped,
+        resume,
+        opts.margin_pp,
+        &bases,
+    )?;
     let matrix = shard::slice(plan, matrix);
     let artifacts = write_artifacts(plan, &matrix, &opened.dir.join(&suite))
         .map_err(|e| full_disk(e, &opened.dir))?;
@@ -407,7 +413,7 @@ pub async fn run(
     if batch_mode.is_some() && !asked {
         batch::check(&models)?;
     }
-    let runs = provider_runs(models, plan, &matrix, opts.warmup)?;
+    let runs = provider_runs(models, plan, &matrix, opts.warmup, bases)?;
     let shared = Arc::new(Shared {
         benchmark_id: opened.meta.benchmark_id.clone(),
         multi_provider: runs.len() > 1,
@@ -447,6 +453,19 @@ pub async fn run(
         .map_err(|e| full_disk(e, &dir))?;
     write_metadata_files(plan, &sizes, &shared, &suite).map_err(|e| full_disk(e, &dir))?;
     Ok(outcome)
+}
+
+/// Each model that leaves out the structured-output mode the plan asks for, said once.
+fn notice_unserved(matrix: &plan::Matrix, models: &[Model], observer: &dyn Observer) {
+    if matrix
+        .combos
+        .iter()
+        .any(|c| c.scorer.response_schema().is_some())
+    {
+        for why in models.iter().filter_map(|m| unserved(m.provider.as_ref())) {
+            observer.notice(&format!("skipped {why}"));
+        }
+    }
 }
 
 /// `e` with the way out when it comes from a full disk (the run in `dir` can be resumed).
@@ -516,7 +535,8 @@ struct Opened {
     kept: Vec<ResultRecord>,
 }
 
-/// The resumed log, appended to; or a new run folder whose log starts with the metadata line.
+/// The resumed log, appended to; or a new run folder whose log starts with the metadata line,
+/// which records each model's token basis (`bases`, in the order of `models`).
 fn open_log(
     plan: &Plan,
     models: &[Model],
@@ -524,6 +544,7 @@ fn open_log(
     skipped: &[tasks::Skip],
     resume: Option<Resumed>,
     margin_pp: Option<f64>,
+    bases: &[basis::Basis],
 ) -> Result<Opened> {
     if let Some(r) = resume {
         let dir = r.jsonl.parent().expect("log has a folder").to_path_buf();
@@ -540,6 +561,7 @@ fn open_log(
                 skipped,
             );
             m.margin_pp = old.margin_pp;
+            basis::record(&mut m, bases);
             resume::rewrite_metadata(&r.jsonl, &m)?;
             m
         } else {
@@ -561,6 +583,7 @@ fn open_log(
     let (id, ts) = run_identity(now);
     let mut meta = metadata(plan, models, &id, &ts, matrix, skipped);
     meta.margin_pp = margin_pp;
+    basis::record(&mut meta, bases);
     let mut log = JsonlWriter::create(&dir.join(format!("{}.jsonl", plan.suite.name())))?;
     log.append(&Line::Metadata(Box::new(meta.clone())))?;
     Ok(Opened {
@@ -597,12 +620,14 @@ fn batch_mode(
     }
 }
 
-/// Each model with its limits (sized for the largest prompt), price and warm-up setting.
+/// Each model with its limits (sized for the largest prompt), price, warm-up setting and the
+/// data tokens its provider counted (`bases`, in the order of `models`).
 fn provider_runs(
     models: Vec<Model>,
     plan: &Plan,
     matrix: &plan::Matrix,
     warmup: Option<bool>,
+    bases: Vec<basis::Basis>,
 ) -> Result<Vec<Arc<ProviderRun>>> {
     let largest = matrix
         .combos
@@ -612,7 +637,7 @@ fn provider_runs(
         .max()
         .unwrap_or(0);
     let mut runs = Vec::new();
-    for (idx, m) in models.into_iter().enumerate() {
+    for (idx, (m, basis)) in models.into_iter().zip(bases).enumerate() {
         let max_tokens = m.config.max_tokens();
         let limits = Limits::new(
             m.config.concurrency(),
@@ -629,6 +654,7 @@ fn provider_runs(
             limits,
             provider: m.provider,
             fatal: OnceLock::new(),
+            billed: basis.billed(),
             answered: AtomicBool::new(false),
         }));
     }

@@ -98,7 +98,7 @@ async fn decisions_follow_the_paired_rows() {
         "**flat · mandatory**: use `json_compact`: the most accurate on these 124 questions × 2 runs \
          (100.0 % weighted), and no format with fewer data tokens is shown within 2 points of it. Not \
          settled yet: `csv` has fewer data tokens but is neither shown within 2 points nor shown worse; \
-         about {} more run(s) would tell.",
+         about {} more run(s) would tell. Data tokens are counted with o200k_base.",
         needed - 2
     );
     opens_the_verdict(&md, &plain);
@@ -121,7 +121,8 @@ async fn decisions_follow_the_paired_rows() {
     opens_the_verdict(
         &md,
         "**flat · mandatory**: use `csv`: shown within 5 points (the non-inferiority margin) of the most \
-         accurate `json_compact` on these 124 questions × 2 runs, at 0.62× the data tokens of `json_compact`.",
+         accurate `json_compact` on these 124 questions × 2 runs, at 0.62× the data tokens of `json_compact`. \
+         Data tokens are counted with o200k_base.",
     );
     // Why yaml and csv lost, in the report itself: their wrong answers, capped, counted.
     assert!(

@@ -5,6 +5,7 @@ mod anywhere;
 mod bad_files;
 mod batch_api;
 mod batch_run;
+mod billed;
 mod browser;
 mod cdp;
 mod cli;
