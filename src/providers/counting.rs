@@ -227,17 +227,6 @@ fn tokens_len(body: &Value) -> Result<u64, ProviderError> {
         })
 }
 
-/// The OpenAI vocabulary of `model`, for the models OpenAI serves: `cl100k_base` for GPT-4
-/// and GPT-3.5, `o200k_base` for everything since GPT-4o (the o-series, GPT-4.1, GPT-5).
-pub fn openai_vocabulary(model: &str) -> Tokenizer {
-    let old = ["gpt-4-", "gpt-3.5"].iter().any(|p| model.starts_with(p)) || model == "gpt-4";
-    if old && !model.starts_with("gpt-4o") {
-        Tokenizer::Cl100kBase
-    } else {
-        Tokenizer::O200kBase
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -254,13 +243,13 @@ mod tests {
 
     #[test]
     fn openai_models_count_with_their_own_vocabulary() {
-        assert_eq!(openai_vocabulary("gpt-4o-mini"), Tokenizer::O200kBase);
-        assert_eq!(openai_vocabulary("gpt-4.1"), Tokenizer::O200kBase);
-        assert_eq!(openai_vocabulary("gpt-5"), Tokenizer::O200kBase);
-        assert_eq!(openai_vocabulary("o3-mini"), Tokenizer::O200kBase);
-        assert_eq!(openai_vocabulary("gpt-4"), Tokenizer::Cl100kBase);
-        assert_eq!(openai_vocabulary("gpt-4-turbo"), Tokenizer::Cl100kBase);
-        assert_eq!(openai_vocabulary("gpt-3.5-turbo"), Tokenizer::Cl100kBase);
+        assert_eq!(Tokenizer::openai("gpt-4o-mini"), Tokenizer::O200kBase);
+        assert_eq!(Tokenizer::openai("gpt-4.1"), Tokenizer::O200kBase);
+        assert_eq!(Tokenizer::openai("gpt-5"), Tokenizer::O200kBase);
+        assert_eq!(Tokenizer::openai("o3-mini"), Tokenizer::O200kBase);
+        assert_eq!(Tokenizer::openai("gpt-4"), Tokenizer::Cl100kBase);
+        assert_eq!(Tokenizer::openai("gpt-4-turbo"), Tokenizer::Cl100kBase);
+        assert_eq!(Tokenizer::openai("gpt-3.5-turbo"), Tokenizer::Cl100kBase);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use super::adapter::WireApi;
 use super::capabilities::temperature_allowed;
-use super::counting::{self, Counting, Tokenize};
+use super::counting::{Counting, Tokenize};
 use super::http::{Endpoint, Secret, join};
 use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage, Wire, u64_at};
 use serde_json::{Value, json};
@@ -89,7 +89,7 @@ impl WireApi for OpenAi {
                  prompts bench sends)"
                     .into(),
             ),
-            _ => Counting::Offline(counting::openai_vocabulary(&cfg.model)),
+            _ => Counting::Offline(crate::tokens::Tokenizer::openai(&cfg.model)),
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use super::adapter::WireApi;
 use super::capabilities::temperature_allowed;
-use super::counting::{self, Counting};
+use super::counting::Counting;
 use super::http::{Endpoint, Secret, join};
 use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage, u64_at};
 use serde_json::{Value, json};
@@ -67,7 +67,7 @@ impl WireApi for OpenAiResponses {
         }))
     }
     fn counting(&self, cfg: &ModelConfig, _base: &str, _chat: &Endpoint) -> Counting {
-        Counting::Offline(counting::openai_vocabulary(&cfg.model))
+        Counting::Offline(crate::tokens::Tokenizer::openai(&cfg.model))
     }
 }
 

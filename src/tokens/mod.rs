@@ -66,12 +66,23 @@ impl Tokenizer {
         Tokenizer::MistralV3,
     ];
 
+    /// The vocabulary of OpenAI's `model`: `cl100k_base` for GPT-4 and GPT-3.5, `o200k_base`
+    /// for everything since GPT-4o (the o-series, GPT-4.1, GPT-5).
+    pub fn openai(model: &str) -> Tokenizer {
+        let old = ["gpt-4-", "gpt-3.5"].iter().any(|p| model.starts_with(p)) || model == "gpt-4";
+        if old && !model.starts_with("gpt-4o") {
+            Tokenizer::Cl100kBase
+        } else {
+            Tokenizer::O200kBase
+        }
+    }
+
     /// The vocabulary closest to `model`'s own on `provider`, and whether it is that model's
     /// own (OpenAI's models); o200k_base stands in for models whose vocabulary is not public
     /// (Claude, Gemini) or not known here.
     pub fn nearest(provider: &str, model: &str) -> (Tokenizer, bool) {
         if matches!(provider, "openai" | "openai-responses") {
-            return (crate::providers::counting::openai_vocabulary(model), true);
+            return (Tokenizer::openai(model), true);
         }
         let m = model.to_ascii_lowercase();
         let has = |words: &[&str]| words.iter().any(|w| m.contains(w));
