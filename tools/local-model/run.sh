@@ -184,11 +184,11 @@ write_slice() { # two small cases in three outputs, one repair each; a tiny mode
   (cd "$ROOT" && "$BENCH" query sql/write_failures.sql --root "$root")
 }
 tokens_slice() { # bench tokens --provider against /tokenize, then the same prompts asked for real
-  local root="$OUT/tokens" cfg="$OUT/tokens.toml" sel=(--formats csv,json_compact,toon_default,yaml --structures flat --variants mandatory --records 20)
+  local root="$OUT/tokens" cfg="$OUT/tokens.toml" sel=(--formats csv,json_compact,yaml --structures flat --variants mandatory --records 8)
   config 1 >"$cfg"
-  say "bench tokens --provider openai-compatible:smollm2 ${sel[*]} (llama.cpp /apply-template + /tokenize)"
-  "$BENCH" tokens --config "$cfg" --provider openai-compatible:smollm2 "${sel[@]}" --no-cache
-  "$BENCH" tokens --config "$cfg" --provider openai-compatible:smollm2 "${sel[@]}" --format json >"$OUT/tokens.json"
+  say "bench tokens --provider openai-compatible:smollm2-135m ${sel[*]} (llama.cpp /apply-template + /tokenize)"
+  "$BENCH" tokens --config "$cfg" --provider openai-compatible:smollm2-135m "${sel[@]}" --no-cache
+  "$BENCH" tokens --config "$cfg" --provider openai-compatible:smollm2-135m "${sel[@]}" --format json >"$OUT/tokens.json"
   say "the same prompts asked for real (max_tokens 1): the server's usage.prompt_tokens"
   "$BENCH" run --config "$cfg" "${sel[@]}" --runs 1 --no-cache --no-report --output-root "$root" >/dev/null
   python3 - "$OUT/tokens.json" "$root" <<'PY'
