@@ -42,16 +42,14 @@ pub fn execute(args: &TokensArgs) -> Result<()> {
                 "{spec} has no token counter: {why}; `bench tokens` without --provider counts offline"
             ))
         })?;
-        let mut rows = Vec::new();
-        for c in &matrix.combos {
-            let share = runtime.block_on(counter.share(c)).map_err(|e| {
-                anyhow::anyhow!(
-                    "{spec}: counting the {} prompt with {} failed: {e}",
-                    c.rendering.format.name(),
-                    counter.basis()
-                )
-            })?;
-            rows.push(Row {
+        let shares = runtime
+            .block_on(counter.shares(&matrix.combos))
+            .map_err(|e| anyhow::anyhow!("{spec}: {e}"))?;
+        let mut rows: Vec<Row> = matrix
+            .combos
+            .iter()
+            .zip(shares)
+            .map(|(c, share)| Row {
                 combo: c,
                 offline: c
                     .rendering
@@ -59,8 +57,8 @@ pub fn execute(args: &TokensArgs) -> Result<()> {
                     .tokens_of(crate::tokens::Tokenizer::O200kBase) as u64,
                 data: share.data(),
                 prompt: share.prompt,
-            });
-        }
+            })
+            .collect();
         rows.sort_by_key(|r| (r.data, r.combo.rendering.format));
         // Words beside a table; on stderr when stdout is JSON or CSV for a program to read.
         let words = |line: String| -> Result<()> {

@@ -156,22 +156,8 @@ async fn counted(
         basis: counter.basis().to_string(),
         data: HashMap::new(),
     };
-    for c in combos {
-        let k = key(&c.rendering.text);
-        if billed.data.contains_key(&k) {
-            continue;
-        }
-        let share = counter.share(c).await.map_err(|e| {
-            format!(
-                "counting {} {} {} ({} records) with {} failed: {e}",
-                c.rendering.format,
-                c.rendering.structure,
-                c.rendering.variant,
-                c.records,
-                billed.basis
-            )
-        })?;
-        billed.data.insert(k, share.data());
+    for (c, share) in combos.iter().zip(counter.shares(combos).await?) {
+        billed.data.insert(key(&c.rendering.text), share.data());
     }
     let n = billed.data.len();
     Ok((billed, n, counter.sent, counter.hits))

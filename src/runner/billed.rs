@@ -181,6 +181,24 @@ impl<'a> Counter<'a> {
     }
 }
 
+impl Counter<'_> {
+    /// The share of each of `combos`, in order (a rendering asked twice is counted once, by
+    /// the memo); the first failure names the rendering and the counter.
+    pub async fn shares(&mut self, combos: &[Combo]) -> Result<Vec<Share>, String> {
+        let mut out = Vec::with_capacity(combos.len());
+        for c in combos {
+            let r = &c.rendering;
+            out.push(self.share(c).await.map_err(|e| {
+                format!(
+                    "counting {} {} {} ({} records) with {} failed: {e}",
+                    r.format, r.structure, r.variant, c.records, self.basis
+                )
+            })?);
+        }
+        Ok(out)
+    }
+}
+
 /// `messages` with the first occurrence of `text` taken out, and the data block's length
 /// shortened to match when it held it; None when no message holds it (or it is empty).
 pub fn without(messages: &[Message], prefix: usize, text: &str) -> Option<(Vec<Message>, usize)> {

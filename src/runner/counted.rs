@@ -79,17 +79,13 @@ pub async fn counted(matrix: &Matrix, m: &Model, cache: Option<CountCache>) -> R
             "--count-with-provider: {spec} has no token counter: {why}"
         ))
     })?;
-    let mut combos = Vec::with_capacity(matrix.combos.len());
-    for c in &matrix.combos {
-        let s = counter.share(c).await.map_err(|e| {
-            anyhow::anyhow!(
-                "--count-with-provider: {spec}: counting the {} prompt with {} failed: {e}",
-                c.rendering.format.name(),
-                counter.basis()
-            )
-        })?;
-        combos.push((s.prompt, s.data()));
-    }
+    let combos = counter
+        .shares(&matrix.combos)
+        .await
+        .map_err(|e| anyhow::anyhow!("--count-with-provider: {spec}: {e}"))?
+        .iter()
+        .map(|s| (s.prompt, s.data()))
+        .collect();
     let note = format!(
         "{spec}: prompt tokens counted by {} (each rendering's first prompt; its other prompts \
          differ by their questions, counted offline): {} counts, {} from the cache",
