@@ -10,6 +10,7 @@ pub mod error;
 pub mod formats;
 pub mod grading;
 pub mod layout;
+pub mod names;
 pub mod numfmt;
 pub mod out;
 pub mod perf;

@@ -1,6 +1,6 @@
 //! `bench tokens --provider`: the options that count each prompt with a provider's own counter.
 
-use super::Suite;
+use crate::suites::Entry;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -19,8 +19,8 @@ pub struct CountArgs {
     #[arg(long, value_name = "URL", requires = "providers")]
     pub base_url: Option<String>,
     /// With --provider: the suite whose prompts to count (as `bench run --suite`).
-    #[arg(long, value_enum, default_value = "formats")]
-    pub suite: Suite,
+    #[arg(long, value_parser = crate::suites::parser(), default_value = "formats")]
+    pub suite: &'static Entry,
     /// With --provider: count again instead of reading earlier counts from the cache.
     #[arg(long, requires = "providers")]
     pub no_cache: bool,

@@ -92,24 +92,15 @@ pub fn recommend_records() -> String {
     )
 }
 
-/// The `bench run` flags that `sweep` and `recommend` refuse: each runs its own steps of the
-/// formats suite into one run folder, so resuming, other suites and the exit rule on failed
-/// calls do not apply.
+/// The `bench run` flags that `sweep` and `recommend` refuse besides the suites' own (which
+/// [`in_steps`] finds in the registry): each runs its own steps of the formats suite into one
+/// run folder, so resuming, other suites and the exit rule on failed calls do not apply.
 pub const NOT_IN_STEPS: &[&str] = &[
     "resume",
     "retry_errors",
     "cancel_batches",
     "suite",
     "max_failed_share",
-    "cases",
-    "write_from",
-    "repairs",
-    "kinds",
-    "no_json_schema",
-    "tasks",
-    "data_source",
-    "task_ids",
-    "categories",
     "wide",
     "show_requests",
     "full",
@@ -118,13 +109,31 @@ pub const NOT_IN_STEPS: &[&str] = &[
 
 /// Hides from `bench sweep --help` the run flags it refuses.
 pub fn sweep_arg(a: Arg) -> Arg {
-    let hide = NOT_IN_STEPS.contains(&a.get_id().as_str());
-    a.hide(hide)
+    let hide = !in_steps(&a);
+    step_dry_run(a).hide(hide)
+}
+
+/// Whether a `bench run` flag applies to the steps of `sweep` and `recommend`: not one of
+/// [`NOT_IN_STEPS`], nor a flag only another suite reads (`--cases` is the write suite's).
+fn in_steps(a: &Arg) -> bool {
+    let id = a.get_id().as_str();
+    !NOT_IN_STEPS.contains(&id)
+        && !crate::suites::own_flags().any(|f| f.trim_start_matches("--").replace('-', "_") == id)
 }
 
 /// Hides from `bench recommend --help` the run flags it refuses (`--runs` too: a round is one
 /// run).
 pub fn recommend_arg(a: Arg) -> Arg {
-    let hide = NOT_IN_STEPS.contains(&a.get_id().as_str()) || a.get_id() == "runs";
-    a.hide(hide)
+    let hide = !in_steps(&a) || a.get_id() == "runs";
+    step_dry_run(a).hide(hide)
+}
+
+/// `--dry-run` of `sweep` and `recommend`, without `bench run`'s mention of
+/// `--count-with-provider`, which they refuse (their plans are counted offline).
+fn step_dry_run(a: Arg) -> Arg {
+    if a.get_id() == "dry_run" {
+        a.help("Print the plan (calls, prompt tokens, estimated $ and time) and exit; no network")
+    } else {
+        a
+    }
 }

@@ -14,18 +14,19 @@ use serde_json::json;
 
 /// Writes data files, questions, templates, answer keys and `metadata.json` under `--output`.
 pub fn execute(args: &GenerateArgs) -> Result<()> {
-    if let Some(path) = &args.file.data_file {
-        return data_layout(args, path);
+    if args.file.data_file.is_some() {
+        return data_layout(args);
     }
     let d = &args.data;
-    super::product_questions(&args.synth.questions)?;
+    let asked = crate::cli::asked_of(d, &args.file, Some(&args.synth));
+    asked.product_questions()?;
     let formats = d.formats_or(Format::defaults());
     check_selection(&formats, &d.structures, &d.variants)?;
     let mut w = Writer::create(&args.output).map_err(|e| UsageError::new(format!("{e:#}")))?;
     let mut files = 0;
     let mut question_sets = 0;
     let mut largest = None;
-    for &records in &super::product_sizes(d) {
+    for &records in &asked.product_sizes() {
         let ds = dataset::generate(records, d.seed);
         let n = ds.mandatory.len();
         for &v in &d.variants {
@@ -48,7 +49,7 @@ pub fn execute(args: &GenerateArgs) -> Result<()> {
     }
     let ds = largest.expect("at least one size");
     let params = json!({
-        "records": super::product_sizes(d), "seed": d.seed,
+        "records": asked.product_sizes(), "seed": d.seed,
         "formats": formats, "structures": d.structures, "variants": d.variants,
         "tokenizers": d.tokenizers.iter().map(|t| t.name()).collect::<Vec<_>>(),
     });
@@ -62,9 +63,13 @@ pub fn execute(args: &GenerateArgs) -> Result<()> {
 
 /// `bench generate --data FILE`: the layout for the user's records, the formats that cannot
 /// represent them listed as skipped.
-fn data_layout(args: &GenerateArgs, path: &std::path::Path) -> Result<()> {
+fn data_layout(args: &GenerateArgs) -> Result<()> {
     let d = &args.data;
-    let dp = super::data_plan(path, &args.file, &args.synth, d)?;
+    let (dp, notes) =
+        userdata::from_asked(&crate::cli::asked_of(d, &args.file, Some(&args.synth)))?;
+    for n in &notes {
+        eprintln!("{n}");
+    }
     let formats = d.formats_or(Format::defaults());
     let mut w = Writer::create(&args.output).map_err(|e| UsageError::new(format!("{e:#}")))?;
     let mut skipped: Vec<crate::suites::Skip> = Vec::new();

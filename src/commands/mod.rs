@@ -19,14 +19,12 @@ pub mod tokens;
 mod tokens_billed;
 mod tokens_data;
 pub mod view;
-pub mod write;
 
-use crate::cli::{DataArgs, DataFileArgs, QuestionsArg, SynthArgs};
-use crate::dataset::user::LoadOptions;
-use crate::dataset::{Dataset, Structure, Variant};
+use crate::cli::DataArgs;
+use crate::dataset::Dataset;
 use crate::formats::Format;
 use crate::layout::{self, Rendering};
-use crate::runner::userdata::DataPlan;
+pub use crate::suites::asked::check_selection;
 use anyhow::Result;
 
 /// Renders every supported combination of the selection, one at a time, handing each to `each`
@@ -45,41 +43,6 @@ pub fn for_each_rendering(
         }
     }
     Ok(())
-}
-
-/// How to read the `--data` file: `--records` is one count (all records when absent).
-pub fn load_options(file: &DataFileArgs, d: &DataArgs) -> Result<LoadOptions, crate::UsageError> {
-    let records = match d.records.as_slice() {
-        [] => None,
-        [n] => Some(*n as usize),
-        _ => {
-            return Err(crate::UsageError::new(
-                "--data takes one --records value, not a list",
-            ));
-        }
-    };
-    Ok(LoadOptions {
-        root_key: file.root_key.clone(),
-        records,
-        sample: file.sample.unwrap_or_default(),
-        seed: d.seed,
-    })
-}
-
-/// The `data:` line every `--data` command prints first: the file, its records and identity.
-pub fn data_line(
-    path: &std::path::Path,
-    data: &crate::dataset::user::UserData,
-    records: usize,
-) -> String {
-    format!(
-        "data: {} — {} records (of {}), sha256 {}, {} columns",
-        path.display(),
-        records,
-        data.total,
-        data.sha256,
-        data.schema.len()
-    )
 }
 
 /// What `plan` costs for `models`, from the dry-run estimate: expected and at most, USD,
@@ -126,168 +89,31 @@ pub(crate) fn plan_cost(
     Ok((est, max))
 }
 
-/// Without `--data`, `--questions` may name a question file about the product records; a
-/// count applies to `--data` only (the product suite asks its 124 generated questions).
-pub fn product_questions(q: &QuestionsArg) -> Result<Option<&std::path::Path>> {
-    match q {
-        QuestionsArg::File(f) => Ok(Some(f)),
-        QuestionsArg::Count(crate::questions::synth::DEFAULT_QUESTIONS) => Ok(None),
-        QuestionsArg::Count(n) => Err(crate::UsageError::new(format!(
-            "--questions {n} sets how many questions to synthesise from --data; the product \
-             suite asks its 124 generated questions (or give --questions FILE)"
-        ))
-        .into()),
-    }
-}
-
-/// Loads the `--data` file and synthesises its questions, printing what the synthesis could
-/// not do as asked.
-pub fn data_plan(
-    path: &std::path::Path,
-    file: &DataFileArgs,
-    synth: &SynthArgs,
-    d: &DataArgs,
-) -> Result<DataPlan> {
-    // `--records 31,62,…`: one sample per size, asked in one run.
-    let sizes: Vec<Option<usize>> = match d.records.as_slice() {
-        [] => vec![None],
-        list => list.iter().map(|&n| Some(n as usize)).collect(),
-    };
-    let largest = DataArgs {
-        records: sizes
-            .iter()
-            .flatten()
-            .max()
-            .map(|&n| n as u32)
-            .into_iter()
-            .collect(),
-        ..d.clone()
-    };
-    let plan = DataPlan::sized(
-        path,
-        load_options(file, &largest)?,
-        synth_options(synth, d),
-        &sizes,
-    )?;
-    eprintln!(
-        "{}; {} questions, records identified by {}",
-        data_line(path, &plan.data, plan.data.records.len()),
-        plan.synthesis.questions.len(),
-        plan.synthesis.id.describe()
-    );
-    for level in &plan.smaller {
-        eprintln!(
-            "data: also at {} records ({} questions)",
-            level.data.records.len(),
-            level.synthesis.questions.len()
-        );
-    }
-    for n in &plan.data.notes {
-        eprintln!("note: {n}");
-    }
-    for n in &plan.synthesis.notices {
-        eprintln!("questions: {n}");
-    }
-    Ok(plan)
-}
-
-/// The question synthesis `--questions`, `--id-field` and `--seed` ask for.
-pub fn synth_options(synth: &SynthArgs, d: &DataArgs) -> crate::questions::synth::Options {
-    crate::questions::synth::Options {
-        questions: match synth.questions {
-            QuestionsArg::Count(n) => n,
-            QuestionsArg::File(_) => crate::questions::synth::DEFAULT_QUESTIONS,
-        },
-        id_field: synth.id_field.clone(),
-        seed: d.seed,
-        file: match &synth.questions {
-            QuestionsArg::File(f) => Some(f.clone()),
-            QuestionsArg::Count(_) => None,
-        },
-    }
-}
-
-/// `--records` for the product dataset: the 31-record default when none was given (the
-/// commands with `--data` have no clap default, so "all records" can be told apart).
-pub fn product_sizes(d: &DataArgs) -> Vec<u32> {
-    if d.records.is_empty() {
-        vec![crate::dataset::DEFAULT_RECORDS]
-    } else {
-        d.records.clone()
-    }
-}
-
-/// Whether the selection renders anything at all.
-pub fn check_selection(
-    formats: &[Format],
-    structures: &[Structure],
-    variants: &[Variant],
-) -> Result<(), crate::UsageError> {
-    let any = !variants.is_empty()
-        && formats
-            .iter()
-            .any(|f| structures.iter().any(|&s| f.supports(s)));
-    if any {
-        Ok(())
-    } else {
-        Err(crate::UsageError::new(format!(
-            "nothing to render: formats [{}] support none of the structures [{}] (csv is flat only)",
-            formats
-                .iter()
-                .map(|f| f.name())
-                .collect::<Vec<_>>()
-                .join(", "),
-            structures
-                .iter()
-                .map(|s| s.name())
-                .collect::<Vec<_>>()
-                .join(", "),
-        )))
-    }
-}
-
 /// Refuses the `bench run` flags that `command` (sweep, recommend) does not take, naming each
-/// one given (their help leaves them out: `cli::help::NOT_IN_STEPS`); `runs` when `--runs`
-/// is one of them.
+/// one given (their help leaves them out: `cli::help::sweep_arg`): the run-only ones, another
+/// suite and the other suites' own flags; `runs` when `--runs` is one of them.
 pub(crate) fn refuse_run_only(
     args: &crate::cli::RunArgs,
     command: &str,
     runs: bool,
 ) -> Result<(), crate::UsageError> {
-    use crate::write::Kind;
-    let w = &args.write;
-    let t = &args.task_select;
     let given = [
         ("--resume", args.resume.is_some()),
         ("--retry-errors", args.retry_errors),
         ("--cancel-batches", args.cancel_batches),
-        ("--suite", args.suite != crate::cli::Suite::Formats),
+        ("--suite", !args.suite.is_default()),
         (
             "--max-failed-share",
             args.max_failed_share != crate::runner::DEFAULT_MAX_FAILED_SHARE,
         ),
         ("--runs", runs && args.runs != 3),
-        ("--cases", w.cases.is_some()),
-        ("--write-from", w.write_from != Format::JsonCompact),
-        ("--repairs", w.repairs != 2),
-        (
-            "--kinds",
-            w.kinds != [Kind::Compose, Kind::Transcode, Kind::Edit],
-        ),
-        ("--no-json-schema", w.no_json_schema),
-        ("--tasks", t.tasks.is_some()),
-        (
-            "--data-source",
-            t.data_source != crate::tasks::DataSource::Synthetic,
-        ),
-        ("--task-ids", !t.task_ids.is_empty()),
-        ("--categories", !t.categories.is_empty()),
         ("--wide", args.wide),
         ("--show-requests", args.show_requests),
         ("--full", args.full),
         ("--count-with-provider", args.count_with_provider),
     ];
-    let named: Vec<&str> = given.iter().filter(|g| g.1).map(|g| g.0).collect();
+    let mut named: Vec<&str> = given.iter().filter(|g| g.1).map(|g| g.0).collect();
+    named.extend(crate::suites::own_flags_given(&args.asked()));
     if named.is_empty() {
         return Ok(());
     }

@@ -1,21 +1,18 @@
 //! `bench run`: the benchmark itself (or its plan with `--dry-run`, or the rest of an
 //! interrupted run with `--resume`).
 
-use super::check_selection;
 use crate::UsageError;
-use crate::cli::{Primer, RunArgs, Suite, TableFormat};
-use crate::dataset::{Structure, Variant};
+use crate::cli::{RunArgs, TableFormat};
 use crate::error::Stopped;
-use crate::formats::Format;
 use crate::providers::config::ConfigFile;
 use crate::providers::{self, ModelConfig, process_env};
 use crate::report;
 use crate::runner::progress::Console;
 use crate::runner::resume::{self, Resumed};
 use crate::runner::{
-    self, Cache, Model, Options, Plan, QuestionMode, RetryPolicy, Stop, StopReason,
-    batch::BatchOptions, estimate,
+    self, Cache, Model, Options, Plan, RetryPolicy, Stop, StopReason, batch::BatchOptions, estimate,
 };
+use crate::suites::asked::unique;
 use crate::tokens::Tokenizer;
 use anyhow::Result;
 use std::sync::Arc;
@@ -47,17 +44,6 @@ fn with_o200k(chosen: &[Tokenizer]) -> Vec<Tokenizer> {
     let mut out = unique(chosen);
     if !out.contains(&Tokenizer::O200kBase) {
         out.insert(0, Tokenizer::O200kBase);
-    }
-    out
-}
-
-/// `items` without repeats, in first-seen order.
-fn unique<T: PartialEq + Clone>(items: &[T]) -> Vec<T> {
-    let mut out: Vec<T> = Vec::new();
-    for x in items {
-        if !out.contains(x) {
-            out.push(x.clone());
-        }
     }
     out
 }
@@ -191,35 +177,9 @@ fn resumed(args: &RunArgs) -> Result<Option<Resumed>> {
     Ok(Some(r))
 }
 
-/// The plan of a new run from the command line: its suite, data, formats and sizes.
+/// The plan of a new run from the command line: the suite plans its part (its data, formats
+/// and sizes, or a refusal of what it does not take), the rest is the command line's.
 pub(super) fn new_plan(args: &RunArgs) -> Result<Plan> {
-    let d = &args.data;
-    let formats = d.formats_or(Format::defaults());
-    if args.suite != Suite::Formats
-        && args.synth.questions
-            != crate::cli::QuestionsArg::Count(crate::questions::synth::DEFAULT_QUESTIONS)
-    {
-        return Err(UsageError::new(
-            "--questions applies to the formats suite (its questions, or --data's); --suite \
-             tasks and --suite write ask their own",
-        )
-        .into());
-    }
-    if args.suite == Suite::Corrupted && args.prompt_variants > 1 {
-        return Err(UsageError::new(
-            "--prompt-variants does not apply to --suite corrupted: its questions about the \
-             damage have one wording",
-        )
-        .into());
-    }
-    if args.suite != Suite::Formats && args.shuffle {
-        return Err(UsageError::new(
-            "--shuffle applies to the formats suite and --data: a task's facts and a written \
-             document's gold follow their data's order, and the corrupted suite's damage is \
-             placed in the records' order",
-        )
-        .into());
-    }
     if args.prompt_variants > args.runs {
         eprintln!(
             "note: --prompt-variants {} with --runs {}: only the first {} wording(s) are asked; \
@@ -227,111 +187,26 @@ pub(super) fn new_plan(args: &RunArgs) -> Result<Plan> {
             args.prompt_variants, args.runs, args.runs, args.prompt_variants
         );
     }
-    if args.suite == Suite::Write {
-        return write_plan(args, formats);
+    let planned = args.suite.plan(&args.asked())?;
+    for n in &planned.notes {
+        eprintln!("{n}");
     }
-    if args.suite == Suite::Tasks && args.file.data_file.is_some() {
-        return Err(UsageError::new(
-            "--data asks questions about your records; --suite tasks runs the task \
-             files' analysis tasks: pick one",
-        )
-        .into());
-    }
-    let data = match &args.file.data_file {
-        Some(path) => Some(Arc::new(super::data_plan(
-            path,
-            &args.file,
-            &args.synth,
-            d,
-        )?)),
-        None => None,
-    };
-    let suite: Arc<dyn crate::suites::Suite> = match (args.suite, &data) {
-        (Suite::Tasks, _) => {
-            if args.question_mode != QuestionMode::OnePrompt || args.primer != Primer::Off {
-                return Err(UsageError::new(
-                    "--suite tasks asks one prompt per task and format: --question-mode \
-                     per-question and --primer do not apply (format hints come from the \
-                     task file's include_format_hint)",
-                )
-                .into());
-            }
-            Arc::new(super::tasks::selected(&args.task_select)?)
-        }
-        (Suite::Write, _) => unreachable!("new_plan returns the write plan first"),
-        (Suite::Corrupted, data) => {
-            Arc::new(crate::suites::corrupted::Corrupted { data: data.clone() })
-        }
-        (Suite::Formats, Some(dp)) => dp.clone(),
-        (Suite::Formats, None) => {
-            check_selection(&formats, &d.structures, &d.variants)?;
-            match super::product_questions(&args.synth.questions)? {
-                Some(f) => Arc::new(crate::suites::formats::Formats::with_questions(f)?),
-                None => crate::suites::product(),
-            }
-        }
-    };
-    // A data file has one shape: its structure and variant are what it is.
-    let (structures, variants, records) = match &data {
-        Some(dp) => (vec![dp.structure], vec![dp.variant], dp.sizes()),
-        None => (
-            unique(&d.structures),
-            unique(&d.variants),
-            unique(&super::product_sizes(d)),
-        ),
-    };
-    Ok(plan_of(
-        args,
-        &formats,
-        (structures, variants, records),
-        suite,
-    ))
-}
-
-/// The plan of `suite` over data of these structures, variants and record counts, with the
-/// command line's other settings.
-fn plan_of(
-    args: &RunArgs,
-    formats: &[Format],
-    (structures, variants, records): (Vec<Structure>, Vec<Variant>, Vec<u32>),
-    suite: Arc<dyn crate::suites::Suite>,
-) -> Plan {
-    let d = &args.data;
-    Plan {
-        formats: unique(formats),
-        structures,
-        variants,
-        records,
-        seed: d.seed,
+    Ok(Plan {
+        formats: unique(&planned.formats),
+        structures: planned.structures,
+        variants: planned.variants,
+        records: planned.records,
+        seed: args.data.seed,
         runs: args.runs,
-        tokenizers: with_o200k(&d.tokenizers),
+        tokenizers: with_o200k(&args.data.tokenizers),
         output_root: args.output_root.clone(),
         question_mode: args.question_mode,
         prompt_variants: args.prompt_variants,
         shuffle: args.shuffle,
         shard: args.shard,
         primers: args.primer.primers(),
-        suite,
-    }
-}
-
-/// The plan of `bench run --suite write`: its cases, every format asked to write each.
-fn write_plan(args: &RunArgs, formats: Vec<Format>) -> Result<Plan> {
-    if args.question_mode != QuestionMode::OnePrompt {
-        return Err(UsageError::new(
-            "--suite write asks one prompt per case and format: --question-mode per-question \
-             does not apply",
-        )
-        .into());
-    }
-    let d = &args.data;
-    let wp = super::write::plan(&args.write, &args.file, d)?;
-    let structures = unique(&wp.cases.iter().map(|c| c.structure()).collect::<Vec<_>>());
-    let variants = unique(&wp.cases.iter().map(|c| c.variant()).collect::<Vec<_>>());
-    let mut records: Vec<u32> = wp.cases.iter().map(|c| c.records() as u32).collect();
-    records.sort_unstable();
-    let shape = (structures, variants, unique(&records));
-    Ok(plan_of(args, &formats, shape, Arc::new(wp)))
+        suite: planned.suite,
+    })
 }
 
 /// The models with the command line's overrides, each once.

@@ -150,15 +150,14 @@ impl Samples {
         let mut levels = Vec::new();
         for &n in sizes {
             if let std::collections::btree_map::Entry::Vacant(e) = loaded.entry(n) {
-                let d = crate::cli::DataArgs {
+                let a = crate::suites::Asked {
                     records: vec![n],
-                    ..args.data.clone()
+                    ..args.asked()
                 };
-                let load = super::load_options(&args.file, &d)?;
                 e.insert(DataPlan::new(
                     path,
-                    load,
-                    super::synth_options(&args.synth, &d),
+                    a.load_options(&a.records)?,
+                    a.synth_options(),
                 )?);
             }
             levels.push(loaded[&n].clone());

@@ -1,26 +1,17 @@
 //! `bench list-tasks`: the analysis tasks of a task file, without calling anything.
 
-use crate::cli::{ListTasksArgs, TaskArgs};
+use crate::cli::ListTasksArgs;
 use crate::report;
-use crate::runner::tasks::{TaskPlan, structure_of};
-use crate::tasks;
+use crate::runner::tasks::{selected, structure_of};
 use anyhow::Result;
 use serde_json::json;
 
-/// Loads and selects the tasks the arguments name; prints the loader's warnings.
-pub fn selected(args: &TaskArgs) -> Result<TaskPlan> {
-    let loaded = tasks::load_source(args.tasks.as_deref(), args.data_source)?;
-    for w in &loaded.warnings {
-        eprintln!("warning: {w}");
-    }
-    let file = loaded.path.clone();
-    let tasks = tasks::select(loaded, &args.task_ids, &args.categories)?;
-    Ok(TaskPlan { file, tasks })
-}
-
 /// `bench list-tasks`.
 pub fn list(args: &ListTasksArgs) -> Result<()> {
-    let plan = selected(&args.select)?;
+    let (plan, warnings) = selected(&args.select)?;
+    for w in &warnings {
+        eprintln!("{w}");
+    }
     let rows: Vec<Vec<serde_json::Value>> = plan
         .tasks
         .iter()

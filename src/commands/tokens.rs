@@ -13,7 +13,7 @@ pub fn execute(args: &TokensArgs) -> Result<()> {
     if !args.count.providers.is_empty() {
         return super::tokens_billed::execute(args);
     }
-    if args.count.suite != crate::cli::Suite::Formats {
+    if !args.count.suite.is_default() {
         return Err(crate::UsageError::new(
             "--suite counts a suite's prompts with a provider's counter: add --provider NAME:MODEL \
              (offline, `bench tokens` counts the renderings of the formats suite or --data)",

@@ -18,8 +18,12 @@ use std::path::Path;
 /// Measures the file's records in every selected format and prints the table.
 pub fn execute(args: &TokensArgs, path: &Path) -> Result<()> {
     let d = &args.data;
-    let source = userdata::open(path, &super::load_options(&args.file, d)?)?;
-    eprintln!("{}", super::data_line(path, &source.data, source.len()));
+    let load = crate::cli::asked_of(d, &args.file, None).load_options(&d.records)?;
+    let source = userdata::open(path, &load)?;
+    eprintln!(
+        "{}",
+        crate::suites::data::data_line(path, &source.data, source.len())
+    );
     for n in &source.data.notes {
         eprintln!("note: {n}");
     }

@@ -6,6 +6,7 @@
 //! one for each defect, each with its deterministic answer, the control's included ("none",
 //! "complete"); a cut-off text is asked only whether it is complete.
 
+use super::asked::{self, Asked, Planned, Select, refuse, unique};
 use super::data::DataPlan;
 use super::formats::Lookups;
 use super::plan::{Combo, Matrix, Plan, units};
@@ -38,7 +39,46 @@ pub const ENTRY: Entry = Entry {
     },
     items: true,
     ranked_by: "sql/corrupted.sql",
+    select: Some(Select {
+        about: "Damaged data (a record missing, duplicated or cut off, a field missing, a value \
+                of the wrong type) and an undamaged control: does the model notice?",
+        plan,
+        flags: &[],
+        given: |_| Vec::new(),
+    }),
 };
+
+/// `bench run --suite corrupted`: the product records, or `--data`'s, damaged.
+fn plan(a: &Asked) -> Result<Planned> {
+    asked::refuse_lookup_options(a)?;
+    refuse(
+        a.prompt_variants > 1,
+        "--prompt-variants does not apply to --suite corrupted: its questions about the damage \
+         have one wording",
+    )?;
+    let formats = a.formats_or_default();
+    if a.data.is_some() {
+        let (dp, notes) = super::data::from_asked(a)?;
+        return Ok(Planned {
+            formats,
+            structures: vec![dp.structure],
+            variants: vec![dp.variant],
+            records: dp.sizes(),
+            suite: Arc::new(Corrupted {
+                data: Some(Arc::new(dp)),
+            }),
+            notes,
+        });
+    }
+    Ok(Planned {
+        suite: Arc::new(Corrupted { data: None }),
+        formats,
+        structures: unique(&a.structures),
+        variants: unique(&a.variants),
+        records: unique(&a.product_sizes()),
+        notes: Vec::new(),
+    })
+}
 
 /// The defects, the control first.
 pub const DEFECTS: [&str; 6] = [

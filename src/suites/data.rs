@@ -3,6 +3,7 @@
 //! represent the records is a [`Skip`] with its reason, on screen, in the metadata and in the
 //! report.
 
+use super::asked::Asked;
 use super::formats::Lookups;
 use super::plan::{Combo, Matrix, Plan, run_orders, worded_units};
 use super::{Entry, Skip, Suite};
@@ -34,7 +35,56 @@ pub const ENTRY: Entry = Entry {
     },
     items: false,
     ranked_by: "sql/rankings.sql",
+    // `--suite` does not name it: a `--data` run is the formats suite's (or the corrupted one's).
+    select: None,
 };
+
+/// The `--data` file of `a`, loaded at each `--records` size (all its records when none), and
+/// its questions synthesised; with the lines that say what was loaded, and what the synthesis
+/// could not do as asked.
+pub fn from_asked(a: &Asked) -> Result<(DataPlan, Vec<String>)> {
+    let path = &a.data.as_ref().expect("a --data plan").path;
+    // `--records 31,62,…`: one sample per size, asked in one run.
+    let sizes: Vec<Option<usize>> = match a.records.as_slice() {
+        [] => vec![None],
+        list => list.iter().map(|&n| Some(n as usize)).collect(),
+    };
+    let largest: Vec<u32> = a.records.iter().max().copied().into_iter().collect();
+    let plan = DataPlan::sized(path, a.load_options(&largest)?, a.synth_options(), &sizes)?;
+    let mut notes = vec![format!(
+        "{}; {} questions, records identified by {}",
+        data_line(path, &plan.data, plan.data.records.len()),
+        plan.synthesis.questions.len(),
+        plan.synthesis.id.describe()
+    )];
+    for level in &plan.smaller {
+        notes.push(format!(
+            "data: also at {} records ({} questions)",
+            level.data.records.len(),
+            level.synthesis.questions.len()
+        ));
+    }
+    notes.extend(plan.data.notes.iter().map(|n| format!("note: {n}")));
+    notes.extend(
+        plan.synthesis
+            .notices
+            .iter()
+            .map(|n| format!("questions: {n}")),
+    );
+    Ok((plan, notes))
+}
+
+/// The `data:` line every `--data` command prints first: the file, its records and identity.
+pub fn data_line(path: &Path, data: &UserData, records: usize) -> String {
+    format!(
+        "data: {} — {} records (of {}), sha256 {}, {} columns",
+        path.display(),
+        records,
+        data.total,
+        data.sha256,
+        data.schema.len()
+    )
+}
 
 impl Suite for DataPlan {
     fn name(&self) -> String {

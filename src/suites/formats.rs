@@ -2,6 +2,7 @@
 //! and size, and the 124 field-lookup questions about it. Its scorer, [`Lookups`], also grades
 //! the `--data` suite's synthesised questions.
 
+use super::asked::{Asked, Planned, Select, check_selection, unique};
 use super::plan::{Combo, Matrix, Plan, Size, Unit, run_orders, worded_units};
 use super::{Entry, Scored, Scorer, Skip, Suite};
 use crate::dataset::{self, Variant};
@@ -37,7 +38,42 @@ pub const ENTRY: Entry = Entry {
     },
     items: false,
     ranked_by: "sql/rankings.sql",
+    select: Some(Select {
+        about: "Field lookups over the product data set (124 questions), or over --data's records",
+        plan,
+        flags: &[],
+        given: |_| Vec::new(),
+    }),
 };
+
+/// `bench run` (`--suite formats`): the product records, or with `--data` the user's.
+fn plan(a: &Asked) -> Result<Planned> {
+    let formats = a.formats_or_default();
+    if a.data.is_some() {
+        let (dp, notes) = super::data::from_asked(a)?;
+        return Ok(Planned {
+            formats,
+            structures: vec![dp.structure],
+            variants: vec![dp.variant],
+            records: dp.sizes(),
+            suite: Arc::new(dp),
+            notes,
+        });
+    }
+    check_selection(&formats, &a.structures, &a.variants)?;
+    let suite: Arc<dyn Suite> = match a.product_questions()? {
+        Some(f) => Arc::new(Formats::with_questions(f)?),
+        None => super::product(),
+    };
+    Ok(Planned {
+        suite,
+        formats,
+        structures: unique(&a.structures),
+        variants: unique(&a.variants),
+        records: unique(&a.product_sizes()),
+        notes: Vec::new(),
+    })
+}
 
 /// The product questions over the generated data set: the generated 124, or a question
 /// file's about the logical (flat) records of each size and variant.

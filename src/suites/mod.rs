@@ -8,6 +8,7 @@
 //! own types (a task file, a user's data file) behind one interface. The reference answerer is
 //! the one reader of a suite's own payload, which it downcasts.
 
+pub mod asked;
 pub mod corrupted;
 pub mod data;
 pub mod formats;
@@ -25,6 +26,7 @@ use std::any::Any;
 use std::sync::Arc;
 
 pub use crate::runlog::meta::Skip;
+pub use asked::{Asked, Planned, Select};
 
 /// What a suite asks of the reference answerer, opaque to every other provider.
 pub type Payload = Arc<dyn Any + Send + Sync>;
@@ -143,6 +145,69 @@ pub struct Entry {
     /// The SQL file that ranks its runs (`bench query` names it when another file finds
     /// nothing to rank in them).
     pub ranked_by: &'static str,
+    /// How `--suite` names it and how it plans from the command line; `None` for a suite
+    /// `--suite` does not name (a `--data` run is the formats suite's).
+    pub select: Option<Select>,
+}
+
+impl std::fmt::Debug for Entry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.kind)
+    }
+}
+
+impl Entry {
+    /// Its part of the plan of a run that asks `a`: what [`Select::plan`] makes of it.
+    pub fn plan(&self, a: &Asked) -> Result<Planned> {
+        let select = self
+            .select
+            .as_ref()
+            .expect("--suite names a suite it can plan");
+        (select.plan)(a)
+    }
+
+    /// Whether it is the default suite (`formats`).
+    pub fn is_default(&self) -> bool {
+        self.kind == formats::SUITE
+    }
+}
+
+/// The suites `--suite` names, the default first (the registry's claim order reversed).
+pub fn selectable() -> impl Iterator<Item = (&'static Entry, &'static Select)> {
+    REGISTRY
+        .iter()
+        .rev()
+        .filter_map(|e| e.select.as_ref().map(|s| (e, s)))
+}
+
+/// `--suite`'s parser: a suite of [`selectable`], each value listed with its line of help.
+pub fn parser() -> impl clap::builder::TypedValueParser<Value = &'static Entry> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let values = selectable().map(|(e, s)| PossibleValue::new(e.kind).help(s.about));
+    PossibleValuesParser::new(values).map(|kind: String| {
+        selectable()
+            .find(|(e, _)| e.kind == kind)
+            .expect("clap accepts only the possible values")
+            .0
+    })
+}
+
+/// The default suite's entry (`formats`).
+pub fn default_entry() -> &'static Entry {
+    selectable()
+        .map(|(e, _)| e)
+        .find(|e| e.is_default())
+        .expect("the registry has the formats suite")
+}
+
+/// Every flag only one suite reads (`--cases`, `--tasks`, …), as typed.
+pub fn own_flags() -> impl Iterator<Item = &'static str> {
+    selectable().flat_map(|(_, s)| s.flags.iter().copied())
+}
+
+/// The suites' own flags that `a` sets away from their defaults.
+pub fn own_flags_given(a: &Asked) -> Vec<&'static str> {
+    selectable().flat_map(|(_, s)| (s.given)(a)).collect()
 }
 
 /// Every suite. The first whose `from_metadata` claims a metadata line is its suite; the

@@ -2,7 +2,8 @@
 //! cannot represent a task's data is a skip with its reason, kept for the screen, the run's
 //! metadata and the report — never dropped silently.
 
-use super::plan::{Combo, Matrix, Plan, Unit};
+use super::asked::{self, Asked, Planned, Select, refuse, unique};
+use super::plan::{Combo, Matrix, Plan, QuestionMode, Unit};
 use super::{CallSettings, Entry, Payload, Scored, Scorer, Suite};
 use crate::dataset::{Structure, Variant};
 use crate::formats::{self, Format};
@@ -10,7 +11,7 @@ use crate::layout::{self, Rendering};
 use crate::prompt::wording;
 use crate::questions::Category;
 use crate::runlog::Metadata;
-use crate::tasks::{Task, TaskRequest, prompt};
+use crate::tasks::{self as t, DataSource, Task, TaskRequest, prompt};
 use crate::tokens::Tokenizer;
 use anyhow::{Context, Result};
 use std::path::PathBuf;
@@ -37,7 +38,81 @@ pub const ENTRY: Entry = Entry {
     },
     items: true,
     ranked_by: "sql/task_scores.sql",
+    select: Some(Select {
+        about: "Analysis tasks over task data files, scored against values computed from the data",
+        plan,
+        flags: &["--tasks", "--data-source", "--task-ids", "--categories"],
+        given,
+    }),
 };
+
+/// Which analysis tasks: shared by `run --suite tasks`, `list-tasks` and `dump-prompts`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct TaskArgs {
+    /// Task file in the TeaLeaf schema; default: the bundled file of --data-source.
+    #[arg(long, value_name = "FILE")]
+    pub tasks: Option<PathBuf>,
+    /// Bundled task file: synthetic (benchmarks/tasks/synthetic.json) or real (real.json).
+    #[arg(long, value_enum, default_value = "synthetic")]
+    pub data_source: DataSource,
+    /// Only these task ids, comma-separated.
+    #[arg(long, value_delimiter = ',', value_name = "IDS")]
+    pub task_ids: Vec<String>,
+    /// Only tasks of these categories (domains), comma-separated.
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+    pub categories: Vec<String>,
+}
+
+/// The task flags `a` sets away from their defaults.
+fn given(a: &Asked) -> Vec<&'static str> {
+    let (t, d) = (&a.tasks, asked::defaults::<TaskArgs>());
+    [
+        ("--tasks", t.tasks.is_some()),
+        ("--data-source", t.data_source != d.data_source),
+        ("--task-ids", !t.task_ids.is_empty()),
+        ("--categories", !t.categories.is_empty()),
+    ]
+    .into_iter()
+    .filter_map(|(flag, set)| set.then_some(flag))
+    .collect()
+}
+
+/// `bench run --suite tasks`: the selected tasks of the task file, one prompt per format.
+fn plan(a: &Asked) -> Result<Planned> {
+    asked::refuse_lookup_options(a)?;
+    refuse(
+        a.data.is_some(),
+        "--data asks questions about your records; --suite tasks runs the task files' analysis \
+         tasks: pick one",
+    )?;
+    refuse(
+        a.question_mode != QuestionMode::OnePrompt || a.primer,
+        "--suite tasks asks one prompt per task and format: --question-mode per-question and \
+         --primer do not apply (format hints come from the task file's include_format_hint)",
+    )?;
+    let (tasks, notes) = selected(&a.tasks)?;
+    Ok(Planned {
+        suite: Arc::new(tasks),
+        formats: a.formats_or_default(),
+        structures: unique(&a.structures),
+        variants: unique(&a.variants),
+        records: unique(&a.product_sizes()),
+        notes,
+    })
+}
+
+/// Loads and selects the tasks the arguments name, with the loader's warnings.
+pub fn selected(args: &TaskArgs) -> Result<(TaskPlan, Vec<String>)> {
+    let loaded = t::load_source(args.tasks.as_deref(), args.data_source)?;
+    let warnings = loaded
+        .warnings
+        .iter()
+        .map(|w| format!("warning: {w}"))
+        .collect();
+    let file = loaded.path.clone();
+    let tasks = t::select(loaded, &args.task_ids, &args.categories)?;
+    Ok((TaskPlan { file, tasks }, warnings))
+}
 
 impl Suite for TaskPlan {
     fn name(&self) -> String {

@@ -4,8 +4,10 @@
 //! with up to `--repairs` repair requests when it does not parse. The structured-output
 //! baseline (`json_schema` mode) asks for JSON with the case's schema as a constraint.
 
-use super::plan::{Combo, Matrix, Plan, Unit};
+use super::asked::{self, Asked, Planned, Select, refuse, unique};
+use super::plan::{Combo, Matrix, Plan, QuestionMode, Unit};
 use super::{Entry, Payload, Scored, Scorer, Skip, Suite};
+use crate::UsageError;
 use crate::formats::Format;
 use crate::grading::Metric;
 use crate::layout;
@@ -13,10 +15,12 @@ use crate::prompt::wording;
 use crate::questions::Category;
 use crate::runlog::Metadata;
 use crate::runlog::meta::WriteMeta;
+use crate::write::cases;
 use crate::write::grade::{self, Target};
 use crate::write::{self as w, Case, Given, Grade, JSON_SCHEMA, Kind, WriteRequest, WriteScores};
 use anyhow::Result;
 use serde_json::{Value, json};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Name of the write suite.
@@ -53,7 +57,143 @@ pub const ENTRY: Entry = Entry {
     },
     items: true,
     ranked_by: "sql/write_accuracy.sql",
+    select: Some(Select {
+        about: "Documents written in each format, parsed strictly, repaired on request",
+        plan,
+        flags: &[
+            "--cases",
+            "--write-from",
+            "--repairs",
+            "--kinds",
+            "--no-json-schema",
+        ],
+        given,
+    }),
 };
+
+/// What the `write` suite asks for (`bench run --suite write`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct WriteArgs {
+    /// With --suite write: your own cases (JSON: `id`, `kind`, `gold`, optional `schema`,
+    /// `instructions`, `source` + `edits`; docs/write.md) instead of the bundled ones.
+    #[arg(long, value_name = "FILE")]
+    pub cases: Option<PathBuf>,
+    /// With --suite write: the input format of `transcode` cases.
+    #[arg(long, value_name = "FMT", value_parser = crate::names::format, default_value = "json_compact")]
+    pub write_from: Format,
+    /// With --suite write: repair requests after a reply that does not parse (each sends the
+    /// decoder's own error back).
+    #[arg(long, value_name = "N", default_value_t = 2,
+          value_parser = clap::value_parser!(u32).range(0..=10))]
+    pub repairs: u32,
+    /// With --suite write: the case kinds to ask, comma-separated.
+    #[arg(long, value_enum, value_delimiter = ',', default_values = ["compose", "transcode", "edit"])]
+    pub kinds: Vec<Kind>,
+    /// With --suite write: leave out the structured-output baseline (JSON constrained to the
+    /// case's schema by the provider).
+    #[arg(long)]
+    pub no_json_schema: bool,
+}
+
+/// The write flags `a` sets away from their defaults.
+fn given(a: &Asked) -> Vec<&'static str> {
+    let (w, d) = (&a.write, asked::defaults::<WriteArgs>());
+    [
+        ("--cases", w.cases.is_some()),
+        ("--write-from", w.write_from != d.write_from),
+        ("--repairs", w.repairs != d.repairs),
+        ("--kinds", w.kinds != d.kinds),
+        ("--no-json-schema", w.no_json_schema),
+    ]
+    .into_iter()
+    .filter_map(|(flag, set)| set.then_some(flag))
+    .collect()
+}
+
+/// `bench run --suite write`: its cases, every format asked to write each.
+fn plan(a: &Asked) -> Result<Planned> {
+    asked::refuse_lookup_options(a)?;
+    refuse(
+        a.question_mode != QuestionMode::OnePrompt,
+        "--suite write asks one prompt per case and format: --question-mode per-question does \
+         not apply",
+    )?;
+    let wp = cases_of(a)?;
+    let mut records: Vec<u32> = wp.cases.iter().map(|c| c.records() as u32).collect();
+    records.sort_unstable();
+    Ok(Planned {
+        formats: a.formats_or_default(),
+        structures: unique(&wp.cases.iter().map(|c| c.structure()).collect::<Vec<_>>()),
+        variants: unique(&wp.cases.iter().map(|c| c.variant()).collect::<Vec<_>>()),
+        records: unique(&records),
+        notes: wp
+            .sources
+            .iter()
+            .map(|s| format!("write cases: {s}"))
+            .collect(),
+        suite: Arc::new(wp),
+    })
+}
+
+/// The product slices of the write suite when `--records` names none: 3, 10 and 31 records.
+pub const PRODUCT_SIZES: [u32; 3] = [3, 10, 31];
+
+/// The cases of `bench run --suite write`: the case file (`--cases`), else the bundled cases
+/// and slices of the product records; with `--data`, slices of the user's records instead of
+/// the product's. Only the kinds of `--kinds` are kept.
+fn cases_of(a: &Asked) -> Result<WritePlan> {
+    let w = &a.write;
+    let mut all: Vec<Case> = Vec::new();
+    let mut sources = Vec::new();
+    if let Some(path) = &w.cases {
+        let c = cases::load(path, &format!("cases:{}", path.display()))?;
+        sources.push(format!("{}: {} cases", path.display(), c.len()));
+        all.extend(c);
+    } else if let Some(file) = &a.data {
+        let path = &file.path;
+        let data = crate::dataset::user::load(path, &a.load_options(&a.records)?)?;
+        let root = crate::dataset::user::root_name(&data.name);
+        let c = cases::from_records(&root, &root, &data.records, path);
+        sources.push(format!(
+            "{}: {} cases over its first records",
+            path.display(),
+            c.len()
+        ));
+        all.extend(c);
+    } else {
+        let bundled = std::path::Path::new(cases::BUNDLED);
+        let c = cases::load(bundled, "bundled")?;
+        sources.push(format!("{}: {} cases", cases::BUNDLED, c.len()));
+        all.extend(c);
+        let sizes = if a.records.is_empty() {
+            PRODUCT_SIZES.to_vec()
+        } else {
+            a.records.clone()
+        };
+        let c = cases::product(&sizes, &a.structures, &a.variants, a.seed);
+        let names = |n: Vec<String>| n.join(", ");
+        sources.push(format!(
+            "product records: {} cases ({} records × {} × {})",
+            c.len(),
+            names(sizes.iter().map(u32::to_string).collect()),
+            names(a.structures.iter().map(|s| s.name().to_string()).collect()),
+            names(a.variants.iter().map(|v| v.name().to_string()).collect()),
+        ));
+        all.extend(c);
+    }
+    all.retain(|c| w.kinds.contains(&c.kind));
+    cases::check_unique(&all)?;
+    if all.is_empty() {
+        return Err(UsageError::new("--kinds left no write case to ask").into());
+    }
+    Ok(WritePlan {
+        cases: all,
+        from: w.write_from,
+        repairs: w.repairs,
+        json_schema: !w.no_json_schema,
+        sources,
+    })
+}
 
 impl Suite for WritePlan {
     fn name(&self) -> String {

@@ -49,6 +49,7 @@ mod shards;
 mod sizes;
 mod staging;
 mod stream;
+mod suite_plans;
 mod sweep;
 mod tasks;
 mod tasks_run;

@@ -1,0 +1,232 @@
+//! What a run asks of its suite: the command line's plan options (`cli::RunArgs::asked`), which
+//! each suite turns into its part of the plan, or refuses with the reason ([`Select::plan`]).
+//! A suite's own flags (`--cases`, `--tasks`, …) are defined in its module and carried here, so
+//! a new suite adds its module and one registry line, and no command handler changes.
+
+use super::Suite;
+use super::plan::QuestionMode;
+use super::tasks::TaskArgs;
+use super::write::WriteArgs;
+use crate::UsageError;
+use crate::dataset::user::{LoadOptions, Sample};
+use crate::dataset::{DEFAULT_RECORDS, Structure, Variant};
+use crate::formats::Format;
+use crate::questions::synth;
+use anyhow::Result;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// `--questions`: how many to synthesise, or the user's own question file.
+#[derive(Debug, Clone, PartialEq)]
+pub enum QuestionsArg {
+    /// Synthesise this many.
+    Count(usize),
+    /// Ask the questions of this file.
+    File(PathBuf),
+}
+
+/// `--data FILE` and how to read it.
+#[derive(Debug, Clone)]
+pub struct DataFile {
+    /// The file.
+    pub path: PathBuf,
+    /// `--root-key`: the array of records in a .json object holding several.
+    pub root_key: Option<String>,
+    /// `--sample`: which records `--records N` keeps.
+    pub sample: Option<Sample>,
+    /// `--id-field`: the field(s) that identify a record.
+    pub id_field: Option<String>,
+}
+
+/// The plan options of `bench run` (and of the commands that plan as it does), as parsed.
+#[derive(Debug, Clone)]
+pub struct Asked {
+    /// `--formats`, or `None` for the default set.
+    pub formats: Option<Vec<Format>>,
+    /// `--structures`.
+    pub structures: Vec<Structure>,
+    /// `--variants`.
+    pub variants: Vec<Variant>,
+    /// `--records` as given (empty: the suite's default sizes, or all of `--data`'s records).
+    pub records: Vec<u32>,
+    /// `--seed`.
+    pub seed: u64,
+    /// `--data`.
+    pub data: Option<DataFile>,
+    /// `--questions`.
+    pub questions: QuestionsArg,
+    /// `--question-mode`.
+    pub question_mode: QuestionMode,
+    /// Whether any rendering gets the format's primer (`--primer on` or `both`).
+    pub primer: bool,
+    /// `--shuffle`.
+    pub shuffle: bool,
+    /// `--prompt-variants`.
+    pub prompt_variants: u32,
+    /// The write suite's flags.
+    pub write: WriteArgs,
+    /// The tasks suite's flags.
+    pub tasks: TaskArgs,
+}
+
+/// A suite's part of a plan: the suite, and the formats and data shapes it asks about.
+pub struct Planned {
+    /// The suite, loaded.
+    pub suite: Arc<dyn Suite>,
+    /// Formats, in the order given.
+    pub formats: Vec<Format>,
+    /// Structures asked.
+    pub structures: Vec<Structure>,
+    /// Variants asked.
+    pub variants: Vec<Variant>,
+    /// Record counts asked.
+    pub records: Vec<u32>,
+    /// Lines for the screen: what was loaded or synthesised, and from where.
+    pub notes: Vec<String>,
+}
+
+/// How `--suite` names a suite, and how the suite plans from the command line.
+pub struct Select {
+    /// One line for `--suite`'s help.
+    pub about: &'static str,
+    /// Its part of the plan, or a usage error naming the option that does not apply and why.
+    pub plan: fn(&Asked) -> Result<Planned>,
+    /// The flags only this suite reads, as typed (`--cases`): `sweep` and `recommend`, which
+    /// run the formats suite, leave them out of their help and refuse them.
+    pub flags: &'static [&'static str],
+    /// Which of [`flags`](Self::flags) `asked` sets away from their defaults.
+    pub given: fn(&Asked) -> Vec<&'static str>,
+}
+
+impl Asked {
+    /// `--formats`, else the default set of the formats suite.
+    pub fn formats_or_default(&self) -> Vec<Format> {
+        self.formats.clone().unwrap_or_else(Format::defaults)
+    }
+
+    /// `--records` for the product records: the 31-record default when none was given.
+    pub fn product_sizes(&self) -> Vec<u32> {
+        if self.records.is_empty() {
+            vec![DEFAULT_RECORDS]
+        } else {
+            self.records.clone()
+        }
+    }
+
+    /// How to read the `--data` file: `records` is at most one count (all records when none).
+    pub fn load_options(&self, records: &[u32]) -> Result<LoadOptions, UsageError> {
+        let records = match records {
+            [] => None,
+            [n] => Some(*n as usize),
+            _ => {
+                return Err(UsageError::new(
+                    "--data takes one --records value, not a list",
+                ));
+            }
+        };
+        let file = self.data.as_ref();
+        Ok(LoadOptions {
+            root_key: file.and_then(|f| f.root_key.clone()),
+            records,
+            sample: file.and_then(|f| f.sample).unwrap_or_default(),
+            seed: self.seed,
+        })
+    }
+
+    /// The question synthesis `--questions`, `--id-field` and `--seed` ask for.
+    pub fn synth_options(&self) -> synth::Options {
+        synth::Options {
+            questions: match self.questions {
+                QuestionsArg::Count(n) => n,
+                QuestionsArg::File(_) => synth::DEFAULT_QUESTIONS,
+            },
+            id_field: self.data.as_ref().and_then(|f| f.id_field.clone()),
+            seed: self.seed,
+            file: match &self.questions {
+                QuestionsArg::File(f) => Some(f.clone()),
+                QuestionsArg::Count(_) => None,
+            },
+        }
+    }
+
+    /// Without `--data`, `--questions` may name a question file about the product records; a
+    /// count applies to `--data` only (the product suite asks its 124 generated questions).
+    pub fn product_questions(&self) -> Result<Option<&Path>, UsageError> {
+        match &self.questions {
+            QuestionsArg::File(f) => Ok(Some(f)),
+            QuestionsArg::Count(synth::DEFAULT_QUESTIONS) => Ok(None),
+            QuestionsArg::Count(n) => Err(UsageError::new(format!(
+                "--questions {n} sets how many questions to synthesise from --data; the product \
+                 suite asks its 124 generated questions (or give --questions FILE)"
+            ))),
+        }
+    }
+
+    /// Whether `--questions` was given (a count other than the default, or a file).
+    pub fn questions_given(&self) -> bool {
+        self.questions != QuestionsArg::Count(synth::DEFAULT_QUESTIONS)
+    }
+}
+
+/// A usage error with `why` when `given`: one refusal of a suite that does not take an option.
+pub fn refuse(given: bool, why: &str) -> Result<(), UsageError> {
+    if given {
+        Err(UsageError::new(why))
+    } else {
+        Ok(())
+    }
+}
+
+/// A suite's flag group with nothing given: every flag at its default.
+pub fn defaults<T: clap::Args + clap::FromArgMatches>() -> T {
+    let cmd = T::augment_args(clap::Command::new("defaults"));
+    T::from_arg_matches(&cmd.get_matches_from(["defaults"])).expect("every flag has a default")
+}
+
+/// Refuses the lookup suite's own options (`--questions`, `--shuffle`) for a suite that asks
+/// its own items in its data's order.
+pub fn refuse_lookup_options(a: &Asked) -> Result<(), UsageError> {
+    refuse(
+        a.questions_given(),
+        "--questions applies to the formats suite (its questions, or --data's); --suite tasks, \
+         write and corrupted ask their own",
+    )?;
+    refuse(
+        a.shuffle,
+        "--shuffle applies to the formats suite and --data: a task's facts and a written \
+         document's gold follow their data's order, and the corrupted suite's damage is placed \
+         in the records' order",
+    )
+}
+
+/// Whether the selection renders anything at all.
+pub fn check_selection(
+    formats: &[Format],
+    structures: &[Structure],
+    variants: &[Variant],
+) -> Result<(), UsageError> {
+    let any = !variants.is_empty()
+        && formats
+            .iter()
+            .any(|f| structures.iter().any(|&s| f.supports(s)));
+    if any {
+        return Ok(());
+    }
+    let names = |n: Vec<&str>| n.join(", ");
+    Err(UsageError::new(format!(
+        "nothing to render: formats [{}] support none of the structures [{}] (csv is flat only)",
+        names(formats.iter().map(|f| f.name()).collect()),
+        names(structures.iter().map(|s| s.name()).collect()),
+    )))
+}
+
+/// `items` without repeats, in first-seen order.
+pub fn unique<T: PartialEq + Clone>(items: &[T]) -> Vec<T> {
+    let mut out: Vec<T> = Vec::new();
+    for x in items {
+        if !out.contains(x) {
+            out.push(x.clone());
+        }
+    }
+    out
+}
