@@ -117,8 +117,33 @@ pub fn sweep_arg(a: Arg) -> Arg {
 /// [`NOT_IN_STEPS`], nor a flag only another suite reads (`--cases` is the write suite's).
 fn in_steps(a: &Arg) -> bool {
     let id = a.get_id().as_str();
-    !NOT_IN_STEPS.contains(&id)
-        && !crate::suites::own_flags().any(|f| f.trim_start_matches("--").replace('-', "_") == id)
+    !NOT_IN_STEPS.contains(&id) && !crate::suites::own_flags().any(|f| f == id)
+}
+
+/// What `--resume` conflicts with: the plan's options, which come from the run log instead (the
+/// suites' own flags from the registry).
+pub fn resume_conflicts() -> Vec<&'static str> {
+    let plan = [
+        "providers",
+        "config",
+        "runs",
+        "question_mode",
+        "primer",
+        "formats",
+        "structures",
+        "variants",
+        "records",
+        "seed",
+        "tokenizers",
+        "dry_run",
+        "suite",
+        "data_file",
+        "root_key",
+        "sample",
+        "id_field",
+        "questions",
+    ];
+    plan.into_iter().chain(crate::suites::own_flags()).collect()
 }
 
 /// Hides from `bench recommend --help` the run flags it refuses (`--runs` too: a round is one

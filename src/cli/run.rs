@@ -107,12 +107,7 @@ pub struct RunArgs {
     pub no_cache: bool,
     /// Complete an interrupted run: data/benchmarks/<timestamp>, `latest` or `latest~N` (under
     /// --output-root; plan and providers come from its log).
-    #[arg(long, value_name = "DIR", conflicts_with_all = [
-        "providers", "config", "runs", "question_mode", "primer", "formats", "structures", "variants",
-        "records", "seed", "tokenizers", "dry_run", "suite", "tasks", "task_ids", "categories",
-        "data_file", "root_key", "sample", "id_field", "questions", "cases", "write_from",
-        "repairs", "kinds", "no_json_schema"
-    ])]
+    #[arg(long, value_name = "DIR", conflicts_with_all = help::resume_conflicts())]
     pub resume: Option<PathBuf>,
     /// With --resume: run failed calls again (their old lines are replaced).
     #[arg(long, requires = "resume")]

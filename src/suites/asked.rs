@@ -91,8 +91,9 @@ pub struct Select {
     pub about: &'static str,
     /// Its part of the plan, or a usage error naming the option that does not apply and why.
     pub plan: fn(&Asked) -> Result<Planned>,
-    /// The flags only this suite reads, as typed (`--cases`): `sweep` and `recommend`, which
-    /// run the formats suite, leave them out of their help and refuse them.
+    /// The flags only this suite reads, by clap id (`write_from` for `--write-from`): `sweep`
+    /// and `recommend`, which run the formats suite, leave them out of their help and refuse
+    /// them, and `--resume` (whose plan comes from the run log) conflicts with them.
     pub flags: &'static [&'static str],
     /// Which of [`flags`](Self::flags) `asked` sets away from their defaults.
     pub given: fn(&Asked) -> Vec<&'static str>,

@@ -200,14 +200,17 @@ pub fn default_entry() -> &'static Entry {
         .expect("the registry has the formats suite")
 }
 
-/// Every flag only one suite reads (`--cases`, `--tasks`, …), as typed.
+/// Every flag only one suite reads, by clap id (`cases`, `task_ids`, …).
 pub fn own_flags() -> impl Iterator<Item = &'static str> {
     selectable().flat_map(|(_, s)| s.flags.iter().copied())
 }
 
-/// The suites' own flags that `a` sets away from their defaults.
-pub fn own_flags_given(a: &Asked) -> Vec<&'static str> {
-    selectable().flat_map(|(_, s)| (s.given)(a)).collect()
+/// The suites' own flags that `a` sets away from their defaults, as typed (`--task-ids`).
+pub fn own_flags_given(a: &Asked) -> Vec<String> {
+    selectable()
+        .flat_map(|(_, s)| (s.given)(a))
+        .map(|id| format!("--{}", id.replace('_', "-")))
+        .collect()
 }
 
 /// Every suite. The first whose `from_metadata` claims a metadata line is its suite; the

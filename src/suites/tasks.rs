@@ -41,7 +41,7 @@ pub const ENTRY: Entry = Entry {
     select: Some(Select {
         about: "Analysis tasks over task data files, scored against values computed from the data",
         plan,
-        flags: &["--tasks", "--data-source", "--task-ids", "--categories"],
+        flags: &["tasks", "data_source", "task_ids", "categories"],
         given,
     }),
 };
@@ -67,10 +67,10 @@ pub struct TaskArgs {
 fn given(a: &Asked) -> Vec<&'static str> {
     let (t, d) = (&a.tasks, asked::defaults::<TaskArgs>());
     [
-        ("--tasks", t.tasks.is_some()),
-        ("--data-source", t.data_source != d.data_source),
-        ("--task-ids", !t.task_ids.is_empty()),
-        ("--categories", !t.categories.is_empty()),
+        ("tasks", t.tasks.is_some()),
+        ("data_source", t.data_source != d.data_source),
+        ("task_ids", !t.task_ids.is_empty()),
+        ("categories", !t.categories.is_empty()),
     ]
     .into_iter()
     .filter_map(|(flag, set)| set.then_some(flag))

@@ -60,13 +60,7 @@ pub const ENTRY: Entry = Entry {
     select: Some(Select {
         about: "Documents written in each format, parsed strictly, repaired on request",
         plan,
-        flags: &[
-            "--cases",
-            "--write-from",
-            "--repairs",
-            "--kinds",
-            "--no-json-schema",
-        ],
+        flags: &["cases", "write_from", "repairs", "kinds", "no_json_schema"],
         given,
     }),
 };
@@ -99,11 +93,11 @@ pub struct WriteArgs {
 fn given(a: &Asked) -> Vec<&'static str> {
     let (w, d) = (&a.write, asked::defaults::<WriteArgs>());
     [
-        ("--cases", w.cases.is_some()),
-        ("--write-from", w.write_from != d.write_from),
-        ("--repairs", w.repairs != d.repairs),
-        ("--kinds", w.kinds != d.kinds),
-        ("--no-json-schema", w.no_json_schema),
+        ("cases", w.cases.is_some()),
+        ("write_from", w.write_from != d.write_from),
+        ("repairs", w.repairs != d.repairs),
+        ("kinds", w.kinds != d.kinds),
+        ("no_json_schema", w.no_json_schema),
     ]
     .into_iter()
     .filter_map(|(flag, set)| set.then_some(flag))

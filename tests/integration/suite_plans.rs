@@ -131,7 +131,7 @@ fn each_suite_refuses_what_it_does_not_take() {
 }
 
 /// `sweep` and `recommend` run the formats suite: each flag only another suite reads (the
-/// registry's list) is refused by name.
+/// registry's list) is refused by name; `--resume` refuses each too.
 #[test]
 fn sweep_and_recommend_refuse_every_suite_flag() {
     let value = |flag: &str| match flag {
@@ -144,14 +144,22 @@ fn sweep_and_recommend_refuse_every_suite_flag() {
         "--no-json-schema" => None,
         other => panic!("give {other} a value here"),
     };
-    let flags: Vec<&str> = bench::suites::own_flags().collect();
-    assert!(
-        flags.contains(&"--cases") && flags.contains(&"--task-ids"),
-        "{flags:?}"
-    );
+    let flags: Vec<String> = bench::suites::own_flags()
+        .map(|id| format!("--{}", id.replace('_', "-")))
+        .collect();
+    assert!(flags.iter().any(|f| f == "--cases"), "{flags:?}");
+    assert!(flags.iter().any(|f| f == "--task-ids"), "{flags:?}");
+    // `--resume` takes its plan from the run log: each suite flag conflicts with it.
+    for flag in &flags {
+        let mut args = vec!["run", "--resume", "latest", flag.as_str()];
+        args.extend(value(flag));
+        let (code, _, err) = bench(&args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(err.contains("cannot be used with"), "{args:?}: {err}");
+    }
     for command in ["sweep", "recommend"] {
         for flag in &flags {
-            let mut args = vec![command, "--dry-run", flag];
+            let mut args = vec![command, "--dry-run", flag.as_str()];
             args.extend(value(flag));
             let (code, _, err) = bench(&args);
             assert_eq!(code, Some(2), "{args:?}: {err}");
