@@ -65,8 +65,14 @@ pub fn over_limit(
     }
     let what = format!("{n} records make a prompt of {tokens} tokens, over {limit} ({why})");
     if first {
+        // At one record the rest of the prompt (instructions, questions) is what does not fit.
+        let way_out = if n > 1 {
+            "start with a smaller --records"
+        } else {
+            "not even one record fits: choose a model with a larger window or fewer questions"
+        };
         anyhow::bail!(crate::UsageError::new(format!(
-            "nothing to sweep: {what}; start with a smaller --records"
+            "nothing to sweep: {what}; {way_out}"
         )));
     }
     Ok(Some(format!("the prompt limit: {what}")))

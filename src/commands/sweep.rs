@@ -23,6 +23,12 @@ pub fn execute(a: &SweepArgs) -> Result<()> {
         .into());
     }
     let configs = run::model_configs(args)?;
+    // A real sweep plans its sizes within the windows the models' servers report too.
+    let configs = if args.dry_run {
+        configs
+    } else {
+        served(args, configs)?
+    };
     let mut plan = run::new_plan(args)?;
     let start = plan.records.first().copied().unwrap_or(31);
     let samples = Samples::default();
@@ -171,9 +177,23 @@ impl Samples {
     }
 }
 
+/// `configs`, each whose window is unknown with the one its server reports, if any (asked once,
+/// before the sizes are planned; every step keeps it).
+fn served(
+    args: &crate::cli::RunArgs,
+    configs: Vec<crate::providers::ModelConfig>,
+) -> Result<Vec<crate::providers::ModelConfig>> {
+    let models = run::build_models(args, configs)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let models = runtime.block_on(crate::runner::fits::served(models));
+    Ok(models.into_iter().map(|m| m.config).collect())
+}
+
 /// The largest prompt a step may send and what sets it: `--max-tokens-in`, or the smallest
-/// context window of the models (the config's `context_tokens` or the table's, less their
-/// output limit), whichever is smaller.
+/// context window of the models (the config's `context_tokens`, the window their server
+/// reports, or the table's, less their output limit), whichever is smaller.
 fn max_prompt(
     max_tokens_in: Option<u32>,
     configs: &[crate::providers::ModelConfig],

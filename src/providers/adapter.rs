@@ -180,6 +180,13 @@ impl<W: WireApi> Provider for Http<W> {
         self.counting.count(&self.cfg.model, req, &body).await
     }
 
+    async fn served_window(&self) -> Option<super::windows::Served> {
+        match &self.counting {
+            Counting::Tokenize(t) if self.ready().is_ok() => t.served_window(&self.cfg.model).await,
+            _ => None,
+        }
+    }
+
     async fn complete(&self, req: &Request<'_>) -> Result<Response, ProviderError> {
         self.ready()?;
         let cfg = self.call_config(req);

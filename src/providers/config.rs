@@ -93,6 +93,11 @@ pub struct ModelConfig {
     /// call, and `bench sweep` stops before a size whose prompt would not fit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub context_tokens: Option<u32>,
+    /// The context window the model's server reported at the start of the run (llama.cpp's
+    /// `/props`, vLLM's `/v1/models`) and where, when neither `context_tokens` nor the table
+    /// knows it. Learnt, not a setting: never read from a config file or written to a log.
+    #[serde(skip)]
+    pub served_context: Option<super::windows::Served>,
 }
 
 /// Default output cap when `max_tokens` is unset.

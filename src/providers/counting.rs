@@ -5,6 +5,7 @@
 //! has ([`super::adapter::WireApi::counting`]); the requests and replies of each live here.
 
 use super::http::{Endpoint, join};
+use super::windows::Served;
 use super::{ProviderError, Request};
 use crate::tokens::Tokenizer;
 use serde_json::{Value, json};
@@ -164,7 +165,49 @@ impl Tokenize {
     fn tokenize(&self) -> Endpoint {
         self.root.at(join(&self.root_url, "/tokenize"))
     }
+
+    /// The context window the server serves `model` with, and where it says so: llama.cpp's
+    /// `GET /props` (`default_generation_settings.n_ctx`, a slot's window), else vLLM's
+    /// `GET /v1/models` (`max_model_len` of the model's entry); None when neither answers
+    /// within a few seconds (another server, or none).
+    pub async fn served_window(&self, model: &str) -> Option<Served> {
+        let ask = |path: &str| {
+            let url = join(&self.root_url, path);
+            let ep = self.root.at(url.clone());
+            async move {
+                let reply = tokio::time::timeout(WINDOW_WAIT, ep.get())
+                    .await
+                    .ok()?
+                    .ok()?;
+                Some((reply.body, public(&url)))
+            }
+        };
+        let as_u32 = |v: Option<&Value>| v?.as_u64().and_then(|n| u32::try_from(n).ok());
+        if let Some((body, url)) = ask("/props").await
+            && let Some(n) = as_u32(body.pointer("/default_generation_settings/n_ctx"))
+        {
+            return Some(Served {
+                context: n,
+                shared: false,
+                source: format!("n_ctx of {url}"),
+            });
+        }
+        let (body, url) = ask("/v1/models").await?;
+        let models = body.get("data")?.as_array()?;
+        let entry = models
+            .iter()
+            .find(|m| m.get("id").and_then(Value::as_str) == Some(model))
+            .or_else(|| models.first().filter(|_| models.len() == 1))?;
+        as_u32(entry.get("max_model_len")).map(|n| Served {
+            context: n,
+            shared: true,
+            source: format!("max_model_len of {url}"),
+        })
+    }
 }
+
+/// How long a server may take to say its context window before the run goes on without it.
+const WINDOW_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// The Messages body with only the fields count_tokens takes (it refuses `max_tokens`,
 /// `temperature` and the other generation settings).

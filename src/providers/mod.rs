@@ -367,6 +367,11 @@ pub trait Provider: Send + Sync {
             self.counter().err().unwrap_or_default(),
         ))
     }
+    /// The context window the model's own server reports, and where it says so (a llama.cpp
+    /// or vLLM server); None for the hosted APIs, whose windows are in `windows.rs`.
+    async fn served_window(&self) -> Option<windows::Served> {
+        None
+    }
 }
 
 /// The wire APIs `--provider NAME:MODEL` accepts.

@@ -253,8 +253,21 @@ impl Window {
     }
 }
 
-/// The window of `cfg.model`: `context_tokens` from the config (prompt plus output), else the
-/// table's row; None when neither knows it (and for the offline reference, which has none).
+/// A context window as the model's own server reported it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Served {
+    /// Tokens the server takes in one call.
+    pub context: u32,
+    /// Whether the output counts in it: vLLM refuses a prompt plus `max_tokens` over it, while
+    /// llama.cpp refuses only a prompt over it (and stops writing when the window is full).
+    pub shared: bool,
+    /// Where it says so (`n_ctx of http://127.0.0.1:8088/props`).
+    pub source: String,
+}
+
+/// The window of `cfg.model`: `context_tokens` from the config (prompt plus output), else what
+/// its server reported, else the table's row; None when none knows it (and for the offline
+/// reference, which has none).
 pub fn of(cfg: &ModelConfig) -> Option<Window> {
     let wire = cfg.wire().ok()?;
     let row = lookup(wire, &cfg.model);
@@ -266,6 +279,14 @@ pub fn of(cfg: &ModelConfig) -> Option<Window> {
             source: "context_tokens in the config".into(),
         });
     }
+    if let Some(w) = &cfg.served_context {
+        return Some(Window {
+            context: w.context,
+            output: row.map(|r| r.output),
+            shared: w.shared,
+            source: w.source.clone(),
+        });
+    }
     let r = row?;
     Some(Window {
         context: r.context,
@@ -275,9 +296,21 @@ pub fn of(cfg: &ModelConfig) -> Option<Window> {
     })
 }
 
-/// The note for a model whose window is unknown (said once, kept in the run's metadata).
+/// The note for a model whose window its server reported, or is unknown (said once, kept in
+/// the run's metadata).
 pub fn note(cfg: &ModelConfig) -> Option<String> {
     let wire = cfg.wire().ok()?;
+    if let Some(w) = cfg
+        .served_context
+        .as_ref()
+        .filter(|_| cfg.context_tokens.is_none())
+    {
+        return Some(format!(
+            "context window {} as its server reports it ({}): prompts are checked against it",
+            thousands(i64::from(w.context)),
+            w.source
+        ));
+    }
     (wire != Wire::Reference && of(cfg).is_none()).then(|| {
         format!(
             "context window unknown ({} is not in src/providers/windows.rs): prompts are not \

@@ -17,6 +17,18 @@ use crate::providers::{ModelConfig, Wire};
 use crate::suites::Skip;
 use anyhow::Result;
 
+/// `models`, each whose window neither its config nor the table knows asking its own server
+/// (a llama.cpp or vLLM server reports the window it serves): that window is then checked as a
+/// known one, and said in the model's notes.
+pub async fn served(mut models: Vec<Model>) -> Vec<Model> {
+    for m in &mut models {
+        if windows::of(&m.config).is_none() {
+            m.config.served_context = m.provider.served_window().await;
+        }
+    }
+    models
+}
+
 /// The matrix of `plan`, refused when a prompt would not fit a model's window.
 pub fn build(plan: &Plan, models: &[Model]) -> Result<(Matrix, Vec<Skip>)> {
     let (matrix, skipped) = plan::build_all(plan)?;

@@ -252,7 +252,9 @@ pub async fn run(
     observer: Arc<dyn Observer>,
     stop: Arc<Stop>,
 ) -> Result<Outcome> {
-    preflight(plan, &models, observer.as_ref())?;
+    preflight(plan, &models)?;
+    let models = fits::served(models).await;
+    say_notes(plan, &models, observer.as_ref());
     // Before a run folder exists; a resumed batch run (found from its folder) is checked below.
     if opts.batch.is_some() {
         batch::check(&models)?;
@@ -347,9 +349,9 @@ fn full_disk(e: anyhow::Error, dir: &Path) -> anyhow::Error {
     }
 }
 
-/// Before anything is written: a plan with renderings, every provider ready (its key set), and
-/// each model's notes and missing prices said once.
-fn preflight(plan: &Plan, models: &[Model], observer: &dyn Observer) -> Result<()> {
+/// Before anything is written or asked: a plan with renderings, every provider ready (its key
+/// set).
+fn preflight(plan: &Plan, models: &[Model]) -> Result<()> {
     if plan.renderings() == 0 {
         return Err(UsageError::new(
             "nothing to run: no format supports the chosen structures (csv is flat only)",
@@ -366,6 +368,11 @@ fn preflight(plan: &Plan, models: &[Model], observer: &dyn Observer) -> Result<(
             .into());
         }
     }
+    Ok(())
+}
+
+/// Each model's notes and missing prices, said once.
+fn say_notes(plan: &Plan, models: &[Model], observer: &dyn Observer) {
     for n in model_notes(models, plan) {
         observer.notice(&n);
     }
@@ -375,7 +382,6 @@ fn preflight(plan: &Plan, models: &[Model], observer: &dyn Observer) -> Result<(
             m.config.spec()
         ));
     }
-    Ok(())
 }
 
 /// What each model's requests leave out or change, and why, once per model (`bench run` and

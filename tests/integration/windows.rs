@@ -296,3 +296,104 @@ fn the_dry_run_says_a_missing_key_and_an_unknown_window_without_printing_a_key()
         "{line}"
     );
 }
+
+/// `bench run` against an OpenAI-compatible server at `server`, nothing in its config about
+/// the window.
+async fn run_served(server: &MockServer) -> (Output, tempfile::TempDir) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
+    let base = format!("{}/v1", server.uri());
+    let out = tokio::task::spawn_blocking(move || {
+        let args = [
+            "run",
+            "--provider",
+            "openai-compatible:local-model",
+            "--base-url",
+            &base,
+            "--runs",
+            "1",
+            "--formats",
+            "csv",
+        ];
+        run(&dir, &args)
+    })
+    .await
+    .unwrap();
+    (out, tmp)
+}
+
+/// A llama.cpp server says its window in `/props`, a vLLM server in `/v1/models`: a plan whose
+/// prompts do not fit is refused before any call, naming where the window was read; the
+/// window's kind is each server's (llama.cpp refuses a prompt over it, vLLM a prompt plus
+/// max_tokens).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_local_servers_own_window_is_asked_and_checked() {
+    use wiremock::matchers::{method, path};
+    let llama = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/props"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(
+            serde_json::json!({"default_generation_settings": {"n_ctx": 2048}, "total_slots": 1}),
+        ))
+        .mount(&llama)
+        .await;
+    let vllm = MockServer::start().await;
+    Mock::given(method("GET"))
+        .and(path("/v1/models"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(serde_json::json!({
+            "object": "list",
+            "data": [{"id": "other", "max_model_len": 1_000_000},
+                     {"id": "local-model", "max_model_len": 6000}]
+        })))
+        .mount(&vllm)
+        .await;
+    for (server, says) in [
+        (&llama, "(input limit 2,048, n_ctx of "),
+        (
+            &vllm,
+            "(context window 6,000 less max_tokens 4,096, max_model_len of ",
+        ),
+    ] {
+        let (out, tmp) = run_served(server).await;
+        let line = refused(&out, says);
+        assert!(
+            line.contains("renderings make prompts that do not fit") && line.contains(says),
+            "{line}"
+        );
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("as its server reports it"), "{err}");
+        let posts = server
+            .received_requests()
+            .await
+            .unwrap()
+            .into_iter()
+            .filter(|r| r.method.as_str() != "GET")
+            .count();
+        assert_eq!(posts, 0, "no call before the refusal");
+        assert!(!tmp.path().join("data").exists(), "nothing written");
+    }
+}
+
+/// A server that says no window (neither path answers) leaves it unknown, as before: the run
+/// goes on with the note.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_without_a_window_leaves_it_unknown() {
+    use wiremock::matchers::{method, path};
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .respond_with(ResponseTemplate::new(200).set_body_json(serde_json::json!({
+            "choices": [{"message": {"role": "assistant", "content": "{}"},
+                         "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 2}
+        })))
+        .mount(&server)
+        .await;
+    let (out, _tmp) = run_served(&server).await;
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("context window unknown (local-model"), "{err}");
+    assert!(
+        err.contains("1 calls planned") || err.contains("calls planned"),
+        "{err}"
+    );
+}
