@@ -63,7 +63,11 @@ pub fn over_limit(
     if tokens <= *limit {
         return Ok(None);
     }
-    let what = format!("{n} records make a prompt of {tokens} tokens, over {limit} ({why})");
+    let records = match n {
+        1 => "1 record makes".to_string(),
+        n => format!("{n} records make"),
+    };
+    let what = format!("{records} a prompt of {tokens} tokens, over {limit} ({why})");
     if first {
         // At one record the rest of the prompt (instructions, questions) is what does not fit.
         let way_out = if n > 1 {

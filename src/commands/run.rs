@@ -137,9 +137,16 @@ pub fn execute(args: &RunArgs) -> Result<()> {
     };
     // The vocabularies load while the providers are set up and the data is rendered.
     crate::tokens::preload(&plan.tokenizers);
-    let models = build_models(args, configs)?;
+    let mut models = build_models(args, configs)?;
     let warmup = args.warmup.forced();
     if args.dry_run {
+        if args.count_with_provider {
+            // The dry run that may ask the provider asks its server's window too, as a run does.
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()?;
+            models = runtime.block_on(runner::fits::served(models));
+        }
         return dry_run(args, &plan, &models, warmup);
     }
     // A resumed batch run stays in batch mode, at this command's --batch-poll.

@@ -299,7 +299,10 @@ fn the_dry_run_says_a_missing_key_and_an_unknown_window_without_printing_a_key()
 
 /// `bench run` against an OpenAI-compatible server at `server`, nothing in its config about
 /// the window.
-async fn run_served(server: &MockServer) -> (Output, tempfile::TempDir) {
+async fn run_served(
+    server: &MockServer,
+    extra: &'static [&'static str],
+) -> (Output, tempfile::TempDir) {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().to_path_buf();
     let base = format!("{}/v1", server.uri());
@@ -315,7 +318,7 @@ async fn run_served(server: &MockServer) -> (Output, tempfile::TempDir) {
             "--formats",
             "csv",
         ];
-        run(&dir, &args)
+        run(&dir, &[&args[..], extra].concat())
     })
     .await
     .unwrap();
@@ -347,14 +350,18 @@ async fn a_local_servers_own_window_is_asked_and_checked() {
         })))
         .mount(&vllm)
         .await;
-    for (server, says) in [
-        (&llama, "(input limit 2,048, n_ctx of "),
+    // A dry run asks too when it may reach the provider (--count-with-provider).
+    let dry: &[&str] = &["--dry-run", "--count-with-provider"];
+    for (server, says, extra) in [
+        (&llama, "(input limit 2,048, n_ctx of ", &[][..]),
+        (&llama, "(input limit 2,048, n_ctx of ", dry),
         (
             &vllm,
             "(context window 6,000 less max_tokens 4,096, max_model_len of ",
+            &[][..],
         ),
     ] {
-        let (out, tmp) = run_served(server).await;
+        let (out, tmp) = run_served(server, extra).await;
         let line = refused(&out, says);
         assert!(
             line.contains("renderings make prompts that do not fit") && line.contains(says),
@@ -389,7 +396,7 @@ async fn a_server_without_a_window_leaves_it_unknown() {
         })))
         .mount(&server)
         .await;
-    let (out, _tmp) = run_served(&server).await;
+    let (out, _tmp) = run_served(&server, &[]).await;
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("context window unknown (local-model"), "{err}");
     assert!(
