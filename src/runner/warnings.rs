@@ -1,8 +1,11 @@
 //! What a run warns about at its end, from what its calls returned: renderings where more
-//! than 5 % of calls stopped at the output-token limit (a cut-off is not a wrong answer), and
+//! than 5 % of calls stopped at the output-token limit (a cut-off is not a wrong answer),
 //! renderings where no answer parsed and the output carries chat-template markers (a server
-//! applying the wrong chat template, which otherwise shows only as 0 %).
+//! applying the wrong chat template, which otherwise shows only as 0 %), and calls whose
+//! server counted fewer prompt tokens than half the data block alone (a server that cut the
+//! prompt to its context window without an error, as Ollama does at its `num_ctx`).
 
+use crate::numfmt::thousands;
 use crate::providers::Finish;
 use crate::runlog::ResultRecord;
 use std::collections::BTreeMap;
@@ -27,6 +30,12 @@ pub const MARKERS: [&str; 12] = [
 /// Share of calls ended by length above which a rendering is warned about.
 pub const LENGTH_SHARE: f64 = 0.05;
 
+/// A call whose server counted fewer prompt tokens than this share of the data block's
+/// o200k_base tokens was cut: no model's vocabulary needs half as many tokens as o200k_base
+/// for the same text (SmolLM2's needs 1.2–1.4 times as many), and the prompt holds more than
+/// the data.
+pub const CUT_PROMPT_SHARE: f64 = 0.5;
+
 #[derive(Default)]
 struct Tally {
     calls: usize,
@@ -34,6 +43,9 @@ struct Tally {
     parsed: usize,
     marker: Option<&'static str>,
     max_tokens: u32,
+    /// Calls whose prompt the server cut, and the last one's (prompt tokens, data tokens).
+    cut_prompts: usize,
+    cut_example: (u64, u64),
 }
 
 /// Counts per (model, rendering), filled as results are written.
@@ -72,6 +84,11 @@ impl Signals {
         t.length += usize::from(r.finish == Some(Finish::Length));
         t.parsed += usize::from(!unparseable);
         t.max_tokens = max_tokens;
+        let data = r.data_stats.tokens.get("o200k_base").copied().unwrap_or(0) as u64;
+        if r.usage.input > 0 && (r.usage.input as f64) < CUT_PROMPT_SHARE * data as f64 {
+            t.cut_prompts += 1;
+            t.cut_example = (r.usage.input, data);
+        }
         if t.marker.is_none() {
             t.marker = MARKERS
                 .into_iter()
@@ -109,6 +126,20 @@ impl Signals {
                     t.calls
                 ));
             }
+        }
+        for ((model, rendering), t) in by.iter().filter(|(_, t)| t.cut_prompts > 0) {
+            let (input, data) = t.cut_example;
+            out.push(format!(
+                "warning: {model}, {rendering}: {} of {} calls were counted by the server as {} \
+                 prompt tokens, fewer than half the data block's {} (o200k_base): the server \
+                 likely cut the prompt to its context window without an error (Ollama does, at \
+                 its num_ctx: raise it, e.g. OLLAMA_CONTEXT_LENGTH); these answers rest on part \
+                 of the data",
+                t.cut_prompts,
+                t.calls,
+                thousands(input as i64),
+                thousands(data as i64)
+            ));
         }
         out
     }

@@ -152,6 +152,28 @@ fn cut_replies_and_a_leaked_chat_template_are_warned_about() {
     assert!(outcome.warnings.is_empty(), "{:?}", outcome.warnings);
 }
 
+/// A server that counts fewer prompt tokens than half the data block cut the prompt (Ollama at
+/// its num_ctx does so without an error): warned about, with both counts.
+#[test]
+fn a_prompt_the_server_cut_is_warned_about() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut body = llama_cpp("{\"q001\": 1}");
+    body["usage"]["prompt_tokens"] = json!(12);
+    let outcome = run_against(body, &plan(tmp.path(), vec![Format::JsonPretty]));
+    let cut: Vec<&String> = outcome
+        .warnings
+        .iter()
+        .filter(|w| w.contains("cut the prompt"))
+        .collect();
+    assert_eq!(cut.len(), 1, "{:?}", outcome.warnings);
+    assert!(
+        cut[0].contains("json_pretty flat mandatory 3 records: 2 of 2 calls were counted by the server as 12 prompt tokens")
+            && cut[0].contains("OLLAMA_CONTEXT_LENGTH"),
+        "{}",
+        cut[0]
+    );
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn bench_run_prints_the_warning_lines() {
     let server = MockServer::start().await;
