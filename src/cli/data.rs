@@ -83,6 +83,17 @@ pub struct SynthArgs {
 /// default (`generate`, `bench tokens --data` and `bench run` start from it; `tokens` has no
 /// question options).
 pub fn asked_of(data: &DataArgs, file: &DataFileArgs, synth: Option<&SynthArgs>) -> Asked {
+    asked_with(data, file, synth, asked::defaults(), asked::defaults())
+}
+
+/// As [`asked_of`], with the write and tasks suites' flags given.
+pub(super) fn asked_with(
+    data: &DataArgs,
+    file: &DataFileArgs,
+    synth: Option<&SynthArgs>,
+    write: WriteArgs,
+    tasks: TaskArgs,
+) -> Asked {
     Asked {
         formats: data.formats.as_ref().map(|f| f.0.clone()),
         structures: data.structures.clone(),
@@ -103,7 +114,7 @@ pub fn asked_of(data: &DataArgs, file: &DataFileArgs, synth: Option<&SynthArgs>)
         primer: false,
         shuffle: false,
         prompt_variants: 1,
-        write: asked::defaults(),
-        tasks: asked::defaults(),
+        write,
+        tasks,
     }
 }

@@ -1,6 +1,6 @@
 //! `bench run` and the commands that take its options (`recommend`, `sweep`).
 
-use super::data::{DataArgs, DataFileArgs, SynthArgs, TaskArgs, WriteArgs, asked_of};
+use super::data::{DataArgs, DataFileArgs, SynthArgs, TaskArgs, WriteArgs, asked_with};
 use super::help;
 use super::parse::*;
 use crate::formats::Format;
@@ -178,9 +178,13 @@ impl RunArgs {
             primer: self.primer != Primer::Off,
             shuffle: self.shuffle,
             prompt_variants: self.prompt_variants,
-            write: self.write.clone(),
-            tasks: self.task_select.clone(),
-            ..asked_of(&self.data, &self.file, Some(&self.synth))
+            ..asked_with(
+                &self.data,
+                &self.file,
+                Some(&self.synth),
+                self.write.clone(),
+                self.task_select.clone(),
+            )
         }
     }
 }

@@ -112,7 +112,10 @@ pub(crate) fn refuse_run_only(
         ("--full", args.full),
         ("--count-with-provider", args.count_with_provider),
     ];
-    let mut named: Vec<String> = given.iter().filter(|g| g.1).map(|g| g.0.into()).collect();
+    let mut named: Vec<String> = crate::suites::asked::set_flags(given)
+        .into_iter()
+        .map(String::from)
+        .collect();
     named.extend(crate::suites::own_flags_given(&args.asked()));
     if named.is_empty() {
         return Ok(());

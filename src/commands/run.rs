@@ -142,10 +142,7 @@ pub fn execute(args: &RunArgs) -> Result<()> {
     if args.dry_run {
         if args.count_with_provider {
             // The dry run that may ask the provider asks its server's window too, as a run does.
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()?;
-            models = runtime.block_on(runner::fits::served(models));
+            models = with_served_windows(models)?;
         }
         return dry_run(args, &plan, &models, warmup);
     }
@@ -231,6 +228,15 @@ pub(super) fn build_models(args: &RunArgs, mut configs: Vec<ModelConfig>) -> Res
         })
         .collect::<Result<_, UsageError>>()?;
     Ok(models)
+}
+
+/// `models`, each whose window is unknown with the one its server reports, asked outside a run
+/// (which asks on its own runtime): `--dry-run --count-with-provider` and `bench sweep`.
+pub(super) fn with_served_windows(models: Vec<Model>) -> Result<Vec<Model>> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    Ok(runtime.block_on(runner::fits::served(models)))
 }
 
 /// `--dry-run`: the batch check, the notes, the request bodies with `--show-requests`, and

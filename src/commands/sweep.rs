@@ -183,11 +183,7 @@ fn served(
     args: &crate::cli::RunArgs,
     configs: Vec<crate::providers::ModelConfig>,
 ) -> Result<Vec<crate::providers::ModelConfig>> {
-    let models = run::build_models(args, configs)?;
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()?;
-    let models = runtime.block_on(crate::runner::fits::served(models));
+    let models = run::with_served_windows(run::build_models(args, configs)?)?;
     Ok(models.into_iter().map(|m| m.config).collect())
 }
 

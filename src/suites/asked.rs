@@ -4,6 +4,7 @@
 //! a new suite adds its module and one registry line, and no command handler changes.
 
 use super::Suite;
+use super::data::DataPlan;
 use super::plan::QuestionMode;
 use super::tasks::TaskArgs;
 use super::write::WriteArgs;
@@ -83,6 +84,34 @@ pub struct Planned {
     pub records: Vec<u32>,
     /// Lines for the screen: what was loaded or synthesised, and from where.
     pub notes: Vec<String>,
+}
+
+impl Planned {
+    /// `suite` over the product records in the shapes `a` asks (`--structures`, `--variants`,
+    /// `--records`, default 31), in `--formats` or the default set.
+    pub fn product(a: &Asked, suite: Arc<dyn Suite>, notes: Vec<String>) -> Self {
+        Self {
+            suite,
+            formats: a.formats_or_default(),
+            structures: unique(&a.structures),
+            variants: unique(&a.variants),
+            records: unique(&a.product_sizes()),
+            notes,
+        }
+    }
+
+    /// `suite` over `--data`'s records (`dp`), whose one shape is what the file is, at each of
+    /// its sizes, in `--formats` or the default set.
+    pub fn data(a: &Asked, dp: &DataPlan, suite: Arc<dyn Suite>, notes: Vec<String>) -> Self {
+        Self {
+            suite,
+            formats: a.formats_or_default(),
+            structures: vec![dp.structure],
+            variants: vec![dp.variant],
+            records: dp.sizes(),
+            notes,
+        }
+    }
 }
 
 /// How `--suite` names a suite, and how the suite plans from the command line.
@@ -167,6 +196,14 @@ impl Asked {
     pub fn questions_given(&self) -> bool {
         self.questions != QuestionsArg::Count(synth::DEFAULT_QUESTIONS)
     }
+}
+
+/// The flags of `flags` that are set (each paired with whether it is), as named there.
+pub fn set_flags<const N: usize>(flags: [(&'static str, bool); N]) -> Vec<&'static str> {
+    flags
+        .into_iter()
+        .filter_map(|(flag, set)| set.then_some(flag))
+        .collect()
 }
 
 /// A usage error with `why` when `given`: one refusal of a suite that does not take an option.

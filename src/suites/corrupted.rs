@@ -6,7 +6,7 @@
 //! one for each defect, each with its deterministic answer, the control's included ("none",
 //! "complete"); a cut-off text is asked only whether it is complete.
 
-use super::asked::{self, Asked, Planned, Select, refuse, unique};
+use super::asked::{self, Asked, Planned, Select, refuse};
 use super::data::DataPlan;
 use super::formats::Lookups;
 use super::plan::{Combo, Matrix, Plan, units};
@@ -56,28 +56,19 @@ fn plan(a: &Asked) -> Result<Planned> {
         "--prompt-variants does not apply to --suite corrupted: its questions about the damage \
          have one wording",
     )?;
-    let formats = a.formats_or_default();
     if a.data.is_some() {
         let (dp, notes) = super::data::from_asked(a)?;
-        return Ok(Planned {
-            formats,
-            structures: vec![dp.structure],
-            variants: vec![dp.variant],
-            records: dp.sizes(),
-            suite: Arc::new(Corrupted {
-                data: Some(Arc::new(dp)),
-            }),
-            notes,
+        let dp = Arc::new(dp);
+        let suite = Arc::new(Corrupted {
+            data: Some(dp.clone()),
         });
+        return Ok(Planned::data(a, &dp, suite, notes));
     }
-    Ok(Planned {
-        suite: Arc::new(Corrupted { data: None }),
-        formats,
-        structures: unique(&a.structures),
-        variants: unique(&a.variants),
-        records: unique(&a.product_sizes()),
-        notes: Vec::new(),
-    })
+    Ok(Planned::product(
+        a,
+        Arc::new(Corrupted { data: None }),
+        Vec::new(),
+    ))
 }
 
 /// The defects, the control first.

@@ -2,7 +2,7 @@
 //! and size, and the 124 field-lookup questions about it. Its scorer, [`Lookups`], also grades
 //! the `--data` suite's synthesised questions.
 
-use super::asked::{Asked, Planned, Select, check_selection, unique};
+use super::asked::{Asked, Planned, Select, check_selection};
 use super::plan::{Combo, Matrix, Plan, Size, Unit, run_orders, worded_units};
 use super::{Entry, Scored, Scorer, Skip, Suite};
 use crate::dataset::{self, Variant};
@@ -48,31 +48,17 @@ pub const ENTRY: Entry = Entry {
 
 /// `bench run` (`--suite formats`): the product records, or with `--data` the user's.
 fn plan(a: &Asked) -> Result<Planned> {
-    let formats = a.formats_or_default();
     if a.data.is_some() {
         let (dp, notes) = super::data::from_asked(a)?;
-        return Ok(Planned {
-            formats,
-            structures: vec![dp.structure],
-            variants: vec![dp.variant],
-            records: dp.sizes(),
-            suite: Arc::new(dp),
-            notes,
-        });
+        let dp = Arc::new(dp);
+        return Ok(Planned::data(a, &dp, dp.clone(), notes));
     }
-    check_selection(&formats, &a.structures, &a.variants)?;
+    check_selection(&a.formats_or_default(), &a.structures, &a.variants)?;
     let suite: Arc<dyn Suite> = match a.product_questions()? {
         Some(f) => Arc::new(Formats::with_questions(f)?),
         None => super::product(),
     };
-    Ok(Planned {
-        suite,
-        formats,
-        structures: unique(&a.structures),
-        variants: unique(&a.variants),
-        records: unique(&a.product_sizes()),
-        notes: Vec::new(),
-    })
+    Ok(Planned::product(a, suite, Vec::new()))
 }
 
 /// The product questions over the generated data set: the generated 124, or a question

@@ -2,7 +2,7 @@
 //! cannot represent a task's data is a skip with its reason, kept for the screen, the run's
 //! metadata and the report — never dropped silently.
 
-use super::asked::{self, Asked, Planned, Select, refuse, unique};
+use super::asked::{self, Asked, Planned, Select, refuse};
 use super::plan::{Combo, Matrix, Plan, QuestionMode, Unit};
 use super::{CallSettings, Entry, Payload, Scored, Scorer, Suite};
 use crate::dataset::{Structure, Variant};
@@ -66,15 +66,12 @@ pub struct TaskArgs {
 /// The task flags `a` sets away from their defaults.
 fn given(a: &Asked) -> Vec<&'static str> {
     let (t, d) = (&a.tasks, asked::defaults::<TaskArgs>());
-    [
+    asked::set_flags([
         ("tasks", t.tasks.is_some()),
         ("data_source", t.data_source != d.data_source),
         ("task_ids", !t.task_ids.is_empty()),
         ("categories", !t.categories.is_empty()),
-    ]
-    .into_iter()
-    .filter_map(|(flag, set)| set.then_some(flag))
-    .collect()
+    ])
 }
 
 /// `bench run --suite tasks`: the selected tasks of the task file, one prompt per format.
@@ -91,14 +88,7 @@ fn plan(a: &Asked) -> Result<Planned> {
          --primer do not apply (format hints come from the task file's include_format_hint)",
     )?;
     let (tasks, notes) = selected(&a.tasks)?;
-    Ok(Planned {
-        suite: Arc::new(tasks),
-        formats: a.formats_or_default(),
-        structures: unique(&a.structures),
-        variants: unique(&a.variants),
-        records: unique(&a.product_sizes()),
-        notes,
-    })
+    Ok(Planned::product(a, Arc::new(tasks), notes))
 }
 
 /// Loads and selects the tasks the arguments name, with the loader's warnings.

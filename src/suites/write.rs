@@ -92,16 +92,13 @@ pub struct WriteArgs {
 /// The write flags `a` sets away from their defaults.
 fn given(a: &Asked) -> Vec<&'static str> {
     let (w, d) = (&a.write, asked::defaults::<WriteArgs>());
-    [
+    asked::set_flags([
         ("cases", w.cases.is_some()),
         ("write_from", w.write_from != d.write_from),
         ("repairs", w.repairs != d.repairs),
         ("kinds", w.kinds != d.kinds),
         ("no_json_schema", w.no_json_schema),
-    ]
-    .into_iter()
-    .filter_map(|(flag, set)| set.then_some(flag))
-    .collect()
+    ])
 }
 
 /// `bench run --suite write`: its cases, every format asked to write each.
