@@ -441,8 +441,10 @@ GROUP BY ALL;
 -- failed call is `failed`, and reports leave it out of their averages.
 CREATE OR REPLACE VIEW runs AS
 WITH weights AS (
-    SELECT benchmark_id, k AS category, (data -> 'weights' ->> k)::DOUBLE AS weight
-    FROM benchmarks, unnest(json_keys(data -> 'weights')) AS t(k)
+    -- DISTINCT: the shards of one plan, exported as one run, each bring its metadata line.
+    SELECT DISTINCT benchmark_id, k AS category,
+           json_extract_string(data, '$.weights.' || k)::DOUBLE AS weight
+    FROM benchmarks, unnest(json_keys(data, '$.weights')) AS t(k)
     WHERE type = 'metadata'
 ),
 accuracy AS (
@@ -621,10 +623,11 @@ CREATE OR REPLACE MACRO tango_z(b, c, n, d) AS
 -- The d in [lo, hi] where tango_z crosses `target`, by 60 bisections (to 2⁻⁶⁰ of the bracket).
 CREATE OR REPLACE MACRO tango_root(b, c, n, target, lo, hi) AS
     list_avg(list_reduce(
-        list_prepend([lo::DOUBLE, hi::DOUBLE], list_transform(range(60), lambda i: [0.0, 0.0])),
+        range(60),
         lambda acc, x: CASE WHEN tango_z(b, c, n, (acc[1] + acc[2]) / 2) > target
                             THEN [(acc[1] + acc[2]) / 2, acc[2]]
-                            ELSE [acc[1], (acc[1] + acc[2]) / 2] END));
+                            ELSE [acc[1], (acc[1] + acc[2]) / 2] END,
+        [lo::DOUBLE, hi::DOUBLE]));
 
 -- Tango's score interval for Δ at two-sided level 1 − 2·(1 − Φ(z)): z = 1.959963984540054
 -- for 95 %, 1.6448536269514722 for 90 % (the one-sided α = 0.05 bound). Bounds at ±1 when Δ̂ is.

@@ -3,8 +3,10 @@
 -- by their weights. Weights come from each run's metadata line. `reported` is what bench wrote
 -- on the result line (one-prompt mode; in per-question mode a result holds one question, so null).
 WITH weights AS (
-    SELECT benchmark_id, k AS category, (data -> 'weights' ->> k)::DOUBLE AS weight
-    FROM benchmarks, unnest(json_keys(data -> 'weights')) AS t(k)
+    -- DISTINCT: the shards of one plan, exported as one run, each bring its metadata line.
+    SELECT DISTINCT benchmark_id, k AS category,
+           json_extract_string(data, '$.weights.' || k)::DOUBLE AS weight
+    FROM benchmarks, unnest(json_keys(data, '$.weights')) AS t(k)
     WHERE type = 'metadata'
 ),
 per_category AS (

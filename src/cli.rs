@@ -38,8 +38,11 @@ pub enum Command {
     Tokens(TokensArgs),
     /// Run SQL over the run logs (after sql/views.sql) and print the last result.
     Query(QueryArgs),
-    /// Export results, answers and raw records as Parquet.
+    /// Export results, answers and raw records as Parquet, appending run by run.
     Export(ExportArgs),
+    /// Print a SQL file of sql/ in a dialect: as it is (duckdb), or Spark SQL from the same
+    /// source with the derived views and macros it reads (spark).
+    Sql(SqlArgs),
     /// Write a run's report: BENCHMARK_REPORT.md, report.html, metrics.json,
     /// analytics_results.json and charts, into its artifact folder.
     Report(ReportArgs),

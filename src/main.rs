@@ -36,6 +36,7 @@ fn main() -> ExitCode {
         Command::Tokens(args) => commands::tokens::execute(args),
         Command::Query(args) => commands::query::execute(args),
         Command::Export(args) => commands::export::execute(args),
+        Command::Sql(args) => commands::sql::execute(args),
         Command::Report(args) => commands::report::execute(args),
         Command::Compare(args) => commands::compare::execute(args),
         Command::Recommend(args) => commands::recommend::execute(args),

@@ -2,7 +2,9 @@
 //! exports Parquet. Extension auto-install and auto-load are off: JSON and Parquet are built in,
 //! and nothing is ever downloaded.
 
+mod export;
 mod scan;
+pub mod spark;
 pub mod sql;
 #[cfg(test)]
 mod stats_sql_tests;
@@ -10,6 +12,7 @@ mod value;
 
 use anyhow::{Context, Result};
 use duckdb::{Config, Connection};
+pub use export::{RunPart, check_layout, run_parts};
 pub use scan::{BadLine, scan_logs, scan_runs};
 use serde_json::Value;
 use std::path::Path;
@@ -34,6 +37,12 @@ fn derived_views() -> &'static str {
 /// The staging part of views.sql: the views that read the logs, before the derived ones.
 fn staging_views() -> &'static str {
     &VIEWS_SQL[..VIEWS_SQL.len() - derived_views().len()]
+}
+
+/// The Spark SQL script of a SQL file of `sql/` that reads the staged views: the derived views
+/// and macros of `sql/views.sql`, then the file, all in Spark's form (`bench sql --dialect spark`).
+pub fn spark_script(file_sql: &str) -> Result<spark::Spark> {
+    spark::script(derived_views(), file_sql)
 }
 
 /// A query result: column names and JSON-typed rows.
@@ -274,17 +283,16 @@ impl Analytics {
     }
 
     /// Opens DuckDB with `results`, `answers` and `benchmarks` read from a `bench export
-    /// --parquet` folder, so reports run on Parquet unchanged.
+    /// --parquet` folder (each hive-partitioned by run), so reports run on Parquet unchanged.
     pub fn open_parquet(dir: &Path) -> Result<Self> {
         let conn = connect()?;
-        for (view, source) in [
-            ("results", "results/**/*.parquet"),
-            ("answers", "answers/**/*.parquet"),
-            ("benchmarks", "benchmarks.parquet"),
-        ] {
-            let path = dir.join(source);
+        for view in ["results", "answers", "benchmarks"] {
+            let path = dir.join(view).join("**/*.parquet");
+            // The partition values stay text (`ts=2026-01-02_03-04-05` is no date), as in the
+            // views over the logs.
             let sql = format!(
-                "CREATE VIEW {view} AS SELECT * FROM read_parquet({}, hive_partitioning = true)",
+                "CREATE VIEW {view} AS SELECT * FROM read_parquet({}, hive_partitioning = true, \
+                 hive_types_autocast = false)",
                 sql_string(&path.to_string_lossy())
             );
             conn.execute_batch(&sql)
@@ -327,36 +335,6 @@ impl Analytics {
             columns = stmt.column_names();
         }
         Ok(Table { columns, rows: out })
-    }
-
-    /// Writes `results` and `answers` as Parquet, hive-partitioned by suite and provider, and the
-    /// raw `benchmarks` rows as one Parquet file; returns the row count of each.
-    pub fn export_parquet(&self, dir: &Path) -> Result<Vec<(String, u64)>> {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create '{}'", dir.display()))?;
-        // A partitioned COPY holds up to this many rows per thread before it writes them
-        // (DuckDB's default, 524,288, held 1.9 GB for a log of 2M answers; issue 28).
-        self.conn
-            .execute_batch("SET partitioned_write_flush_threshold = 8192;")?;
-        let mut counts = Vec::new();
-        for view in ["results", "answers"] {
-            let target = dir.join(view);
-            let sql = format!(
-                "COPY (SELECT * FROM {view}) TO {} (FORMAT PARQUET, PARTITION_BY (suite, provider), OVERWRITE_OR_IGNORE)",
-                sql_string(&target.to_string_lossy())
-            );
-            counts.push((view.to_string(), self.copy(&sql, view)?));
-        }
-        let target = dir.join("benchmarks.parquet");
-        let sql = format!(
-            // Row groups of 16 MB: a row is a whole log line (prompts included), and the writer
-            // holds a row group in memory (512-row groups peaked at 470 MB, these at 330 MB, on
-            // 2M answers; the file is as large).
-            "COPY (SELECT * REPLACE (CAST(data AS VARCHAR) AS data) FROM benchmarks) TO {} (FORMAT PARQUET, ROW_GROUP_SIZE_BYTES '16MB')",
-            sql_string(&target.to_string_lossy())
-        );
-        counts.push(("benchmarks".to_string(), self.copy(&sql, "benchmarks")?));
-        Ok(counts)
     }
 
     /// Runs one `COPY` and returns the rows it wrote (DuckDB's own count: counting the view

@@ -33,6 +33,15 @@ pub fn to_json(v: Db) -> Value {
         Db::UBigInt(i) => json!(i),
         Db::Float(f) => json!(f),
         Db::Double(f) => json!(f),
+        // A whole decimal (a u64 seed exported as DECIMAL(20,0)) stays exact.
+        Db::Decimal(d) if d.scale() == 0 => {
+            let text = d.to_string();
+            text.parse::<i64>()
+                .map(Value::from)
+                .or_else(|_| text.parse::<u64>().map(Value::from))
+                .or_else(|_| text.parse::<f64>().map(Value::from))
+                .unwrap_or_else(|_| json!(text))
+        }
         Db::Decimal(d) => d
             .to_string()
             .parse::<f64>()

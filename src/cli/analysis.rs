@@ -42,10 +42,31 @@ pub struct QueryArgs {
     pub parquet: Option<PathBuf>,
 }
 
+/// `bench sql`.
+#[derive(Debug, Args)]
+pub struct SqlArgs {
+    /// SQL file that reads the staged views (a file of sql/ or your own).
+    pub file: PathBuf,
+    /// The SQL dialect to print.
+    #[arg(long, value_enum, default_value_t = SqlDialect::Duckdb)]
+    pub dialect: SqlDialect,
+}
+
+/// The SQL engines `bench sql` prints for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SqlDialect {
+    /// DuckDB: the file as it is (after sql/views.sql).
+    Duckdb,
+    /// Apache Spark SQL 4: the derived views, macros and the file, over tables `results`,
+    /// `answers` and `benchmarks` read from a `bench export --parquet` folder.
+    Spark,
+}
+
 /// `bench export`.
 #[derive(Debug, Args)]
 pub struct ExportArgs {
-    /// Folder to write Parquet into (results/ and answers/ hive-partitioned, benchmarks.parquet).
+    /// Folder to write Parquet into or append to (results/, answers/ and benchmarks/,
+    /// hive-partitioned by run, then suite and provider).
     #[arg(long, value_name = "DIR")]
     pub parquet: PathBuf,
     /// Root folder holding benchmarks/<timestamp>/*.jsonl.

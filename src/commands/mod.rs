@@ -13,6 +13,7 @@ pub mod recommend;
 pub mod report;
 pub mod rescore;
 pub mod run;
+pub mod sql;
 pub mod sweep;
 pub mod tasks;
 pub mod tokens;

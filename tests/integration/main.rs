@@ -47,6 +47,7 @@ mod runs;
 mod served;
 mod shards;
 mod sizes;
+mod spark;
 mod staging;
 mod stream;
 mod suite_plans;
