@@ -121,6 +121,8 @@ impl Analytics {
         check_layout(dir)?;
         let staging = dir.join(format!(".bench-export-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&staging);
+        std::fs::create_dir_all(&staging)
+            .with_context(|| format!("cannot create '{}'", staging.display()))?;
         let result = self.export_staged(dir, &staging, parts);
         let _ = std::fs::remove_dir_all(&staging);
         result

@@ -54,6 +54,7 @@ def session():
         SparkSession.builder.master(os.environ.get("BENCH_SPARK_MASTER", "local[*]"))
         .appName("bench_sql")
         .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
         # DuckDB's semantics: x / 0 is NULL, not an error.
         .config("spark.sql.ansi.enabled", "false")
         # Partition values stay text (ts=2026-01-02_03-04-05 is no date), as DuckDB reads them.
@@ -98,6 +99,21 @@ def number(x):
         return f"{s}0.{'0' * -kk}{d}"
     mant = d if n == 1 else f"{d[0]}.{d[1:]}"
     return f"{s}{mant}e{kk - 1}"
+
+
+def ordered_maps(df):
+    """Each map column as its entries, so a map prints in its order, as DuckDB's does."""
+    from pyspark.sql import functions as F
+    from pyspark.sql.types import MapType
+
+    cols = [
+        F.map_entries(F.col(f"`{f.name}`")).alias(f.name)
+        if isinstance(f.dataType, MapType)
+        else F.col(f"`{f.name}`")
+        for f in df.schema.fields
+    ]
+    maps = {f.name for f in df.schema.fields if isinstance(f.dataType, MapType)}
+    return df.select(*cols), maps
 
 
 def to_json(v):
@@ -182,11 +198,16 @@ def main():
             if not any(s.startswith(f"DECLARE OR REPLACE VARIABLE {name} ") for s in statements):
                 continue  # this file does not read it
             spark.sql(f"SET VAR {name} = :v", args={"v": value})
-        df = spark.sql(statements[-1])
+        df, maps = ordered_maps(spark.sql(statements[-1]))
         writer = csv.writer(sys.stdout, lineterminator="\n")
         writer.writerow(df.columns)
         for row in df.collect():
-            writer.writerow([cell(v) for v in row])
+            writer.writerow(
+                [
+                    cell(None if v is None else {e[0]: e[1] for e in v}) if name in maps else cell(v)
+                    for name, v in zip(df.columns, row)
+                ]
+            )
         sys.stdout.flush()
         if args.timings:
             print(f"{f}: {time.monotonic() - t:.1f} s", file=sys.stderr)
