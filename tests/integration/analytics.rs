@@ -657,7 +657,10 @@ fn parquet_export_reads_back_with_the_same_rows_and_values() {
     fixture(tmp.path());
     let db = Analytics::open(tmp.path()).unwrap();
     let out = tmp.path().join("parquet");
-    let counts = db.export_parquet(&out).unwrap();
+    let (logs, _) = scan_runs(tmp.path()).unwrap();
+    let counts = db
+        .export_parquet(&out, &bench::analytics::run_parts(&logs).unwrap())
+        .unwrap();
     assert_eq!(
         counts.iter().map(|c| c.0.as_str()).collect::<Vec<_>>(),
         ["results", "answers", "benchmarks"]
@@ -687,7 +690,7 @@ fn parquet_export_reads_back_with_the_same_rows_and_values() {
     );
     check(
         "benchmarks",
-        format!("read_parquet('{dir}/benchmarks.parquet')"),
+        format!("read_parquet('{dir}/benchmarks/**/*.parquet')"),
         "type, benchmark_id, provider, CAST(data AS VARCHAR)",
     );
     // Every report runs unchanged on the Parquet export and gives the same rows.
@@ -706,8 +709,10 @@ fn parquet_export_reads_back_with_the_same_rows_and_values() {
             "{name} on Parquet"
         );
     }
+    let run = logs[0].parent().unwrap().file_name().unwrap().to_string_lossy();
     assert!(
-        out.join("results/suite=formats/provider=noisy").is_dir(),
-        "hive partitions by suite and provider"
+        out.join(format!("results/ts={run}/suite=formats/provider=noisy"))
+            .is_dir(),
+        "hive partitions by run, suite and provider"
     );
 }
