@@ -83,23 +83,29 @@ fn first_line_shard(log: &Path) -> Result<Option<(u64, u64, String)>> {
         return Ok(None);
     };
     let shard = &v["data"]["shard"];
-    Ok(match (
-        shard["index"].as_u64(),
-        shard["of"].as_u64(),
-        shard["plan_sha256"].as_str(),
-    ) {
-        (Some(i), Some(n), Some(sha)) if v["type"] == "metadata" => Some((i, n, sha.to_string())),
-        _ => None,
-    })
+    Ok(
+        match (
+            shard["index"].as_u64(),
+            shard["of"].as_u64(),
+            shard["plan_sha256"].as_str(),
+        ) {
+            (Some(i), Some(n), Some(sha)) if v["type"] == "metadata" => {
+                Some((i, n, sha.to_string()))
+            }
+            _ => None,
+        },
+    )
 }
 
 /// Refuses a folder that holds an export of the layout before runs were partitions (`results/`
 /// partitioned by suite first, one `benchmarks.parquet`): appending to it would mix layouts.
 pub fn check_layout(dir: &Path) -> Result<()> {
-    let old_results = std::fs::read_dir(dir.join("results")).ok().is_some_and(|d| {
-        d.flatten()
-            .any(|e| e.file_name().to_string_lossy().starts_with("suite="))
-    });
+    let old_results = std::fs::read_dir(dir.join("results"))
+        .ok()
+        .is_some_and(|d| {
+            d.flatten()
+                .any(|e| e.file_name().to_string_lossy().starts_with("suite="))
+        });
     if old_results || dir.join("benchmarks.parquet").exists() {
         anyhow::bail!(crate::UsageError::new(format!(
             "--parquet {}: holds an export of the older layout (partitioned by suite first, one \
@@ -213,9 +219,10 @@ impl Analytics {
                 )
             })
             .collect();
-        let mut sql = "CREATE OR REPLACE TEMP TABLE bench_export_runs (folder VARCHAR, run VARCHAR, \
+        let mut sql =
+            "CREATE OR REPLACE TEMP TABLE bench_export_runs (folder VARCHAR, run VARCHAR, \
                        benchmark_id VARCHAR, writer VARCHAR);"
-            .to_string();
+                .to_string();
         if !rows.is_empty() {
             sql.push_str(&format!(
                 "INSERT INTO bench_export_runs VALUES {};",

@@ -67,7 +67,9 @@ fn lex(sql: &str) -> Vec<Tok> {
         } else if c.is_whitespace() {
             out.push(Tok::Space(take(&mut i, &|c| c.is_whitespace())));
         } else if c.is_alphabetic() || c == '_' {
-            out.push(Tok::Word(take(&mut i, &|c| c.is_alphanumeric() || c == '_')));
+            out.push(Tok::Word(take(&mut i, &|c| {
+                c.is_alphanumeric() || c == '_'
+            })));
         } else if c.is_ascii_digit() || (c == '.' && next.is_some_and(|n| n.is_ascii_digit())) {
             let start = i;
             take(&mut i, &|c| c.is_ascii_digit() || c == '.');
@@ -93,7 +95,11 @@ fn lex(sql: &str) -> Vec<Tok> {
                 }
             }
             let s: String = b[start..i].iter().collect();
-            out.push(if c == '\'' { Tok::Str(s) } else { Tok::Quoted(s) });
+            out.push(if c == '\'' {
+                Tok::Str(s)
+            } else {
+                Tok::Quoted(s)
+            });
         } else {
             let three: String = b[i..(i + 3).min(b.len())].iter().collect();
             let two: String = b[i..(i + 2).min(b.len())].iter().collect();
@@ -118,13 +124,20 @@ fn sql_find(b: &[char], from: usize, pat: &str) -> Option<usize> {
 
 /// Words after which `[` opens a list literal rather than a subscript.
 const BEFORE_LIST: [&str; 14] = [
-    "then", "else", "when", "select", "and", "or", "not", "as", "in", "return", "by", "is",
-    "case", "on",
+    "then", "else", "when", "select", "and", "or", "not", "as", "in", "return", "by", "is", "case",
+    "on",
 ];
 
 /// Words that end an ORDER BY list.
 const AFTER_ORDER: [&str; 8] = [
-    "rows", "range", "limit", "offset", "window", "union", "except", "intersect",
+    "rows",
+    "range",
+    "limit",
+    "offset",
+    "window",
+    "union",
+    "except",
+    "intersect",
 ];
 
 /// The translation of one script: the Spark statements and the session variables they read.
@@ -232,7 +245,9 @@ fn find_order_by(toks: &[Tok]) -> Result<Option<usize>> {
     while i < toks.len() {
         if toks[i].is_op("(") || toks[i].is_op("[") {
             i = closing(toks, i)?;
-        } else if toks[i].is_word("order") && toks.get(skip(toks, i + 1)).is_some_and(|t| t.is_word("by")) {
+        } else if toks[i].is_word("order")
+            && toks.get(skip(toks, i + 1)).is_some_and(|t| t.is_word("by"))
+        {
             return Ok(Some(i));
         }
         i += 1;
@@ -265,7 +280,11 @@ impl Translator {
                 None
             }
             ["create", "or", "replace", "view"] => {
-                let view = toks[i..].iter().position(|t| t.is_word("view")).expect("seen") + i;
+                let view = toks[i..]
+                    .iter()
+                    .position(|t| t.is_word("view"))
+                    .expect("seen")
+                    + i;
                 Some(format!(
                     "CREATE OR REPLACE TEMPORARY VIEW{}",
                     self.expr(&toks[view + 1..])?
@@ -307,13 +326,20 @@ impl Translator {
         let (params, body) = self.macros[name].clone();
         let args = split_commas(inner)?;
         if args.len() != params.len() {
-            bail!("macro {name} takes {} arguments, given {}", params.len(), args.len());
+            bail!(
+                "macro {name} takes {} arguments, given {}",
+                params.len(),
+                args.len()
+            );
         }
         let mut toks = vec![Tok::Op("(".into())];
         for t in body {
             match &t {
                 Tok::Word(w) if params.contains(&w.to_ascii_lowercase()) => {
-                    let k = params.iter().position(|p| *p == w.to_ascii_lowercase()).expect("found");
+                    let k = params
+                        .iter()
+                        .position(|p| *p == w.to_ascii_lowercase())
+                        .expect("found");
                     toks.push(Tok::Op("(".into()));
                     toks.extend(args[k].iter().cloned());
                     toks.push(Tok::Op(")".into()));
@@ -401,7 +427,10 @@ impl Translator {
     /// A list literal (`[a, b]` → `array(a, b)`) or a subscript (1-based list index → 0-based;
     /// a string key of a map stays).
     fn bracket(&mut self, toks: &[Tok], at: usize, inner: &[Tok]) -> Result<String> {
-        let before = toks[..at].iter().rev().find(|t| !matches!(t, Tok::Space(_)));
+        let before = toks[..at]
+            .iter()
+            .rev()
+            .find(|t| !matches!(t, Tok::Space(_)));
         let subscript = match before {
             Some(Tok::Word(w)) => !BEFORE_LIST.contains(&w.to_ascii_lowercase().as_str()),
             Some(Tok::Op(o)) => o == ")" || o == "]",
@@ -411,7 +440,10 @@ impl Translator {
         if !subscript {
             return Ok(format!("array({})", self.expr(inner)?));
         }
-        let index: Vec<&Tok> = inner.iter().filter(|t| !matches!(t, Tok::Space(_))).collect();
+        let index: Vec<&Tok> = inner
+            .iter()
+            .filter(|t| !matches!(t, Tok::Space(_)))
+            .collect();
         match index.as_slice() {
             [Tok::Num(n)] => {
                 let n: i64 = n.parse()?;
@@ -462,8 +494,19 @@ impl Translator {
     /// the name and its parenthesis).
     fn call(&mut self, name: &str, gap: &str, inner: &[Tok]) -> Result<String> {
         const KNOWN: [&str; 14] = [
-            "list", "sum", "string_agg", "getvariable", "list_transform", "list_sum", "list_avg",
-            "list_reduce", "range", "map", "json_keys", "json_extract_string", "unnest",
+            "list",
+            "sum",
+            "string_agg",
+            "getvariable",
+            "list_transform",
+            "list_sum",
+            "list_avg",
+            "list_reduce",
+            "range",
+            "map",
+            "json_keys",
+            "json_extract_string",
+            "unnest",
             "list_prepend",
         ];
         let lower = name.to_ascii_lowercase();
@@ -495,7 +538,10 @@ impl Translator {
         }
         let arity = |n: usize| -> Result<()> {
             if args.len() != n {
-                bail!("{name} with {} arguments has no Spark form here", args.len());
+                bail!(
+                    "{name} with {} arguments has no Spark form here",
+                    args.len()
+                );
             }
             Ok(())
         };
@@ -662,14 +708,22 @@ mod tests {
             one("SELECT list_reduce(range(3), lambda acc, x: acc + x, 0)"),
             "SELECT aggregate(filter(sequence(CAST(0 AS BIGINT), CAST(3 AS BIGINT)), i__ -> i__ < CAST(3 AS BIGINT)), 0, (acc, x) -> acc + x)"
         );
-        assert_eq!(one("SELECT m['a'], CASE WHEN a THEN [1] END"), "SELECT m['a'], CASE WHEN a THEN array(1) END");
-        assert!(translate("SELECT l[i]").is_err(), "a computed index is refused");
+        assert_eq!(
+            one("SELECT m['a'], CASE WHEN a THEN [1] END"),
+            "SELECT m['a'], CASE WHEN a THEN array(1) END"
+        );
+        assert!(
+            translate("SELECT l[i]").is_err(),
+            "a computed index is refused"
+        );
     }
 
     #[test]
     fn order_by_gets_duckdbs_nulls_last_and_ordered_aggregates_sort() {
         assert_eq!(
-            one("SELECT rank() OVER (PARTITION BY a ORDER BY b DESC NULLS LAST, c) FROM t ORDER BY a, b DESC"),
+            one(
+                "SELECT rank() OVER (PARTITION BY a ORDER BY b DESC NULLS LAST, c) FROM t ORDER BY a, b DESC"
+            ),
             "SELECT rank() OVER (PARTITION BY a ORDER BY b DESC NULLS LAST, c NULLS LAST) FROM t ORDER BY a NULLS LAST, b DESC NULLS LAST"
         );
         assert_eq!(
@@ -690,7 +744,9 @@ mod tests {
         .unwrap();
         assert_eq!(
             s.statements,
-            ["CREATE OR REPLACE TEMPORARY VIEW v AS SELECT ((x + 1) * (2)), coalesce(bench_x, 'y') FROM t, LATERAL explode(map_entries(m)) AS u(c)"]
+            [
+                "CREATE OR REPLACE TEMPORARY VIEW v AS SELECT ((x + 1) * (2)), coalesce(bench_x, 'y') FROM t, LATERAL explode(map_entries(m)) AS u(c)"
+            ]
         );
         assert_eq!(s.variables.iter().collect::<Vec<_>>(), ["bench_x"]);
     }

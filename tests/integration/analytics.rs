@@ -709,7 +709,12 @@ fn parquet_export_reads_back_with_the_same_rows_and_values() {
             "{name} on Parquet"
         );
     }
-    let run = logs[0].parent().unwrap().file_name().unwrap().to_string_lossy();
+    let run = logs[0]
+        .parent()
+        .unwrap()
+        .file_name()
+        .unwrap()
+        .to_string_lossy();
     assert!(
         out.join(format!("results/ts={run}/suite=formats/provider=noisy"))
             .is_dir(),

@@ -140,7 +140,9 @@ fn same_json(a: &serde_json::Value, b: &serde_json::Value) -> bool {
     match (a, b) {
         (Number(x), Number(y)) => same_cell(&x.to_string(), &y.to_string()),
         (Object(x), Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same_json(v, w)))
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_json(v, w)))
         }
         (Array(x), Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(v, w)| same_json(v, w)),
         _ => a == b,
@@ -152,7 +154,11 @@ fn assert_same_rows(file: &str, duck: &str, spark: &str) {
     let (d, s) = (rows(duck), rows(spark));
     assert_eq!(d.first(), s.first(), "{file}: header");
     assert!(d.len() > 1, "{file}: DuckDB returned no rows");
-    assert_eq!(d.len(), s.len(), "{file}: row count\nduckdb:\n{duck}\nspark:\n{spark}");
+    assert_eq!(
+        d.len(),
+        s.len(),
+        "{file}: row count\nduckdb:\n{duck}\nspark:\n{spark}"
+    );
     for (i, (x, y)) in d.iter().zip(&s).enumerate().skip(1) {
         let differ: Vec<String> = d[0]
             .iter()
@@ -179,7 +185,10 @@ fn run(tmp: &Path, root: &Path, args: &[&str]) -> PathBuf {
 
 fn export(tmp: &Path, root: &Path, dir: &Path, run: Option<&Path>) -> String {
     let mut cmd = bench(&tmp.join("cache"));
-    cmd.args(["export", "--parquet"]).arg(dir).arg("--root").arg(root);
+    cmd.args(["export", "--parquet"])
+        .arg(dir)
+        .arg("--root")
+        .arg(root);
     if let Some(run) = run {
         cmd.arg("--run").arg(run);
     }
@@ -214,7 +223,14 @@ fn spark_sql_gives_duckdbs_rows_for_every_statistics_file() {
     run(
         tmp.path(),
         &history,
-        &["--runs", "2", "--structures", "flat", "--formats", "csv,json_compact,yaml,toon_default"],
+        &[
+            "--runs",
+            "2",
+            "--structures",
+            "flat",
+            "--formats",
+            "csv,json_compact,yaml,toon_default",
+        ],
     );
     let data = tmp.path().join("orders.json");
     std::fs::write(
@@ -226,18 +242,39 @@ fn spark_sql_gives_duckdbs_rows_for_every_statistics_file() {
     run(
         tmp.path(),
         &history,
-        &["--data", data.to_str().unwrap(), "--formats", "csv,json_compact,yaml"],
+        &[
+            "--data",
+            data.to_str().unwrap(),
+            "--formats",
+            "csv,json_compact,yaml",
+        ],
     );
     // The shards of one plan, run apart; the same history with them merged instead.
-    let plan = ["--runs", "2", "--structures", "flat", "--formats", "csv,json_compact,markdown_table,yaml"];
+    let plan = [
+        "--runs",
+        "2",
+        "--structures",
+        "flat",
+        "--formats",
+        "csv,json_compact,markdown_table,yaml",
+    ];
     for folder in std::fs::read_dir(history.join("benchmarks")).unwrap() {
         let folder = folder.unwrap().path();
-        copy_dir(&folder, &merged.join("benchmarks").join(folder.file_name().unwrap()));
+        copy_dir(
+            &folder,
+            &merged.join("benchmarks").join(folder.file_name().unwrap()),
+        );
     }
     let shards_root = tmp.path().join("shards");
     let shards: Vec<PathBuf> = ["1/2", "2/2"]
         .iter()
-        .map(|k| run(tmp.path(), &shards_root, &[&plan[..], &["--shard", k]].concat()))
+        .map(|k| {
+            run(
+                tmp.path(),
+                &shards_root,
+                &[&plan[..], &["--shard", k]].concat(),
+            )
+        })
         .collect();
     for s in &shards {
         copy_dir(s, &history.join("benchmarks").join(s.file_name().unwrap()));
@@ -254,14 +291,23 @@ fn spark_sql_gives_duckdbs_rows_for_every_statistics_file() {
     let said = export(tmp.path(), &history, &dir, None);
     assert!(said.contains("run plan-"), "the shards are one run: {said}");
     let sections = spark(&python, &dir, &FILES);
-    assert_eq!(sections["counts"], duckdb_counts(tmp.path(), &dir), "row counts");
+    assert_eq!(
+        sections["counts"],
+        duckdb_counts(tmp.path(), &dir),
+        "row counts"
+    );
     for file in FILES {
         let duck = duckdb(tmp.path(), ("--parquet", &dir), file);
         assert_same_rows(file, &duck, &sections[file]);
     }
     // The exported shards read as their merged run: DuckDB over the export gives the rows it
     // gives over the logs with the merged run instead (files without run ids).
-    for file in ["rankings.sql", "paired_comparison.sql", "pareto.sql", "accuracy.sql"] {
+    for file in [
+        "rankings.sql",
+        "paired_comparison.sql",
+        "pareto.sql",
+        "accuracy.sql",
+    ] {
         assert_eq!(
             duckdb(tmp.path(), ("--parquet", &dir), file),
             duckdb(tmp.path(), ("--root", &merged), file),
@@ -277,13 +323,23 @@ fn an_export_appends_a_run_and_replaces_one_exported_again() {
     };
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("data");
-    let first = super::analytics::fixture(&root).parent().unwrap().to_path_buf();
+    let first = super::analytics::fixture(&root)
+        .parent()
+        .unwrap()
+        .to_path_buf();
     let dir = tmp.path().join("export");
     export(tmp.path(), &root, &dir, Some(&first));
     let second = run(
         tmp.path(),
         &root,
-        &["--runs", "2", "--structures", "flat", "--formats", "csv,json_compact,yaml"],
+        &[
+            "--runs",
+            "2",
+            "--structures",
+            "flat",
+            "--formats",
+            "csv,json_compact,yaml",
+        ],
     );
     assert_ne!(first, second);
     export(tmp.path(), &root, &dir, Some(&second));
@@ -304,7 +360,11 @@ fn an_export_appends_a_run_and_replaces_one_exported_again() {
     std::thread::sleep(std::time::Duration::from_millis(20));
     // The first run again: its files replaced (same names), the second run's untouched.
     export(tmp.path(), &root, &dir, Some(&first));
-    assert_eq!(files_of(&second), second_files, "the other run is not rewritten");
+    assert_eq!(
+        files_of(&second),
+        second_files,
+        "the other run is not rewritten"
+    );
     let again = files_of(&first);
     assert_eq!(
         again.keys().collect::<Vec<_>>(),
@@ -312,7 +372,9 @@ fn an_export_appends_a_run_and_replaces_one_exported_again() {
     );
     assert!(again.iter().all(|(p, t)| *t > first_files[p]), "replaced");
     assert!(
-        walk(&dir).iter().all(|p| !p.to_string_lossy().contains(".bench-export")),
+        walk(&dir)
+            .iter()
+            .all(|p| !p.to_string_lossy().contains(".bench-export")),
         "no staging left"
     );
 
