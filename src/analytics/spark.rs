@@ -745,7 +745,7 @@ mod tests {
         assert_eq!(
             s.statements,
             [
-                "CREATE OR REPLACE TEMPORARY VIEW v AS SELECT ((x + 1) * (2)), coalesce(bench_x, 'y') FROM t, LATERAL explode(map_entries(m)) AS u(c)"
+                "CREATE OR REPLACE TEMPORARY VIEW v AS SELECT ( (x + 1) * ( 2)), coalesce(bench_x, 'y') FROM t, LATERAL explode(map_entries(m)) AS u(c)"
             ]
         );
         assert_eq!(s.variables.iter().collect::<Vec<_>>(), ["bench_x"]);
