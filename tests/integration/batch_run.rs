@@ -234,7 +234,7 @@ async fn run_bench(cache: &Path, args: Vec<String>) -> std::process::Output {
 
 /// Every file under `dir` and the command output are free of the key.
 fn assert_no_key(dir: &Path, outputs: &[&std::process::Output]) {
-    for e in walk(dir) {
+    for e in super::files_under(dir) {
         let bytes = std::fs::read(&e).unwrap();
         assert!(
             !String::from_utf8_lossy(&bytes).contains(KEY),
@@ -246,19 +246,6 @@ fn assert_no_key(dir: &Path, outputs: &[&std::process::Output]) {
         assert!(!String::from_utf8_lossy(&o.stderr).contains(KEY));
         assert!(!String::from_utf8_lossy(&o.stdout).contains(KEY));
     }
-}
-
-fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            out.extend(walk(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out
 }
 
 /// A mock API whose batches have already ended, its server, a temporary folder and the run

@@ -195,11 +195,12 @@ fn export(tmp: &Path, root: &Path, dir: &Path, run: Option<&Path>) -> String {
     super::success_stdout(&cmd.output().unwrap())
 }
 
-/// The row counts DuckDB reads from the export `dir`, as bench_sql.py's counts section.
-fn duckdb_counts(tmp: &Path, dir: &Path) -> String {
+/// The row counts DuckDB reads from `source` (`--parquet` an export or `--root` the run logs),
+/// as bench_sql.py's counts section.
+fn duckdb_counts(tmp: &Path, source: (&str, &Path)) -> String {
     let out = bench(&tmp.join("cache"))
-        .args(["query", "--format", "csv", "--parquet"])
-        .arg(dir)
+        .args(["query", "--format", "csv", source.0])
+        .arg(source.1)
         .args([
             "-e",
             "SELECT 'results' AS \"table\", count(*) AS \"rows\" FROM results UNION ALL \
@@ -293,7 +294,7 @@ fn spark_sql_gives_duckdbs_rows_for_every_statistics_file() {
     let sections = spark(&python, &dir, &FILES);
     assert_eq!(
         sections["counts"],
-        duckdb_counts(tmp.path(), &dir),
+        duckdb_counts(tmp.path(), ("--parquet", &dir)),
         "row counts"
     );
     for file in FILES {
@@ -345,7 +346,7 @@ fn an_export_appends_a_run_and_replaces_one_exported_again() {
     export(tmp.path(), &root, &dir, Some(&second));
     let files_of = |run: &Path| -> BTreeMap<PathBuf, std::time::SystemTime> {
         let name = format!("ts={}", run.file_name().unwrap().to_string_lossy());
-        walk(&dir)
+        super::files_under(&dir)
             .into_iter()
             .filter(|p| p.components().any(|c| c.as_os_str() == name.as_str()))
             .map(|p| {
@@ -372,48 +373,21 @@ fn an_export_appends_a_run_and_replaces_one_exported_again() {
     );
     assert!(again.iter().all(|(p, t)| *t > first_files[p]), "replaced");
     assert!(
-        walk(&dir)
+        super::files_under(&dir)
             .iter()
             .all(|p| !p.to_string_lossy().contains(".bench-export")),
         "no staging left"
     );
 
-    let logs_counts = {
-        let out = bench(&tmp.path().join("cache"))
-            .args(["query", "--format", "csv", "--root"])
-            .arg(&root)
-            .args([
-                "-e",
-                "SELECT 'results' AS \"table\", count(*) AS \"rows\" FROM results UNION ALL \
-                 SELECT 'answers', count(*) FROM answers UNION ALL \
-                 SELECT 'benchmarks', count(*) FROM benchmarks",
-            ])
-            .output()
-            .unwrap();
-        super::success_stdout(&out)
-    };
+    let logs_counts = duckdb_counts(tmp.path(), ("--root", &root));
     let sections = spark(&python, &dir, &["rankings.sql"]);
     assert_eq!(sections["counts"], logs_counts, "no row twice, none lost");
-    assert_eq!(duckdb_counts(tmp.path(), &dir), logs_counts);
+    assert_eq!(duckdb_counts(tmp.path(), ("--parquet", &dir)), logs_counts);
     assert_same_rows(
         "rankings.sql",
         &duckdb(tmp.path(), ("--root", &root), "rankings.sql"),
         &sections["rankings.sql"],
     );
-}
-
-fn walk(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            out.extend(walk(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out.sort();
-    out
 }
 
 fn copy_dir(from: &Path, to: &Path) {

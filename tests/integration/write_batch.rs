@@ -333,21 +333,8 @@ async fn kill_9_between_rounds_then_resume_continues_the_conversation_from_the_l
     let ledger = Ledger::load(&dir).unwrap();
     assert!(ledger.batches.iter().all(|b| b.collected));
     assert!(ledger.conversations.is_empty());
-    for f in walkdir(tmp.path()) {
+    for f in super::files_under(tmp.path()) {
         let text = String::from_utf8_lossy(&std::fs::read(&f).unwrap()).to_string();
         assert!(!text.contains(KEY), "the key is in {}", f.display());
     }
-}
-
-fn walkdir(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            out.extend(walkdir(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out
 }
