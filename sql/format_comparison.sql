@@ -18,4 +18,5 @@ JOIN per_format AS b
     ON b.format = 'json_compact'
     AND (b.provider, b.model, b.structure, b.variant, b.experiment, b.primer)
         = (f.provider, f.model, f.structure, f.variant, f.experiment, f.primer)
-ORDER BY f.provider, f.model, f.records, f.dataset, f.experiment, f.structure, f.variant, token_ratio_vs_json_compact;
+ORDER BY f.provider, f.model, f.records, f.dataset, f.experiment, f.structure, f.variant, token_ratio_vs_json_compact,
+    f.format;
