@@ -262,8 +262,8 @@ pub async fn run(
     }
     let (matrix, skipped) = fits::build(plan, &models)?;
     let models = fits::served(models).await;
-    fits::check(plan, &matrix, &models)?;
     say_notes(plan, &models, observer.as_ref());
+    fits::check(plan, &matrix, &models)?;
     for s in &skipped {
         observer.notice(&s.to_string());
     }
