@@ -78,7 +78,8 @@ pub fn over_limit(
     if first {
         use crate::runner::fits::{Fit, records_that_fit};
         // At one record the rest of the prompt (instructions, questions) is what does not fit.
-        let none = "not even one record fits: choose a model with a larger window or fewer questions";
+        let none =
+            "not even one record fits: choose a model with a larger window or fewer questions";
         let fit = if n == 1 {
             Fit::None
         } else {

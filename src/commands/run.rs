@@ -75,7 +75,12 @@ fn check_base_url(args: &RunArgs, configs: &[ModelConfig]) -> Result<()> {
         .filter(|c| c.wire().ok() != Some(providers::Wire::Reference))
         .filter(|c| c.base_url.is_none() || args.resume.is_some())
         .collect();
-    let kinds = unique(&takers.iter().map(|c| c.provider.as_str()).collect::<Vec<_>>());
+    let kinds = unique(
+        &takers
+            .iter()
+            .map(|c| c.provider.as_str())
+            .collect::<Vec<_>>(),
+    );
     if kinds.len() > 1 {
         let specs: Vec<String> = takers.iter().map(|c| c.spec()).collect();
         return Err(UsageError::new(format!(

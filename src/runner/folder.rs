@@ -21,7 +21,13 @@ pub fn check_output_root(root: &Path) -> Result<(), UsageError> {
     let existing = target
         .ancestors()
         .find(|p| p.as_os_str().is_empty() || p.exists())
-        .map(|p| if p.as_os_str().is_empty() { Path::new(".") } else { p })
+        .map(|p| {
+            if p.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                p
+            }
+        })
         .unwrap_or(Path::new("."));
     let refuse = |why: String| {
         UsageError::new(if existing == root {

@@ -249,7 +249,10 @@ pub fn choose(
             .join(" and ")
     };
     if let Some(e) = explicit {
-        let others: Vec<_> = given.into_iter().filter(|(o, _)| o.kind != e.kind).collect();
+        let others: Vec<_> = given
+            .into_iter()
+            .filter(|(o, _)| o.kind != e.kind)
+            .collect();
         if others.is_empty() {
             return Ok((e, None));
         }

@@ -487,7 +487,12 @@ fn base_url_goes_to_every_model_of_the_one_kind_that_takes_it() {
     for kind in ["openai-compatible", "ollama"] {
         let out = bench(&cache)
             .args(["run", "--provider", &format!("{kind}:a")])
-            .args(["--provider", &format!("{kind}:b"), "--provider", "reference"])
+            .args([
+                "--provider",
+                &format!("{kind}:b"),
+                "--provider",
+                "reference",
+            ])
             .args(["--base-url", "http://127.0.0.1:9/v1", "--dry-run"])
             .args(["--show-requests", "--formats", "csv"])
             .output()
@@ -496,7 +501,10 @@ fn base_url_goes_to_every_model_of_the_one_kind_that_takes_it() {
         let posts = stdout
             .matches("POST http://127.0.0.1:9/v1/chat/completions ")
             .count();
-        assert!(posts >= 2, "{kind}: both models go to the one server: {stdout}");
+        assert!(
+            posts >= 2,
+            "{kind}: both models go to the one server: {stdout}"
+        );
         for m in ["\"model\": \"a\"", "\"model\": \"b\""] {
             assert!(stdout.contains(m), "{kind}: {m}: {stdout}");
         }

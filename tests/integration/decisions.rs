@@ -160,7 +160,10 @@ async fn decisions_follow_the_paired_rows() {
         html.contains("<td class=\"lit\">WRONG</td>"),
         "the given answer, as text"
     );
-    assert!(html.contains("q001: "), "the question's text in report.html");
+    assert!(
+        html.contains("q001: "),
+        "the question's text in report.html"
+    );
 
     // An observed loss of exactly the margin (yaml: 30 of 248 pairs) is not non-inferior.
     let edge = 100.0 * 30.0 / 248.0;

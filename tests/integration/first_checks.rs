@@ -57,14 +57,26 @@ async fn nothing_is_asked_of_a_server_before_the_output_root_and_the_window_are_
     let (root, cache, cfg) = (file.join("data"), tmp.path().join("cache"), cfg.clone());
     let outs = tokio::task::spawn_blocking(move || {
         let unwritable = bench(&cache)
-            .args(["run", "--provider", "openai-compatible:m", "--base-url", &base])
+            .args([
+                "run",
+                "--provider",
+                "openai-compatible:m",
+                "--base-url",
+                &base,
+            ])
             .args(PLAN)
             .arg("--output-root")
             .arg(&root)
             .output()
             .unwrap();
         let sweep = bench(&cache)
-            .args(["sweep", "--provider", "openai-compatible:m", "--base-url", &base])
+            .args([
+                "sweep",
+                "--provider",
+                "openai-compatible:m",
+                "--base-url",
+                &base,
+            ])
             .args(["--records", "5", "--max-records", "10", "--output-root"])
             .arg(&root)
             .output()
@@ -87,7 +99,10 @@ async fn nothing_is_asked_of_a_server_before_the_output_root_and_the_window_are_
         assert_eq!(out.status.code(), Some(2), "{what}: {err}");
         assert!(err.contains("cannot write to"), "{what}: {err}");
         assert!(err.contains("is a file, not a folder"), "{what}: {err}");
-        assert!(!err.contains("o200k_base"), "no counting step: {what}: {err}");
+        assert!(
+            !err.contains("o200k_base"),
+            "no counting step: {what}: {err}"
+        );
     }
     let err = String::from_utf8_lossy(&outs[2].stderr);
     assert_eq!(outs[2].status.code(), Some(2), "{err}");
@@ -128,7 +143,13 @@ async fn a_counter_answering_in_another_shape_is_fallen_back_from_at_once() {
     let started = Instant::now();
     let out = tokio::task::spawn_blocking(move || {
         bench(&cache)
-            .args(["run", "--provider", "openai-compatible:m", "--base-url", &base])
+            .args([
+                "run",
+                "--provider",
+                "openai-compatible:m",
+                "--base-url",
+                &base,
+            ])
             .args(PLAN)
             .args(["--no-report", "--output-root"])
             .arg(&root)
@@ -206,7 +227,10 @@ async fn the_tasks_suite_ranks_by_the_providers_counts_and_its_report_says_so() 
     let stdout = crate::success_stdout(&out);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("rest on o200k_base"), "{err}");
-    assert!(stdout.contains("data_tokens"), "the ranking shows them: {stdout}");
+    assert!(
+        stdout.contains("data_tokens"),
+        "the ranking shows them: {stdout}"
+    );
     let dir = run_dir(&tmp.path().join("data"));
     let lines = parse(&dir.join("tasks.jsonl"));
     let Line::Metadata(meta) = &lines[0] else {

@@ -199,7 +199,14 @@ fn a_suite_flag_selects_its_suite_or_is_refused() {
         }
     };
     one_line(
-        &["run", "--suite", "formats", "--task-ids", "FIN-001", "--dry-run"],
+        &[
+            "run",
+            "--suite",
+            "formats",
+            "--task-ids",
+            "FIN-001",
+            "--dry-run",
+        ],
         &["--suite formats", "--task-ids (--suite tasks)"],
     );
     one_line(
@@ -207,7 +214,15 @@ fn a_suite_flag_selects_its_suite_or_is_refused() {
         &["--suite tasks", "--suite write", "--suite"],
     );
     one_line(
-        &["dump-prompts", "--suite", "write", "--tasks", tasks, "--output", "p"],
+        &[
+            "dump-prompts",
+            "--suite",
+            "write",
+            "--tasks",
+            tasks,
+            "--output",
+            "p",
+        ],
         &["--suite write", "--tasks (--suite tasks)"],
     );
     one_line(&["tokens", "--tasks", tasks], &["--provider"]);
@@ -231,5 +246,9 @@ fn a_suite_flag_selects_its_suite_or_is_refused() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    assert_eq!(names, ["FIN-001-csv.txt", "FIN-001-json_compact.txt"], "{stdout}");
+    assert_eq!(
+        names,
+        ["FIN-001-csv.txt", "FIN-001-json_compact.txt"],
+        "{stdout}"
+    );
 }

@@ -452,18 +452,34 @@ fn the_records_a_refusal_names_fit_on_a_many_rendering_file() {
         &run(tmp.path(), &[&["run", "--dry-run"][..], &plan].concat()),
         "the whole file",
     );
-    assert!(line.contains("xml_pretty"), "the most verbose binds: {line}");
+    assert!(
+        line.contains("xml_pretty"),
+        "the most verbose binds: {line}"
+    );
     let n = suggested(&line);
     assert!(n > 1 && n < 3_000, "{line}");
     let sized = ["--records", &n.to_string()];
-    let out = run(tmp.path(), &[&["run", "--dry-run"][..], &plan, &sized].concat());
+    let out = run(
+        tmp.path(),
+        &[&["run", "--dry-run"][..], &plan, &sized].concat(),
+    );
     let stdout = crate::success_stdout(&out);
     assert!(stdout.contains("prompt_tokens_per_call"), "{stdout}");
     // The first sweep size over the window names a size that fits too.
     let out = run(
         tmp.path(),
-        &[&["sweep", "--dry-run", "--records", "2000", "--max-records", "2000"][..], &plan[..4]]
-            .concat(),
+        &[
+            &[
+                "sweep",
+                "--dry-run",
+                "--records",
+                "2000",
+                "--max-records",
+                "2000",
+            ][..],
+            &plan[..4],
+        ]
+        .concat(),
     );
     let line = refused(&out, "sweep from 2,000");
     let at = line
