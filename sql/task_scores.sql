@@ -1,7 +1,8 @@
 -- Analysis tasks (`bench run --suite tasks`): formats ranked per provider and task set
 -- (`dataset`: the task file and how many tasks; different task sets never pool) by fact accuracy
 -- (the share of expected values the answers state correctly, checked against the data), then
--- TeaLeaf's rubric composite, then input tokens. A format that could not represent some tasks
+-- TeaLeaf's rubric composite, then data tokens (as every suite ranks them: the provider's own
+-- count where it counted, else o200k_base; `token_basis` says which), then input tokens. A format that could not represent some tasks
 -- (each skip is in the run's metadata with its reason) is scored on fewer, often easier, tasks,
 -- so formats that rendered every task rank first (`all_tasks`); failed calls are counted, not
 -- scored.
@@ -22,6 +23,8 @@ WITH per_format AS (
         avg(rubric_factual) FILTER (WHERE error IS NULL) AS factual,
         avg(rubric_actionability) FILTER (WHERE error IS NULL) AS actionability,
         avg(input_tokens) FILTER (WHERE error IS NULL) AS input_tokens,
+        avg(ranked_tokens) AS data_tokens,
+        min(token_basis) AS token_basis,
         count(*) FILTER (WHERE error IS NOT NULL) AS failed_calls
     FROM results
     WHERE suite = 'tasks' AND NOT warmup
@@ -39,7 +42,7 @@ SELECT
     rank() OVER (
         PARTITION BY provider, model, experiment
         ORDER BY all_tasks DESC, fact_accuracy DESC NULLS LAST, composite DESC NULLS LAST,
-                 input_tokens
+                 data_tokens, input_tokens
     ) AS "rank",
     tasks,
     all_tasks,
@@ -51,6 +54,8 @@ SELECT
     round(100 * coherence, 1) AS coherence_pct,
     round(100 * factual, 1) AS factual_pct,
     round(100 * actionability, 1) AS actionability_pct,
+    round(data_tokens)::BIGINT AS data_tokens,
+    token_basis,
     round(input_tokens)::BIGINT AS avg_input_tokens,
     failed_calls,
     experiment

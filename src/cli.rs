@@ -108,9 +108,10 @@ pub struct DumpPromptsArgs {
     /// Folder to write the prompts into.
     #[arg(long, short)]
     pub output: PathBuf,
-    /// Suite whose prompts to write (as `bench run --suite`).
-    #[arg(long, value_parser = crate::suites::parser(), default_value = "formats")]
-    pub suite: &'static crate::suites::Entry,
+    /// Suite whose prompts to write (as `bench run --suite`) [default: formats, or the suite
+    /// whose own flags are given].
+    #[arg(long, value_parser = crate::suites::parser())]
+    pub suite: Option<&'static crate::suites::Entry>,
     /// Write each prompt in the first K instruction wordings of the suite (as `bench run`).
     #[arg(long, value_name = "K", default_value_t = 1,
           value_parser = clap::value_parser!(u32).range(1..=4))]

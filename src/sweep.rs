@@ -40,26 +40,33 @@ pub fn product_sizes(plan: &Plan, sizes: &[u32]) -> Result<Plan> {
     Ok(p)
 }
 
-/// The largest prompt of `plan`, o200k_base tokens (the count the estimate uses).
-pub fn largest_prompt(plan: &Plan) -> Result<u32> {
-    let (matrix, _) = crate::suites::plan::build_all(plan)?;
-    Ok(matrix
+/// The largest prompt of `matrix`, o200k_base tokens (the count the estimate uses).
+fn largest_of(matrix: &crate::suites::plan::Matrix) -> u32 {
+    matrix
         .combos
         .iter()
         .flat_map(|c| c.units.iter().map(|u| u.tokens))
         .max()
-        .unwrap_or(0))
+        .unwrap_or(0)
+}
+
+/// The largest prompt of `plan`, o200k_base tokens (the count the estimate uses).
+pub fn largest_prompt(plan: &Plan) -> Result<u32> {
+    let (matrix, _) = crate::suites::plan::build_all(plan)?;
+    Ok(largest_of(&matrix))
 }
 
 /// Why the step of `n` records (`plan` asks it) is not run: its largest prompt is over
-/// `limit`, set by `why`. Over it at the `first` step is an error: the sweep would run nothing.
+/// `limit`, set by `why`. Over it at the `first` step is an error naming the first size that
+/// fits, counted: the sweep would run nothing.
 pub fn over_limit(
     plan: &Plan,
     n: u32,
     first: bool,
     (limit, why): &(u32, String),
 ) -> Result<Option<String>> {
-    let tokens = largest_prompt(plan)?;
+    let (matrix, _) = crate::suites::plan::build_all(plan)?;
+    let tokens = largest_of(&matrix);
     if tokens <= *limit {
         return Ok(None);
     }
@@ -69,11 +76,21 @@ pub fn over_limit(
     };
     let what = format!("{records} a prompt of {tokens} tokens, over {limit} ({why})");
     if first {
+        use crate::runner::fits::{Fit, records_that_fit};
         // At one record the rest of the prompt (instructions, questions) is what does not fit.
-        let way_out = if n > 1 {
-            "start with a smaller --records"
+        let none =
+            "not even one record fits: choose a model with a larger window or fewer questions";
+        let fit = if n == 1 {
+            Fit::None
         } else {
-            "not even one record fits: choose a model with a larger window or fewer questions"
+            records_that_fit(plan, &matrix, &|_| *limit)
+        };
+        let way_out = match fit {
+            Fit::Records(k) => format!(
+                "start with --records {k} (each rendering's prompt counted at that size fits)"
+            ),
+            Fit::None => none.to_string(),
+            Fit::Below(k) => format!("start with fewer than --records {k}"),
         };
         anyhow::bail!(crate::UsageError::new(format!(
             "nothing to sweep: {what}; {way_out}"

@@ -1,6 +1,8 @@
 //! `bench tokens --provider`: the options that count each prompt with a provider's own counter.
 
 use crate::suites::Entry;
+use crate::suites::tasks::TaskArgs;
+use crate::suites::write::WriteArgs;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -18,9 +20,16 @@ pub struct CountArgs {
     /// With --provider: base URL for providers that have none in the config.
     #[arg(long, value_name = "URL", requires = "providers")]
     pub base_url: Option<String>,
-    /// With --provider: the suite whose prompts to count (as `bench run --suite`).
-    #[arg(long, value_parser = crate::suites::parser(), default_value = "formats")]
-    pub suite: &'static Entry,
+    /// With --provider: the suite whose prompts to count (as `bench run --suite`)
+    /// [default: formats].
+    #[arg(long, value_parser = crate::suites::parser())]
+    pub suite: Option<&'static Entry>,
+    /// With --provider: task selection (selects --suite tasks).
+    #[command(flatten)]
+    pub select: TaskArgs,
+    /// With --provider: what the write suite asks for (selects --suite write).
+    #[command(flatten)]
+    pub write: WriteArgs,
     /// With --provider: count again instead of reading earlier counts from the cache.
     #[arg(long, requires = "providers")]
     pub no_cache: bool,

@@ -150,9 +150,10 @@ pub struct RunArgs {
     /// Baseline format of the report's paired comparisons (default json_compact).
     #[arg(long, value_parser = parse_format)]
     pub baseline: Option<Format>,
-    /// Suite to run.
-    #[arg(long, value_parser = crate::suites::parser(), default_value = "formats")]
-    pub suite: &'static Entry,
+    /// Suite to run [default: formats, or the suite whose own flags are given (--tasks,
+    /// --task-ids, --cases, …)].
+    #[arg(long, value_parser = crate::suites::parser())]
+    pub suite: Option<&'static Entry>,
     /// What the write suite asks for.
     #[command(flatten)]
     pub write: WriteArgs,

@@ -102,7 +102,7 @@ pub(crate) fn refuse_run_only(
         ("--resume", args.resume.is_some()),
         ("--retry-errors", args.retry_errors),
         ("--cancel-batches", args.cancel_batches),
-        ("--suite", !args.suite.is_default()),
+        ("--suite", args.suite.is_some_and(|s| !s.is_default())),
         (
             "--max-failed-share",
             args.max_failed_share != crate::runner::DEFAULT_MAX_FAILED_SHARE,

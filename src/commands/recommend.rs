@@ -41,6 +41,10 @@ pub fn execute(a: &RecommendArgs) -> Result<()> {
     // A dry run makes no call, not even a count: it chooses by o200k_base.
     let counts = run::options(args, None, false).cache;
     let counts = crate::runner::basis::counts_dir(counts.as_ref().map(|c| c.dir()));
+    if !args.dry_run {
+        // Nothing is counted before what needs no network is checked.
+        precheck(&plan, &model()?, &forced)?;
+    }
     let (candidates, basis) = if args.dry_run {
         let c = recommend::candidates(&plan, Format::JsonCompact, &forced)?;
         (c, crate::runner::basis::FALLBACK.to_string())
@@ -103,6 +107,18 @@ pub fn execute(a: &RecommendArgs) -> Result<()> {
     if !args.no_report {
         super::report::write_for_run(&r.run_dir, Some(Format::JsonCompact), None)?;
     }
+    Ok(())
+}
+
+/// What a real recommend checks before it counts: the output root, and the known window of
+/// `model` for the formats that are candidates on any count (the baseline and `forced`).
+fn precheck(plan: &Plan, model: &Model, forced: &[Format]) -> Result<()> {
+    crate::runner::check_output_root(&plan.output_root)?;
+    let mut sure = plan.clone();
+    sure.formats = std::iter::once(Format::JsonCompact)
+        .chain(forced.iter().copied())
+        .collect();
+    crate::runner::fits::build(&sure, std::slice::from_ref(model))?;
     Ok(())
 }
 

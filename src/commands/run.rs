@@ -62,26 +62,34 @@ fn check_unique(configs: &[ModelConfig]) -> Result<()> {
     Ok(())
 }
 
-/// `--base-url` names one server: refused when it would go to more than one model (a mixed
-/// run would send every provider's calls to the same host); each model's own `base_url` in a
-/// `--config` file is the way to point several at their servers.
+/// `--base-url` names one server: every model of the one provider kind that takes it goes there
+/// (two models served by one vLLM, LM Studio or Ollama); refused when models of two kinds would
+/// take it (a mixed run would send an Anthropic call to an OpenAI-compatible host); each model's
+/// own `base_url` in a `--config` file is the way to point several kinds at their servers.
 fn check_base_url(args: &RunArgs, configs: &[ModelConfig]) -> Result<()> {
     if args.base_url.is_none() {
         return Ok(());
     }
-    let takers: Vec<String> = configs
+    let takers: Vec<&ModelConfig> = configs
         .iter()
         .filter(|c| c.wire().ok() != Some(providers::Wire::Reference))
         .filter(|c| c.base_url.is_none() || args.resume.is_some())
-        .map(ModelConfig::spec)
         .collect();
-    if takers.len() > 1 {
+    let kinds = unique(
+        &takers
+            .iter()
+            .map(|c| c.provider.as_str())
+            .collect::<Vec<_>>(),
+    );
+    if kinds.len() > 1 {
+        let specs: Vec<String> = takers.iter().map(|c| c.spec()).collect();
         return Err(UsageError::new(format!(
-            "--base-url points one provider at its server, but this run has {} that would take \
-             it ({}); give each model its own base_url in a --config file (`bench init-config` \
-             writes one), or run them one at a time",
-            takers.len(),
-            takers.join(", ")
+            "--base-url points one kind of provider at its server, but this run has {} kinds \
+             that would take it ({}: {}); give each model its own base_url in a --config file \
+             (`bench init-config` writes one), or run them one at a time",
+            kinds.len(),
+            kinds.join(", "),
+            specs.join(", ")
         ))
         .into());
     }
@@ -191,8 +199,10 @@ pub(super) fn new_plan(args: &RunArgs) -> Result<Plan> {
             args.prompt_variants, args.runs, args.runs, args.prompt_variants
         );
     }
-    let planned = args.suite.plan(&args.asked())?;
-    for n in &planned.notes {
+    let asked = args.asked();
+    let (suite, chosen) = crate::suites::choose(args.suite, &asked)?;
+    let planned = suite.plan(&asked)?;
+    for n in chosen.iter().chain(&planned.notes) {
         eprintln!("{n}");
     }
     Ok(Plan {

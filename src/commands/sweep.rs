@@ -27,6 +27,8 @@ pub fn execute(a: &SweepArgs) -> Result<()> {
     let configs = if args.dry_run {
         configs
     } else {
+        // Nothing is asked of a server before the output root is checked.
+        crate::runner::check_output_root(&args.output_root)?;
         served(args, configs)?
     };
     let mut plan = run::new_plan(args)?;

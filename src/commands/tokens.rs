@@ -13,9 +13,10 @@ pub fn execute(args: &TokensArgs) -> Result<()> {
     if !args.count.providers.is_empty() {
         return super::tokens_billed::execute(args);
     }
-    if !args.count.suite.is_default() {
+    if args.count.suite.is_some_and(|s| !s.is_default()) || suite_flags_given(args) {
         return Err(crate::UsageError::new(
-            "--suite counts a suite's prompts with a provider's counter: add --provider NAME:MODEL \
+            "--suite (or a suite's own flag, such as --tasks) counts a suite's prompts with a \
+             provider's counter: add --provider NAME:MODEL \
              (offline, `bench tokens` counts the renderings of the formats suite or --data)",
         )
         .into());
@@ -42,6 +43,15 @@ pub fn execute(args: &TokensArgs) -> Result<()> {
         table(args, records, &formats)?;
     }
     Ok(())
+}
+
+/// Whether a flag of a suite other than formats (`--tasks`, `--cases`, …) was given: offline,
+/// `bench tokens` counts the formats suite, so such a flag needs `--provider` too.
+fn suite_flags_given(args: &TokensArgs) -> bool {
+    let mut run = crate::suites::asked::defaults::<crate::cli::RunArgs>();
+    run.task_select = args.count.select.clone();
+    run.write = args.count.write.clone();
+    !crate::suites::own_flags_given(&run.asked()).is_empty()
 }
 
 /// The token table of one dataset size.

@@ -1,7 +1,8 @@
 //! The asked record of each wrong answer the report shows: its lines in the rendering the
 //! model read, found by `formats::locate` in the run's saved data file from the identifier the
 //! question names (the same lookup `bench view` highlights with). Part of the data layer: it
-//! reads the run's artifacts and adds a `record` column to the wrong-answer rows.
+//! reads the run's artifacts and adds a `record` column (and the question's text, `asked`) to
+//! the wrong-answer rows.
 
 use crate::analytics::Table;
 use crate::formats::Format;
@@ -10,7 +11,8 @@ use serde_json::Value;
 use std::collections::HashMap;
 use std::path::Path;
 
-/// Adds a `record` column to `wrong` (rows of `sql/wrong_answers.sql`): the asked record's text
+/// Adds a `record` and an `asked` column to `wrong` (rows of `sql/wrong_answers.sql`): the
+/// question's text, and the asked record's text
 /// in the rendering, or null where the question names no record (an aggregate), the data file
 /// or the question is not in `artifacts` (a tasks or write run, an old run folder).
 pub fn add_asked_records(wrong: &mut Table, artifacts: &Path) {
@@ -32,6 +34,7 @@ pub fn add_asked_records(wrong: &mut Table, artifacts: &Path) {
             .or_insert_with(|| std::fs::read_to_string(artifacts.join(&rel)).ok())
             .clone()
     };
+    let mut asked = Vec::with_capacity(wrong.rows.len());
     for row in &mut wrong.rows {
         let text = |i: usize| {
             row[i]
@@ -46,6 +49,7 @@ pub fn add_asked_records(wrong: &mut Table, artifacts: &Path) {
             .or_insert_with(|| question_texts(artifacts, &variant, &records))
             .as_ref()
             .and_then(|qs| qs.get(&id).cloned());
+        asked.push(question.clone().map_or(Value::Null, Value::String));
         let record = Format::from_name(&format)
             .zip(question)
             .and_then(|(fmt, question)| {
@@ -59,6 +63,12 @@ pub fn add_asked_records(wrong: &mut Table, artifacts: &Path) {
         row.push(record.map_or(Value::Null, Value::String));
     }
     wrong.columns.push("record".into());
+    // The question as asked, beside its id: a report read away from the run must say what was
+    // asked (the viewer shows it too).
+    for (row, q) in wrong.rows.iter_mut().zip(asked) {
+        row.push(q);
+    }
+    wrong.columns.push("asked".into());
 }
 
 /// Question id → question text of the run's `questions/questions_with_{variant}_{records}_records.json`.

@@ -23,6 +23,28 @@ fn list<T: std::fmt::Display>(items: &[T]) -> String {
         .join(", ")
 }
 
+/// What each model's data tokens rest on, by one rule for every suite (`runner::basis`): its
+/// provider's own count where the provider counted, else o200k_base (with why, when its
+/// counter failed).
+fn token_bases(m: &crate::runlog::Metadata) -> String {
+    m.providers
+        .iter()
+        .map(|p| {
+            let b = p.token_basis.as_ref();
+            let basis = match (
+                b.and_then(|b| b["basis"].as_str()),
+                b.and_then(|b| b["reason"].as_str()),
+            ) {
+                (Some(counted), _) => format!("as its provider counts them ({counted})"),
+                (None, Some(why)) => format!("o200k_base (its provider's count failed: {why})"),
+                (None, None) => "o200k_base".to_string(),
+            };
+            format!("`{}/{}` {basis}", p.provider, p.model)
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 /// Setup: what was run.
 pub fn setup(d: &ReportData) -> Vec<Block> {
     let r = &d.run;
@@ -55,8 +77,9 @@ pub fn setup(d: &ReportData) -> Vec<Block> {
             }
         ),
         format!(
-            "Tokenizers: {} (data tokens in rankings: o200k_base)",
-            list(&m.tokenizers)
+            "Tokenizers: {}; data tokens in rankings and efficiency: {}",
+            list(&m.tokenizers),
+            token_bases(m)
         ),
         format!(
             "Run: `{}` ({}), bench {}, run log `{}/{}.jsonl`",

@@ -58,6 +58,15 @@ fn rendering(o: &Map<String, Value>) -> String {
     )
 }
 
+/// The question's id and, where the run's artifacts hold it, its text as asked, cut at
+/// [`ANSWER_CHARS`] as the answers are.
+fn question(o: &Map<String, Value>) -> String {
+    match o.get("asked") {
+        Some(Value::String(q)) => short(&format!("{}: {q}", text(o, "question"))),
+        _ => text(o, "question"),
+    }
+}
+
 /// The asked record's lines as the model read them, whitespace runs made one space and cut
 /// at [`RECORD_CHARS`]; "–" where the question names no record (an aggregate, a task).
 fn record(o: &Map<String, Value>) -> String {
@@ -88,8 +97,8 @@ fn blocks(t: &Table) -> Vec<Block> {
     }
     out.push(Block::Para(format!(
         "Per model and rendering, the first {WRONG_SHOWN} wrong answers by question and run, \
-         with the failure kind (docs/formats-suite.md, \"Wrong-answer taxonomy\"); answers are \
-         shown as the model gave them, cut at {ANSWER_CHARS} characters. \
+         with the failure kind (docs/formats-suite.md, \"Wrong-answer taxonomy\"); questions and \
+         answers are shown as asked and given, cut at {ANSWER_CHARS} characters. \
          `bench query sql/wrong_answers.sql` lists them all."
     )));
     let mut at = 0;
@@ -124,7 +133,7 @@ fn blocks(t: &Table) -> Vec<Block> {
                 .map(|o| {
                     let run = o.get("run").and_then(Value::as_f64);
                     vec![
-                        Cell::literal(text(o, "question")),
+                        Cell::literal(question(o)),
                         Cell::num(text(o, "run"), run),
                         Cell::literal(short(&text(o, "expected"))),
                         Cell::literal(short(&text(o, "actual"))),

@@ -1,13 +1,13 @@
-//! The token basis of each model in a run: before the first call, every rendering's data
-//! tokens as the model's provider counts them (`billed`), which the result lines carry and the
-//! rankings use; or, for a provider without a counter or whose counting failed, one line that
+//! The token basis of each model in a run, one rule for every suite: before the first call,
+//! every rendering's data tokens as the model's provider counts them (`billed`), which the
+//! result lines carry and the rankings use; or, for a provider without a counter or whose counting failed, one line that
 //! says why its ranking rests on o200k_base. The offline reference ranks by o200k_base without
 //! a word: that is what it is for.
 
 use super::Model;
 use super::Options;
 use super::billed::{CountCache, Counter};
-use super::plan::{Combo, Matrix, Plan};
+use super::plan::{Combo, Matrix};
 use super::progress::Observer;
 use crate::runlog::Metadata;
 use serde_json::{Value, json};
@@ -80,19 +80,15 @@ impl Basis {
     }
 }
 
-/// Each model's basis in a run of `plan`: counted (`count`) for the lookup suites, which rank by
-/// data tokens, with the counts kept beside the response cache (`counts_dir`); o200k_base
-/// without a word for the tasks, write and corrupted suites, which rank otherwise.
+/// Each model's basis in a run of `plan`, by one rule for every suite: counted (`count`), with
+/// the counts kept beside the response cache (`counts_dir`), else o200k_base with one line
+/// saying why; the offline reference by o200k_base.
 pub async fn of_plan(
-    plan: &Plan,
     models: &[Model],
     matrix: &Matrix,
     opts: &Options,
     observer: &dyn Observer,
 ) -> Vec<Basis> {
-    if plan.suite.ranking_sql().is_some() {
-        return models.iter().map(|_| Basis::Offline).collect();
-    }
     let counts = counts_dir(opts.cache.as_ref().map(super::Cache::dir));
     count(models, &matrix.combos, counts.as_deref(), observer).await
 }

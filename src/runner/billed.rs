@@ -109,6 +109,7 @@ impl<'a> Counter<'a> {
         rpm: Option<u32>,
     ) -> Result<Self, String> {
         let basis = provider.counter()?;
+        malformed::recalled(provider, &basis)?;
         let limits = Limits::new(1, rpm, None, 0).expect("no TPM limit to fall short of");
         Ok(Self {
             provider,
@@ -143,6 +144,12 @@ impl<'a> Counter<'a> {
             self.limits.pace(0, &|| false).await;
             match self.provider.count_tokens(req).await {
                 Ok(n) => break n,
+                // A reply of another shape is the counter's answer, not a fault: asked again
+                // it answers the same (issue 50: 15 s of retries before every run).
+                Err(e @ ProviderError::BadBody { .. }) => {
+                    malformed::remember(self.provider, &self.basis, &e);
+                    return Err(e);
+                }
                 Err(e) if e.retryable() && tries < TRIES && !(e.unreachable() && tries >= 2) => {
                     if e.throttled() {
                         self.limits.throttled(e.retry_after());
@@ -164,9 +171,22 @@ impl<'a> Counter<'a> {
     /// The data's share of `combo`'s first prompt: counted as sent and without its rendering.
     pub async fn share(&mut self, combo: &Combo) -> Result<Share, String> {
         let unit = combo.units.first().ok_or("the rendering has no prompt")?;
-        let req = combo.request(unit);
-        let (messages, prefix) = without(&unit.messages, unit.cache_prefix, &combo.rendering.text)
-            .ok_or("its prompt does not hold the rendering verbatim")?;
+        let text = &combo.rendering.text;
+        // A prompt that does not hold the rendering (the write suite's is the document asked
+        // for) has it counted alone: one message holding it, less the same message empty.
+        let alone = [Message::new("user", text)];
+        let (sent, req) = match without(&unit.messages, unit.cache_prefix, text) {
+            Some(bare) => (bare, combo.request(unit)),
+            None => (
+                (vec![Message::new("user", "")], 0),
+                Request {
+                    messages: &alone,
+                    cache_prefix: 0,
+                    ..combo.request(unit)
+                },
+            ),
+        };
+        let (messages, prefix) = sent;
         let bare = Request {
             messages: &messages,
             cache_prefix: prefix,
@@ -196,6 +216,38 @@ impl Counter<'_> {
             })?);
         }
         Ok(out)
+    }
+}
+
+/// The counters that answered in another shape in this process: not asked again for the rest
+/// of the run (a sweep's steps, recommend's rounds after its candidates were counted).
+mod malformed {
+    use crate::providers::{Provider, ProviderError};
+    use std::collections::HashMap;
+    use std::sync::Mutex;
+
+    static SEEN: Mutex<Option<HashMap<String, String>>> = Mutex::new(None);
+
+    fn key(p: &dyn Provider, basis: &str) -> String {
+        format!("{}:{}\n{basis}", p.name(), p.model())
+    }
+
+    /// Remembers that `p`'s counter at `basis` answered `e`.
+    pub fn remember(p: &dyn Provider, basis: &str, e: &ProviderError) {
+        let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+        seen.get_or_insert_with(HashMap::new)
+            .insert(key(p, basis), e.to_string());
+    }
+
+    /// Why `p`'s counter at `basis` is not asked again, when it answered in another shape.
+    pub fn recalled(p: &dyn Provider, basis: &str) -> Result<(), String> {
+        let seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+        match seen.as_ref().and_then(|s| s.get(&key(p, basis))) {
+            Some(why) => Err(format!(
+                "{basis} answered in another shape earlier in this run ({why}); not asked again"
+            )),
+            None => Ok(()),
+        }
     }
 }
 

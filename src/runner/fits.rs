@@ -32,17 +32,18 @@ pub async fn served(mut models: Vec<Model>) -> Vec<Model> {
 /// The matrix of `plan`, refused when a prompt would not fit a model's window.
 pub fn build(plan: &Plan, models: &[Model]) -> Result<(Matrix, Vec<Skip>)> {
     let (matrix, skipped) = plan::build_all(plan)?;
-    check(&matrix, models)?;
+    check(plan, &matrix, models)?;
     Ok((matrix, skipped))
 }
 
-/// One line per model whose window a planned call would not fit, joined; Ok when all fit.
-pub fn check(matrix: &Matrix, models: &[Model]) -> Result<(), UsageError> {
+/// One line per model whose window a planned call (of `matrix`, built from `plan`) would not
+/// fit, joined; Ok when all fit.
+pub fn check(plan: &Plan, matrix: &Matrix, models: &[Model]) -> Result<(), UsageError> {
     let problems: Vec<String> = models
         .iter()
         .filter_map(|m| {
             let w = windows::of(&m.config)?;
-            refusal(matrix, &m.config, &w).map(|why| format!("{}: {why}", m.config.spec()))
+            refusal(plan, matrix, &m.config, &w).map(|why| format!("{}: {why}", m.config.spec()))
         })
         .collect();
     if problems.is_empty() {
@@ -80,7 +81,7 @@ fn describe(c: &Combo) -> String {
 }
 
 /// Why `cfg`'s calls would not fit `w`, or None when every one does.
-fn refusal(matrix: &Matrix, cfg: &ModelConfig, w: &Window) -> Option<String> {
+fn refusal(plan: &Plan, matrix: &Matrix, cfg: &ModelConfig, w: &Window) -> Option<String> {
     if let Some(limit) = w.output
         && let Some(out) = matrix
             .combos
@@ -126,7 +127,7 @@ fn refusal(matrix: &Matrix, cfg: &ModelConfig, w: &Window) -> Option<String> {
         describe(worst),
         thousands(i64::from(largest(worst))),
         vocabulary(cfg),
-        advice(matrix, cfg, w)
+        advice(plan, matrix, cfg, w)
     ))
 }
 
@@ -140,15 +141,84 @@ fn vocabulary(cfg: &ModelConfig) -> &'static str {
     }
 }
 
-/// The `--records` estimated to fit every rendering: each prompt is its data (tokens per
-/// record times records) plus the rest (instructions, questions), so the records that fit are
-/// the room left after the rest, over the tokens per record; the smallest over renderings.
-fn advice(matrix: &Matrix, cfg: &ModelConfig, w: &Window) -> String {
+/// The `--records` that fits every rendering, checked by building the plan at that size and
+/// counting each prompt (an estimate from tokens per record is off by the questions and
+/// markup that do not grow in step, so a named size that is then refused is never said).
+fn advice(plan: &Plan, matrix: &Matrix, cfg: &ModelConfig, w: &Window) -> String {
     // A task's data is its own file: --records does not size it.
     if matrix.combos.iter().any(|c| c.item().is_some()) {
         return "choose a model with a larger window or smaller tasks".into();
     }
-    let fit = matrix
+    let room = |c: &Combo| w.room(call_output(cfg, c));
+    match records_that_fit(plan, matrix, &room) {
+        Fit::Records(n) => format!(
+            "--records {} fits (each rendering's prompt counted at that size), or choose a \
+             model with a larger window",
+            thousands(n as i64)
+        ),
+        Fit::None => {
+            "not even one record fits: choose a model with a larger window or fewer questions"
+                .into()
+        }
+        Fit::Below(n) => format!(
+            "fewer than --records {} would fit, or choose a model with a larger window",
+            thousands(n as i64)
+        ),
+    }
+}
+
+/// What [`records_that_fit`] found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fit {
+    /// Every rendering fits at this many records, counted.
+    Records(u64),
+    /// Not even one record fits, counted.
+    None,
+    /// No size was confirmed in a few tries: this one, the smallest tried, did not fit.
+    Below(u64),
+}
+
+/// The largest `--records` at which every prompt of `plan` fits `room` (per combination),
+/// found by building the plan at a size and counting: the first size tried is the estimate
+/// from `matrix` (tokens per record), each next one the estimate from the size before, at
+/// least 1 % smaller. `Below(n)` when no size was confirmed (or building one failed).
+pub fn records_that_fit(plan: &Plan, matrix: &Matrix, room: &dyn Fn(&Combo) -> u32) -> Fit {
+    let largest_asked = matrix.combos.iter().map(|c| c.records).max().unwrap_or(0) as u64;
+    let mut n = estimate(matrix, room)
+        .min(largest_asked.saturating_sub(1))
+        .max(1);
+    let mut tried = largest_asked;
+    for _ in 0..12 {
+        let Ok((m, _)) = at_records(plan, n as u32).and_then(|p| plan::build_all(&p)) else {
+            return Fit::Below(tried);
+        };
+        if m.combos.iter().all(|c| largest(c) <= room(c)) {
+            return Fit::Records(n);
+        }
+        if n == 1 {
+            return Fit::None;
+        }
+        tried = n;
+        n = estimate(&m, room).min(n - (n / 100).max(1)).max(1);
+    }
+    Fit::Below(tried)
+}
+
+/// `plan` asking `records` records: its suite loaded again at that size when the suite needs it.
+pub fn at_records(plan: &Plan, records: u32) -> Result<Plan> {
+    let mut p = plan.clone();
+    p.records = vec![records];
+    if let Some(suite) = plan.suite.at_records(records)? {
+        p.suite = suite;
+    }
+    Ok(p)
+}
+
+/// The records estimated to fit every rendering of `matrix`: each prompt is its data (tokens
+/// per record times records) plus the rest (instructions, questions), so the records that fit
+/// are the room left after the rest, over the tokens per record; the smallest over renderings.
+fn estimate(matrix: &Matrix, room: &dyn Fn(&Combo) -> u32) -> u64 {
+    matrix
         .combos
         .iter()
         .map(|c| {
@@ -160,23 +230,13 @@ fn advice(matrix: &Matrix, cfg: &ModelConfig, w: &Window) -> String {
                 .copied()
                 .unwrap_or(0) as f64;
             let rest = f64::from(largest(c)) - data;
-            let room = f64::from(w.room(call_output(cfg, c)));
             if data <= 0.0 || c.records == 0 {
                 return 0;
             }
-            ((room - rest.max(0.0)) * c.records as f64 / data)
+            ((f64::from(room(c)) - rest.max(0.0)) * c.records as f64 / data)
                 .floor()
                 .max(0.0) as u64
         })
         .min()
-        .unwrap_or(0);
-    if fit == 0 {
-        "not even one record fits: choose a model with a larger window or fewer questions".into()
-    } else {
-        format!(
-            "about --records {} would fit (estimated from each rendering's tokens per record), \
-             or choose a model with a larger window",
-            thousands(fit as i64)
-        )
-    }
+        .unwrap_or(0)
 }

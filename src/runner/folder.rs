@@ -12,6 +12,46 @@ use anyhow::Result;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
+/// Refuses an output root the run could not write its folder into, before anything is asked
+/// of a server and without creating anything (a refused plan leaves no folder behind): the
+/// nearest existing folder on the way to `root/benchmarks` must be a folder this process may
+/// write to.
+pub fn check_output_root(root: &Path) -> Result<(), UsageError> {
+    let target = root.join("benchmarks");
+    let existing = target
+        .ancestors()
+        .find(|p| p.as_os_str().is_empty() || p.exists())
+        .map(|p| {
+            if p.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                p
+            }
+        })
+        .unwrap_or(Path::new("."));
+    let refuse = |why: String| {
+        UsageError::new(if existing == root {
+            format!("cannot write to output root '{}': {why}", root.display())
+        } else {
+            format!(
+                "cannot write to '{}' (on the way to output root '{}'): {why}",
+                existing.display(),
+                root.display()
+            )
+        })
+    };
+    if !existing.is_dir() {
+        return Err(refuse("it is a file, not a folder".into()));
+    }
+    let c = std::ffi::CString::new(existing.as_os_str().as_encoded_bytes())
+        .map_err(|e| refuse(e.to_string()))?;
+    // SAFETY: `c` is a NUL-terminated path that outlives the call; access(2) only reads it.
+    if unsafe { libc::access(c.as_ptr(), libc::W_OK | libc::X_OK) } != 0 {
+        return Err(refuse(std::io::Error::last_os_error().to_string()));
+    }
+    Ok(())
+}
+
 /// Creates `root/benchmarks/<timestamp>/`, unique even for two runs in the same second.
 pub(crate) fn create_run_dir(root: &Path, stamp: &str) -> Result<PathBuf, UsageError> {
     let parent = root.join("benchmarks");

@@ -35,6 +35,7 @@ use crate::providers::{ModelConfig, Price, Provider};
 use crate::runlog::{JsonlWriter, Line, Metadata, ResultRecord, SummaryRecord};
 use anyhow::Result;
 pub use cache::Cache;
+pub use folder::check_output_root;
 pub(crate) use folder::{create_run_dir, run_identity};
 use folder::{open_log, write_artifacts, write_metadata_files};
 use limits::Limits;
@@ -252,21 +253,24 @@ pub async fn run(
     observer: Arc<dyn Observer>,
     stop: Arc<Stop>,
 ) -> Result<Outcome> {
-    preflight(plan, &models)?;
-    let models = fits::served(models).await;
-    say_notes(plan, &models, observer.as_ref());
+    // What needs no network first (the output root, the plan, the windows known), then the
+    // servers' own windows, then the counts, then the calls.
+    preflight(plan, &models, resume.is_none())?;
     // Before a run folder exists; a resumed batch run (found from its folder) is checked below.
     if opts.batch.is_some() {
         batch::check(&models)?;
     }
     let (matrix, skipped) = fits::build(plan, &models)?;
+    let models = fits::served(models).await;
+    say_notes(plan, &models, observer.as_ref());
+    fits::check(plan, &matrix, &models)?;
     for s in &skipped {
         observer.notice(&s.to_string());
     }
     notice_unserved(&matrix, &models, observer.as_ref());
     let suite = plan.suite.name();
     // Before the log is opened, so its metadata says what each model's ranking rests on.
-    let bases = basis::of_plan(plan, &models, &matrix, &opts, observer.as_ref()).await;
+    let bases = basis::of_plan(&models, &matrix, &opts, observer.as_ref()).await;
     let opened = open_log(
         plan,
         &models,
@@ -350,13 +354,16 @@ fn full_disk(e: anyhow::Error, dir: &Path) -> anyhow::Error {
 }
 
 /// Before anything is written or asked: a plan with renderings, every provider ready (its key
-/// set).
-fn preflight(plan: &Plan, models: &[Model]) -> Result<()> {
+/// set), and for a `new` run an output root it can write its folder into.
+fn preflight(plan: &Plan, models: &[Model], new: bool) -> Result<()> {
     if plan.renderings() == 0 {
         return Err(UsageError::new(
             "nothing to run: no format supports the chosen structures (csv is flat only)",
         )
         .into());
+    }
+    if new {
+        folder::check_output_root(&plan.output_root)?;
     }
     for m in models {
         if let Err(e) = m.provider.ready() {

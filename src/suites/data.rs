@@ -122,6 +122,15 @@ impl Suite for DataPlan {
         Ok((matrix, skips))
     }
 
+    fn at_records(&self, records: u32) -> Result<Option<Arc<dyn Suite>>> {
+        let load = LoadOptions {
+            records: Some(records as usize),
+            ..self.load.clone()
+        };
+        let plan = DataPlan::new(&self.file, load, self.synth.clone())?;
+        Ok(Some(Arc::new(plan)))
+    }
+
     fn data_hashes(&self, _: &Matrix) -> Vec<String> {
         vec![self.data.sha256.clone()]
     }

@@ -71,6 +71,12 @@ pub trait Suite: Send + Sync + std::fmt::Debug {
     fn wording_ids(&self) -> Vec<&'static str> {
         crate::prompt::wording::ids(crate::prompt::wording::lookups())
     }
+    /// This suite asking its data at `records` records, so a size can be checked by building
+    /// it (a `--data` file is loaded again at that size, its questions synthesised from that
+    /// sample); `None` when the plan's record count alone sizes it (the product records).
+    fn at_records(&self, _records: u32) -> Result<Option<Arc<dyn Suite>>> {
+        Ok(None)
+    }
     /// The SQL file whose table `bench run` prints as the ranking; `None` prints the lookup
     /// ranking of the run summary.
     fn ranking_sql(&self) -> Option<&'static str> {
@@ -211,6 +217,66 @@ pub fn own_flags_given(a: &Asked) -> Vec<String> {
         .flat_map(|(_, s)| (s.given)(a))
         .map(|id| format!("--{}", id.replace('_', "-")))
         .collect()
+}
+
+/// Each suite's own flags that `a` sets, as typed (`--task-ids`), for the suites with any.
+fn flags_given_by_suite(a: &Asked) -> Vec<(&'static Entry, Vec<String>)> {
+    selectable()
+        .map(|(e, s)| {
+            let flags = (s.given)(a)
+                .into_iter()
+                .map(|id| format!("--{}", id.replace('_', "-")))
+                .collect::<Vec<_>>();
+            (e, flags)
+        })
+        .filter(|(_, flags)| !flags.is_empty())
+        .collect()
+}
+
+/// The suite a command plans: `--suite` as given (`explicit`), else the one suite whose own
+/// flags `a` sets, else the formats suite; with the line to say when a flag chose it. A flag
+/// of a suite that is not selected is never ignored: it is refused in one line naming
+/// `--suite`, as are flags of two suites without `--suite`.
+pub fn choose(
+    explicit: Option<&'static Entry>,
+    a: &Asked,
+) -> Result<(&'static Entry, Option<String>), crate::UsageError> {
+    let given = flags_given_by_suite(a);
+    let named = |g: &[(&Entry, Vec<String>)]| {
+        g.iter()
+            .map(|(e, f)| format!("{} (--suite {})", f.join(", "), e.kind))
+            .collect::<Vec<_>>()
+            .join(" and ")
+    };
+    if let Some(e) = explicit {
+        let others: Vec<_> = given
+            .into_iter()
+            .filter(|(o, _)| o.kind != e.kind)
+            .collect();
+        if others.is_empty() {
+            return Ok((e, None));
+        }
+        return Err(crate::UsageError::new(format!(
+            "--suite {} does not take {}: drop the flag, or choose the suite it belongs to",
+            e.kind,
+            named(&others)
+        )));
+    }
+    match given.as_slice() {
+        [] => Ok((default_entry(), None)),
+        [(e, flags)] => Ok((
+            *e,
+            Some(format!(
+                "{} selects --suite {} (give --suite to choose another)",
+                flags.join(", "),
+                e.kind
+            )),
+        )),
+        _ => Err(crate::UsageError::new(format!(
+            "{} belong to different suites: choose one with --suite",
+            named(&given)
+        ))),
+    }
 }
 
 /// Every suite. The first whose `from_metadata` claims a metadata line is its suite; the

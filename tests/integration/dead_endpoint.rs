@@ -477,3 +477,47 @@ fn base_url_goes_to_one_provider_and_its_version_is_not_doubled() {
     );
     assert!(!stdout.contains("/v1/v1/"), "{stdout}");
 }
+
+#[test]
+fn base_url_goes_to_every_model_of_the_one_kind_that_takes_it() {
+    // One vLLM or LM Studio serving two models, and one Ollama serving two: the most common
+    // local comparison takes one --base-url.
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    for kind in ["openai-compatible", "ollama"] {
+        let out = bench(&cache)
+            .args(["run", "--provider", &format!("{kind}:a")])
+            .args([
+                "--provider",
+                &format!("{kind}:b"),
+                "--provider",
+                "reference",
+            ])
+            .args(["--base-url", "http://127.0.0.1:9/v1", "--dry-run"])
+            .args(["--show-requests", "--formats", "csv"])
+            .output()
+            .unwrap();
+        let stdout = super::success_stdout(&out);
+        let posts = stdout
+            .matches("POST http://127.0.0.1:9/v1/chat/completions ")
+            .count();
+        assert!(
+            posts >= 2,
+            "{kind}: both models go to the one server: {stdout}"
+        );
+        for m in ["\"model\": \"a\"", "\"model\": \"b\""] {
+            assert!(stdout.contains(m), "{kind}: {m}: {stdout}");
+        }
+    }
+    // Two kinds of one wire family still take one URL each: refused, naming both kinds.
+    let out = bench(&cache)
+        .args(["run", "--provider", "ollama:a", "--provider", "ollama:b"])
+        .args(["--provider", "openai-compatible:c"])
+        .args(["--base-url", "http://127.0.0.1:9/v1", "--dry-run"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("ollama, openai-compatible"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}

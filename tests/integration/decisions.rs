@@ -129,14 +129,22 @@ async fn decisions_follow_the_paired_rows() {
         md.contains("### double/ni: `yaml`, flat · mandatory · 31 records: 30 wrong answers"),
         "{md}"
     );
-    assert!(md.contains("| q001 | 1 | "), "{md}");
-    // Each wrong answer shows the asked record as the model read it: the rendering's lines
-    // that hold the identifier the question names and the expected value.
-    let row = md.lines().find(|l| l.starts_with("| q001 | 1 | ")).unwrap();
+    // Each wrong answer names the question as asked (issue 50 item 3), as the viewer does.
+    let row = md
+        .lines()
+        .find(|l| l.starts_with("| q001: ") && l.contains(" | 1 | "))
+        .unwrap_or_else(|| panic!("no row of q001 with its text: {md}"));
     let cells: Vec<&str> = row
         .split(" | ")
         .map(|c| c.trim_matches(['|', ' ']))
         .collect();
+    let asked = cells[0].trim_start_matches("q001: ");
+    assert!(
+        asked.len() > 15 && asked.contains("PROD-") && asked.chars().count() <= 161,
+        "the question's text, cut as answers are: {row}"
+    );
+    // Each wrong answer shows the asked record as the model read it: the rendering's lines
+    // that hold the identifier the question names and the expected value.
     let (expected, record) = (cells[2], cells[cells.len() - 1]);
     assert!(
         record.contains("PROD-") && record.contains(expected.trim_matches('"')),
@@ -151,6 +159,10 @@ async fn decisions_follow_the_paired_rows() {
     assert!(
         html.contains("<td class=\"lit\">WRONG</td>"),
         "the given answer, as text"
+    );
+    assert!(
+        html.contains("q001: "),
+        "the question's text in report.html"
     );
 
     // An observed loss of exactly the margin (yaml: 30 of 248 pairs) is not non-inferior.

@@ -23,6 +23,7 @@ mod estimate;
 mod exit_codes;
 mod experiments;
 mod faults;
+mod first_checks;
 mod gemini_batch_run;
 mod grading;
 mod latest;

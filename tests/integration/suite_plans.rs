@@ -170,3 +170,85 @@ fn sweep_and_recommend_refuse_every_suite_flag() {
         }
     }
 }
+
+/// A suite's own flag is never ignored (issue 50 item 6): without `--suite` it selects its
+/// suite, said in one line; beside another `--suite`, or beside another suite's flag, it is
+/// refused in one line naming `--suite`; in `run`, `dump-prompts` and `tokens`.
+#[test]
+fn a_suite_flag_selects_its_suite_or_is_refused() {
+    let tasks = Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks/tasks/synthetic.json");
+    let tasks = tasks.to_str().unwrap();
+    for flags in [vec!["--tasks", tasks], vec!["--task-ids", "FIN-001"]] {
+        let mut args = vec!["run", "--dry-run", "--formats", "csv"];
+        args.extend(&flags);
+        let (code, out, err) = bench(&args);
+        assert_eq!(code, Some(0), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!("{} selects --suite tasks", flags[0])),
+            "{args:?}: {err}"
+        );
+        // The task prompts are planned, not the product questions.
+        assert!(out.contains("FIN-001"), "{args:?}: {out}");
+    }
+    let one_line = |args: &[&str], needles: &[&str]| {
+        let (code, _, err) = bench(args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+        for n in needles {
+            assert!(err.contains(n), "{args:?}: {err}");
+        }
+    };
+    one_line(
+        &[
+            "run",
+            "--suite",
+            "formats",
+            "--task-ids",
+            "FIN-001",
+            "--dry-run",
+        ],
+        &["--suite formats", "--task-ids (--suite tasks)"],
+    );
+    one_line(
+        &["run", "--tasks", tasks, "--cases", "x.json", "--dry-run"],
+        &["--suite tasks", "--suite write", "--suite"],
+    );
+    one_line(
+        &[
+            "dump-prompts",
+            "--suite",
+            "write",
+            "--tasks",
+            tasks,
+            "--output",
+            "p",
+        ],
+        &["--suite write", "--tasks (--suite tasks)"],
+    );
+    one_line(&["tokens", "--tasks", tasks], &["--provider"]);
+    // dump-prompts writes the task prompts, as it did before the suites planned.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("prompts");
+    let (code, stdout, err) = bench(&[
+        "dump-prompts",
+        "--tasks",
+        tasks,
+        "--task-ids",
+        "FIN-001",
+        "--formats",
+        "csv,json_compact",
+        "--output",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let mut names: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["FIN-001-csv.txt", "FIN-001-json_compact.txt"],
+        "{stdout}"
+    );
+}

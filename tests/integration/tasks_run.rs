@@ -159,13 +159,14 @@ async fn a_mock_model_is_scored_on_facts_and_rubric_then_ranked_by_sql() {
     .await
     .unwrap();
     // The task's own output limit and temperature go with each call (TeaLeaf's defaults here).
-    // (The GETs before them ask the server for its context window.)
+    // (The GETs before them ask the server for its context window; the token counts, sent to
+    // its root, are not calls.)
     let sent: Vec<_> = server
         .received_requests()
         .await
         .unwrap()
         .into_iter()
-        .filter(|r| r.method.as_str() == "POST")
+        .filter(|r| r.method.as_str() == "POST" && r.url.path().ends_with("/chat/completions"))
         .collect();
     assert_eq!(sent.len(), 6);
     for r in &sent {

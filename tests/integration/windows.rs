@@ -49,9 +49,9 @@ fn refused(out: &Output, what: &str) -> String {
 /// The `--records N` a refusal says would fit.
 fn suggested(line: &str) -> u32 {
     let at = line
-        .find("about --records ")
+        .find("; --records ")
         .unwrap_or_else(|| panic!("no --records in: {line}"));
-    line[at + 16..]
+    line[at + 12..]
         .split(' ')
         .next()
         .unwrap()
@@ -95,7 +95,7 @@ async fn a_prompt_over_the_window_is_refused_before_any_call_in_every_command() 
                 line.starts_with("error: nothing to sweep: 31 records make a prompt of ")
                     && line.contains(
                         "openai:gpt-5-mini's context window 6,000 less max_tokens 1,000); \
-                         start with a smaller --records"
+                         start with --records "
                     ),
                 "{what}: {line}"
             );
@@ -403,4 +403,97 @@ async fn a_server_without_a_window_leaves_it_unknown() {
         err.contains("1 calls planned") || err.contains("calls planned"),
         "{err}"
     );
+}
+
+/// A CSV whose first `verbose` rows fill every field with long text and whose later rows
+/// leave most fields empty (as birdstrikes.csv of vega-datasets: early rows fuller than the
+/// file's average), `rows` in all.
+fn uneven(dir: &Path, rows: usize, verbose: usize) -> PathBuf {
+    let mut text = String::from(
+        "airport,aircraft,damage,flight_date,operator,state,phase,size,species,time_of_day,\
+         cost_other,cost_repair,cost_total,speed\n",
+    );
+    for i in 0..rows {
+        if i < verbose {
+            text.push_str(&format!(
+                "BARKSDALE AIR FORCE BASE ARPT {i},KC-10A Extender {},Medium damage,1990-01-{:02},\
+                 MILITARY AIRLIFT COMMAND,Louisiana,Approach on final,Large,Turkey vulture {},\
+                 Night,{},{},{},{}\n",
+                i % 7,
+                1 + i % 28,
+                i % 13,
+                i * 3,
+                i * 5,
+                i * 8,
+                120 + i % 200
+            ));
+        } else {
+            text.push_str(&format!("X{i},,,,,,,,,,,,,\n"));
+        }
+    }
+    let path = dir.join("uneven.csv");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// The `--records` a refusal names fits (issue 50 item 2): checked by counting the rendering
+/// at that size, on a shape with many renderings where the most verbose one binds and the
+/// records asked first are fuller than the file's average (so tokens per record over the whole
+/// file promise more than fits). In `run --dry-run`, `run` and `sweep`.
+#[test]
+fn the_records_a_refusal_names_fit_on_a_many_rendering_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = uneven(tmp.path(), 3_000, 1_500);
+    let data = data.to_str().unwrap();
+    let cfg = config(tmp.path(), "http://127.0.0.1:9/v1", 200_000);
+    let cfg = cfg.to_str().unwrap();
+    let plan = ["--config", cfg, "--data", data, "--runs", "1"];
+    let line = refused(
+        &run(tmp.path(), &[&["run", "--dry-run"][..], &plan].concat()),
+        "the whole file",
+    );
+    assert!(
+        line.contains("xml_pretty"),
+        "the most verbose binds: {line}"
+    );
+    let n = suggested(&line);
+    assert!(n > 1 && n < 3_000, "{line}");
+    let sized = ["--records", &n.to_string()];
+    let out = run(
+        tmp.path(),
+        &[&["run", "--dry-run"][..], &plan, &sized].concat(),
+    );
+    let stdout = crate::success_stdout(&out);
+    assert!(stdout.contains("prompt_tokens_per_call"), "{stdout}");
+    // The first sweep size over the window names a size that fits too.
+    let out = run(
+        tmp.path(),
+        &[
+            &[
+                "sweep",
+                "--dry-run",
+                "--records",
+                "2000",
+                "--max-records",
+                "2000",
+            ][..],
+            &plan[..4],
+        ]
+        .concat(),
+    );
+    let line = refused(&out, "sweep from 2,000");
+    let at = line
+        .find("start with --records ")
+        .unwrap_or_else(|| panic!("{line}"));
+    let k: u32 = line[at + 21..].split(' ').next().unwrap().parse().unwrap();
+    let out = run(
+        tmp.path(),
+        &[
+            &["sweep", "--dry-run", "--max-records", &k.to_string()][..],
+            &["--records", &k.to_string()],
+            &plan[..4],
+        ]
+        .concat(),
+    );
+    crate::success_stdout(&out);
 }
