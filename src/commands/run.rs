@@ -354,7 +354,10 @@ fn discard_unreached(outcome: &runner::Outcome) -> Result<()> {
     let run_dir = outcome.jsonl.parent().unwrap_or(std::path::Path::new("."));
     let kept = match std::fs::remove_dir_all(run_dir) {
         Ok(()) => "no run folder or report is kept".to_string(),
-        Err(e) => format!("its folder '{}' could not be removed: {e}", run_dir.display()),
+        Err(e) => format!(
+            "its folder '{}' could not be removed: {e}",
+            run_dir.display()
+        ),
     };
     Err(anyhow::anyhow!(
         "{}; no server was ever reached, so nothing was asked: {kept}",
@@ -383,8 +386,13 @@ fn print_outcome(args: &RunArgs, plan: &Plan, outcome: &runner::Outcome) -> Resu
             let width = (!args.wide).then(crate::out::width).flatten();
             let table = report::ranking_table_within(&outcome.summary.rankings, width);
             crate::outln!("{table}")?;
-            let answered = outcome.summary.rankings.iter().filter(|r| r.runs > 0);
-            if answered.clone().count() > 0 && answered.all(|r| r.weighted_accuracy == 0.0) {
+            let answered: Vec<_> = outcome
+                .summary
+                .rankings
+                .iter()
+                .filter(|r| r.runs > 0)
+                .collect();
+            if !answered.is_empty() && answered.iter().all(|r| r.weighted_accuracy == 0.0) {
                 eprintln!("warning: {ALL_WRONG}");
             }
         }

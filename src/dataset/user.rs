@@ -359,8 +359,15 @@ impl Source {
             paired: self.paired,
             kept: &self.kept,
         };
-        sample(&self.db, &self.rows, self.data.total, &self.opts, shape, each)
-            .map_err(|e| UsageError::new(format!("{}: {e}", self.shown)))
+        sample(
+            &self.db,
+            &self.rows,
+            self.data.total,
+            &self.opts,
+            shape,
+            each,
+        )
+        .map_err(|e| UsageError::new(format!("{}: {e}", self.shown)))
     }
 
     /// Every sampled record, held.

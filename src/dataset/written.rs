@@ -7,8 +7,8 @@
 
 use crate::formats::scalar;
 use serde_json::{Map, Value};
-use std::sync::Mutex;
 use std::collections::BTreeMap;
+use std::sync::Mutex;
 
 /// Values kept as text instead of their typed form, per field: how many and a few examples.
 #[derive(Debug, Default)]
@@ -51,7 +51,11 @@ const NUMBER: &str = "a number is written as JSON prints it, which would change 
 /// The record of one row: `typed` (DuckDB's typed columns as JSON) with each top-level scalar
 /// replaced by the cell's `text` (the same row read as text) where the typed value does not
 /// print as that text. A cell without text (null, or a nested column) keeps its typed value.
-pub fn reconcile(typed: Map<String, Value>, text: &Map<String, Value>, kept: &Kept) -> Map<String, Value> {
+pub fn reconcile(
+    typed: Map<String, Value>,
+    text: &Map<String, Value>,
+    kept: &Kept,
+) -> Map<String, Value> {
     typed
         .into_iter()
         .map(|(k, v)| {
@@ -103,7 +107,9 @@ pub fn numbers_as_text(json: &str, kept: &Kept) -> String {
             }
             b'-' | b'0'..=b'9' => {
                 let mut j = i;
-                while j < bytes.len() && matches!(bytes[j], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9') {
+                while j < bytes.len()
+                    && matches!(bytes[j], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+                {
                     j += 1;
                 }
                 let token = &json[i..j];
@@ -132,7 +138,9 @@ pub fn delimited_sql(file: &str, schema: &[(String, String)], tsv: bool) -> Stri
         .enumerate()
         .all(|(i, (n, _))| *n == format!("column{i}"));
     let delim = if tsv { ", delim='\\t'" } else { "" };
-    format!("SELECT * FROM read_csv({file}, sample_size=-1, all_varchar=true, header={header}{delim})")
+    format!(
+        "SELECT * FROM read_csv({file}, sample_size=-1, all_varchar=true, header={header}{delim})"
+    )
 }
 
 /// The rows of the typed table `t` read from Parquet, each column as its text ([`text_expr`]).
@@ -150,7 +158,11 @@ pub fn same_columns(names: &[String], schema: &[(String, String)]) -> Result<(),
         "read as text, the file has other columns ({}) than typed ({}): bench cannot keep its \
          values as written",
         names.join(", "),
-        schema.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")
+        schema
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
     ))
 }
 
@@ -160,7 +172,8 @@ pub fn same_columns(names: &[String], schema: &[(String, String)]) -> Result<(),
 pub fn text_expr(name: &str, ty: &str) -> String {
     let col = format!("\"{}\"", name.replace('"', "\"\""));
     let t = ty.to_ascii_uppercase();
-    if t.starts_with("STRUCT") || t.ends_with(']') || t.starts_with("MAP") || t.starts_with("UNION") {
+    if t.starts_with("STRUCT") || t.ends_with(']') || t.starts_with("MAP") || t.starts_with("UNION")
+    {
         format!("NULL::VARCHAR AS {col}")
     } else if t == "TIMESTAMP WITH TIME ZONE" {
         format!("regexp_replace(replace(CAST({col} AS VARCHAR), ' ', 'T'), '\\+00$', 'Z') AS {col}")
@@ -227,7 +240,10 @@ mod tests {
         );
         let notes = kept.notes();
         assert_eq!(notes.len(), 4, "{notes:?}");
-        assert!(notes[0].starts_with("b: 1 value kept as written, as text (20.50)"), "{notes:?}");
+        assert!(
+            notes[0].starts_with("b: 1 value kept as written, as text (20.50)"),
+            "{notes:?}"
+        );
     }
 
     #[test]
@@ -243,7 +259,15 @@ mod tests {
             json!({"id": "98765432109876543210", "x": "20.50", "y": 20, "s": "1.50 \" 7", "z": ["-1e5", 3]})
         );
         let notes = kept.notes();
-        assert!(notes.iter().any(|n| n.starts_with("id: 1 value")), "{notes:?}");
-        assert!(notes.iter().any(|n| n.starts_with("z: 1 value kept as written, as text (-1e5)")), "{notes:?}");
+        assert!(
+            notes.iter().any(|n| n.starts_with("id: 1 value")),
+            "{notes:?}"
+        );
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.starts_with("z: 1 value kept as written, as text (-1e5)")),
+            "{notes:?}"
+        );
     }
 }

@@ -279,10 +279,10 @@ fn short(hash: &str) -> &str {
 fn same_questions(an: &Analytics, a_dir: &Path, b_dir: &Path) -> Result<()> {
     let only = |x: &str, y: &str| -> Result<Option<String>> {
         let t = an.query(&format!(
-            "WITH both AS (SELECT records FROM answers WHERE benchmark_id = getvariable('{x}') \
+            "WITH shared AS (SELECT records FROM answers WHERE benchmark_id = getvariable('{x}') \
              INTERSECT SELECT records FROM answers WHERE benchmark_id = getvariable('{y}')) \
              SELECT question_id FROM answers WHERE benchmark_id = getvariable('{x}') \
-             AND records IN (SELECT records FROM both) EXCEPT \
+             AND records IN (SELECT records FROM shared) EXCEPT \
              SELECT question_id FROM answers WHERE benchmark_id = getvariable('{y}') \
              ORDER BY 1 LIMIT 1"
         ))?;

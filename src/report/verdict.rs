@@ -182,12 +182,17 @@ fn verdict_table(d: &ReportData, verdicts: &[VerdictRow]) -> Block {
                 } else {
                     decision_cell(&v.decision, &v.tokens.token_basis)
                 }),
-                Cell::text(v.best_per_1k_tokens.as_ref().filter(|_| !none_right).map_or("–".into(), |f| {
-                    format!(
-                        "`{f}` ({:.2} %/1k tokens)",
-                        v.best_efficiency.unwrap_or(0.0)
-                    )
-                })),
+                Cell::text(
+                    v.best_per_1k_tokens
+                        .as_ref()
+                        .filter(|_| !none_right)
+                        .map_or("–".into(), |f| {
+                            format!(
+                                "`{f}` ({:.2} %/1k tokens)",
+                                v.best_efficiency.unwrap_or(0.0)
+                            )
+                        }),
+                ),
             ]
         })
         .collect();

@@ -205,9 +205,10 @@ fn title(d: &ReportData) -> String {
         Some(data) => format!(
             "bench report — `{}` suite over `{}`",
             d.run.suite,
-            data.file
-                .file_name()
-                .map_or_else(|| data.file.display().to_string(), |n| n.to_string_lossy().into())
+            data.file.file_name().map_or_else(
+                || data.file.display().to_string(),
+                |n| n.to_string_lossy().into()
+            )
         ),
         None => format!("bench report — `{}` suite", d.run.suite),
     }

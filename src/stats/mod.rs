@@ -70,9 +70,15 @@ mod tests {
     #[test]
     fn agreeing_runs_needed_grow_with_the_family() {
         // One rendering, 2 pp, 124 pairs a run: z 1.645 needs 133 pairs, so 2 runs.
-        assert_eq!(super::runs_to_show_noninferior(124.0, 2.0, 1, 0.05), Some(2));
+        assert_eq!(
+            super::runs_to_show_noninferior(124.0, 2.0, 1, 0.05),
+            Some(2)
+        );
         // Holm over 30 renderings: z 2.94 at 0.05/30 needs ~424 pairs, 4 runs of 124.
-        assert_eq!(super::runs_to_show_noninferior(124.0, 2.0, 30, 0.05), Some(4));
+        assert_eq!(
+            super::runs_to_show_noninferior(124.0, 2.0, 30, 0.05),
+            Some(4)
+        );
         assert_eq!(super::runs_to_show_noninferior(0.0, 2.0, 30, 0.05), None);
     }
 }

@@ -415,8 +415,7 @@ fn render_in(
         .iter()
         .zip(rendered)
         .map(|(&format, r)| {
-            super::tasks::or_skip(r, &dp.name(), format)
-                .with_context(|| dp.file.display().to_string())
+            super::tasks::or_skip(r, &key, format).with_context(|| dp.file.display().to_string())
         })
         .collect()
 }

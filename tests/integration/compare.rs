@@ -125,7 +125,9 @@ async fn runs_over_different_data_are_refused_in_one_line() {
     assert!(json.is_none());
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(
-        stderr.contains("ran on different data (RUN_A asked 31 records and RUN_B 10, no size in common)"),
+        stderr.contains(
+            "ran on different data (RUN_A asked 31 records and RUN_B 10, no size in common)"
+        ),
         "{stderr}"
     );
     let (code, _, stderr) = compare(&a, &a, &[]);
@@ -408,8 +410,22 @@ fn runs_sharing_a_size_compare_on_it_and_leave_out_the_other() {
     let root = tmp.path().join("data");
     let run = |records: &str| {
         let out = bench(&tmp.path().join("cache"))
-            .args(["run", "--records", records, "--formats", "csv", "--runs", "1"])
-            .args(["--structures", "flat", "--variants", "mandatory", "--no-report"])
+            .args([
+                "run",
+                "--records",
+                records,
+                "--formats",
+                "csv",
+                "--runs",
+                "1",
+            ])
+            .args([
+                "--structures",
+                "flat",
+                "--variants",
+                "mandatory",
+                "--no-report",
+            ])
             .arg("--output-root")
             .arg(&root)
             .output()
@@ -444,8 +460,14 @@ async fn the_noninferiority_gate_says_why_two_identical_runs_fail_it() {
     let b = run(tmp.path(), "same", &[], 31).await;
     let (code, _, stderr) = compare(&a, &b, &["--fail-on", "not-noninferior"]);
     assert_eq!(code, 1, "{stderr}");
-    assert!(stderr.contains("Why: a loss of 2 pp is not ruled out"), "{stderr}");
-    assert!(stderr.contains("no answer differs, so this is too few answers"), "{stderr}");
+    assert!(
+        stderr.contains("Why: a loss of 2 pp is not ruled out"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("no answer differs, so this is too few answers"),
+        "{stderr}"
+    );
     assert!(stderr.contains("`bench run --runs "), "{stderr}");
     assert!(stderr.contains("use `--fail-on regression`"), "{stderr}");
     let (code, _, stderr) = compare(&a, &b, &["--fail-on", "regression"]);

@@ -299,13 +299,20 @@ fn a_dead_endpoint_stops_the_run_fast_and_says_where_then_resume_sends_the_rest(
     // last line says so, and no `--resume` is offered for a run that asked nothing.
     let last = err.lines().last().unwrap_or_default();
     assert!(
-        last.contains("no server was ever reached, so nothing was asked: no run folder or report is kept"),
+        last.contains(
+            "no server was ever reached, so nothing was asked: no run folder or report is kept"
+        ),
         "{err}"
     );
     assert!(!err.contains("--resume"), "{err}");
     let benchmarks = root.join("benchmarks");
     let left = std::fs::read_dir(&benchmarks).map_or(0, |d| d.count());
-    assert_eq!(left, 0, "a run folder was kept under {}", benchmarks.display());
+    assert_eq!(
+        left,
+        0,
+        "a run folder was kept under {}",
+        benchmarks.display()
+    );
 
     // The same command at a server that is there runs as usual.
     let rt = tokio::runtime::Runtime::new().unwrap();
@@ -318,8 +325,23 @@ fn a_dead_endpoint_stops_the_run_fast_and_says_where_then_resume_sends_the_rest(
         server
     });
     let out = bench(&cache)
-        .args(["run", "--provider", "ollama:llama3.1:8b", "--formats", "csv", "--runs", "1"])
-        .args(["--structures", "flat", "--variants", "mandatory", "--no-report", "--base-url"])
+        .args([
+            "run",
+            "--provider",
+            "ollama:llama3.1:8b",
+            "--formats",
+            "csv",
+            "--runs",
+            "1",
+        ])
+        .args([
+            "--structures",
+            "flat",
+            "--variants",
+            "mandatory",
+            "--no-report",
+            "--base-url",
+        ])
         .arg(format!("{}/v1", server.uri()))
         .arg("--output-root")
         .arg(&root)
@@ -483,7 +505,12 @@ fn a_404_names_the_url_and_the_v1_base_and_suggests_no_resume() {
     let out = bench(&tmp.path().join("cache"))
         .args(["run", "--formats", "csv", "--runs", "1", "--warmup", "off"])
         .args(["--structures", "flat", "--variants", "mandatory"])
-        .args(["--provider", "openai-compatible:m", "--base-url", &server.uri()])
+        .args([
+            "--provider",
+            "openai-compatible:m",
+            "--base-url",
+            &server.uri(),
+        ])
         .args(["--no-cache", "--no-report", "--output-root"])
         .arg(tmp.path().join("data"))
         .output()
@@ -518,7 +545,15 @@ fn every_answer_wrong_is_said_once_and_nothing_is_recommended() {
     });
     let root = tmp.path().join("data");
     let out = bench(&tmp.path().join("cache"))
-        .args(["run", "--formats", "csv,json_compact", "--runs", "1", "--warmup", "off"])
+        .args([
+            "run",
+            "--formats",
+            "csv,json_compact",
+            "--runs",
+            "1",
+            "--warmup",
+            "off",
+        ])
         .args(["--structures", "flat", "--variants", "mandatory"])
         .args(["--provider", "openai-compatible:m", "--base-url"])
         .arg(format!("{}/v1", server.uri()))
@@ -529,7 +564,14 @@ fn every_answer_wrong_is_said_once_and_nothing_is_recommended() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.matches("every answer was wrong").count(), 1, "{err}");
     let report =
-        std::fs::read_to_string(run_dir(&root).join("formats").join("BENCHMARK_REPORT.md")).unwrap();
-    assert!(report.contains("**Every answer was wrong.**"), "{report:.2000}");
-    assert!(!report.contains("**`csv`**") && !report.contains("Check the key"), "{report:.4000}");
+        std::fs::read_to_string(run_dir(&root).join("formats").join("BENCHMARK_REPORT.md"))
+            .unwrap();
+    assert!(
+        report.contains("**Every answer was wrong.**"),
+        "{report:.2000}"
+    );
+    assert!(
+        !report.contains("**`csv`**") && !report.contains("Check the key"),
+        "{report:.4000}"
+    );
 }

@@ -27,26 +27,42 @@ fn the_readme_counts_the_renderings_the_first_command_makes() {
         .unwrap_or_else(|| panic!("no 'N renderings' in: {line}"));
     let tmp = tempfile::tempdir().unwrap();
     let out = bench(tmp.path())
-        .args(["run", "--dry-run", "--format", "json"])
+        .args(["run", "--dry-run"])
         .output()
         .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).to_string()
-        + &String::from_utf8_lossy(&out.stderr);
+    let text =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{text}");
-    assert!(text.contains(&format!("{claimed} renderings")), "{line}\n{text}");
+    // One table row per rendering.
+    let rows = text
+        .lines()
+        .filter(|l| l.starts_with('│') && l.contains("┆ false "))
+        .count();
+    assert_eq!(rows, claimed, "{line}\n{text}");
 }
 
 #[test]
 fn providers_doc_states_the_exit_codes_of_a_missing_counter() {
     let text = doc("docs/providers.md").replace('\n', " ");
-    assert!(text.contains("(the `reference` answerer) is refused"), "exit 2 case");
-    assert!(text.contains("answered 404: this server has no token counter"), "exit 1 case");
+    assert!(
+        text.contains("(the `reference` answerer) is refused"),
+        "exit 2 case"
+    );
+    assert!(
+        text.contains("answered 404: this server has no token counter"),
+        "exit 1 case"
+    );
     let tmp = tempfile::tempdir().unwrap();
     let out = bench(tmp.path())
         .args(["tokens", "--provider", "reference"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let rt = tokio::runtime::Runtime::new().unwrap();
     let server = rt.block_on(async {
         let s = MockServer::start().await;
@@ -58,14 +74,24 @@ fn providers_doc_states_the_exit_codes_of_a_missing_counter() {
         s
     });
     let out = bench(tmp.path())
-        .args(["tokens", "--formats", "csv", "--provider", "openai-compatible:m", "--base-url"])
+        .args([
+            "tokens",
+            "--formats",
+            "csv",
+            "--provider",
+            "openai-compatible:m",
+            "--base-url",
+        ])
         .arg(format!("{}/v1", server.uri()))
         .args(["--no-cache"])
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(err.contains("answered 404: this server has no token counter"), "{err}");
+    assert!(
+        err.contains("answered 404: this server has no token counter"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -87,7 +113,11 @@ fn the_delimited_example_makes_the_files_it_reads() {
                     .args(&words[1..])
                     .output()
                     .unwrap();
-                assert!(out.status.success(), "{line}: {}", String::from_utf8_lossy(&out.stderr));
+                assert!(
+                    out.status.success(),
+                    "{line}: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
                 ran += 1;
             }
             "python3" => {

@@ -247,7 +247,15 @@ fn init_config_writes_a_template_the_run_accepts() {
     // Issue 54: the printed next step's real run works as written, with no key and no server
     // (it stopped at `ANTHROPIC_API_KEY is not set`).
     let out = bench(tmp.path())
-        .args(["run", "--formats", "csv", "--runs", "1", "--no-report", "--config"])
+        .args([
+            "run",
+            "--formats",
+            "csv",
+            "--runs",
+            "1",
+            "--no-report",
+            "--config",
+        ])
         .arg(&path)
         .arg("--output-root")
         .arg(tmp.path().join("data"))
@@ -255,7 +263,10 @@ fn init_config_writes_a_template_the_run_accepts() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr).to_string();
     assert!(out.status.success(), "{stderr}");
-    assert!(!stderr.contains("is not set") && !stderr.contains("unknown"), "{stderr}");
+    assert!(
+        !stderr.contains("is not set") && !stderr.contains("unknown"),
+        "{stderr}"
+    );
     std::fs::write(&path, "[[models]]\nprovider = \"nope\"\nmodel = \"x\"\n").unwrap();
     let bad = bench(tmp.path())
         .args(["run", "--dry-run", "--config"])

@@ -140,9 +140,10 @@ fn nested_records_three_levels_deep_skip_the_tabular_formats() {
     );
     assert_eq!(meta.id_field, "id");
     // Questions reach the third level.
-    let log =
-        std::fs::read_to_string(run_dir(&dir.path().join("data-orders.json")).join("formats.jsonl"))
-            .unwrap();
+    let log = std::fs::read_to_string(
+        run_dir(&dir.path().join("data-orders.json")).join("formats.jsonl"),
+    )
+    .unwrap();
     assert!(
         log.contains("customer.address.geo.lat"),
         "no 3-level path asked"
@@ -511,14 +512,26 @@ fn a_data_run_is_the_formats_suite_over_the_file() {
     let root = dir.path().join("data");
     let run = |extra: &[&str]| {
         let out = bench(&dir.path().join("cache"))
-            .args(["run", "--formats", "csv", "--runs", "1", "--structures", "flat"])
+            .args([
+                "run",
+                "--formats",
+                "csv",
+                "--runs",
+                "1",
+                "--structures",
+                "flat",
+            ])
             .args(["--variants", "mandatory"])
             .args(extra)
             .arg("--output-root")
             .arg(&root)
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         run_dir(&root)
     };
     let data_run = run(&["--data", f.to_str().unwrap()]);
@@ -527,7 +540,8 @@ fn a_data_run_is_the_formats_suite_over_the_file() {
         panic!("no metadata line")
     };
     assert_eq!(meta.suite_name, "formats");
-    let report = std::fs::read_to_string(data_run.join("formats").join("BENCHMARK_REPORT.md")).unwrap();
+    let report =
+        std::fs::read_to_string(data_run.join("formats").join("BENCHMARK_REPORT.md")).unwrap();
     assert!(
         report.starts_with("# bench report — `formats` suite over `orders.csv`"),
         "{report:.300}"
@@ -542,7 +556,8 @@ fn a_data_run_is_the_formats_suite_over_the_file() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(
-        err.contains("ran on different data (RUN_A asked about `") && err.contains("orders.csv` and RUN_B about the product records"),
+        err.contains("ran on different data (RUN_A asked about `")
+            && err.contains("orders.csv` and RUN_B about the product records"),
         "{err}"
     );
     assert!(!err.contains("`orders` run"), "{err}");

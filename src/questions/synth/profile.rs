@@ -204,7 +204,13 @@ fn numbers_as_text(records: &[Record], path: &str, seen: &[(Kind, usize)]) -> bo
             .iter()
             .filter_map(|r| crate::questions::query::field(r, path))
             .all(|v| match v {
-                Value::String(s) => crate::questions::query::decimal_text(s),
+                // Past 15 digits a float drops some: such a field stays text, so no sum or
+                // maximum prints a user's 20-digit integer as `9.876543210987654e+19`.
+                Value::String(s) => {
+                    crate::questions::query::decimal_text(s)
+                        && s.trim_start_matches(['-', '0']).replace('.', "").len() <= 15
+                }
+                Value::Number(n) => n.as_i64().is_none_or(|i| i.unsigned_abs() < 1 << 53),
                 _ => true,
             })
 }
