@@ -289,14 +289,56 @@ fn gate(fail_on: Option<FailOn>, rows: &[CompareRow], margin: f64) -> Result<()>
     if failed.len() > 5 {
         names.push(format!("{} more", failed.len() - 5));
     }
+    let why = match fail_on {
+        Some(FailOn::NotNoninferior) => why_not_noninferior(&failed, rows.len(), margin),
+        _ => String::new(),
+    };
     Err(Stopped {
         code: 1,
         message: format!(
-            "--fail-on: B is {what} on {} of {} renderings: {}",
+            "--fail-on: B is {what} on {} of {} renderings: {}{why}",
             failed.len(),
             rows.len(),
             names.join(", ")
         ),
     }
     .into())
+}
+
+/// Why the non-inferiority gate failed, for the renderings in `failed` of `renderings`: the
+/// test's p before and after Holm, and, when no answer differs (identical runs fail it too),
+/// how many runs of agreeing answers would pass it; then the gate that asks "did anything get
+/// worse". Empty for no rendering.
+fn why_not_noninferior(failed: &[&CompareRow], renderings: usize, margin: f64) -> String {
+    let Some(first) = failed.first() else {
+        return String::new();
+    };
+    let p = crate::numfmt::p_value;
+    let mut out = match (first.ni_p, first.ni_p_holm) {
+        (Some(x), Some(h)) => format!(
+            ". Why: a loss of {margin} pp is not ruled out by Tango's test at α = 0.05 after Holm \
+             over {renderings} renderings (first named: p {}, {} after Holm, over {} pairs)",
+            p(x),
+            p(h),
+            first.n_pairs
+        ),
+        _ => format!(". Why: a loss of {margin} pp is not ruled out"),
+    };
+    let agreeing = failed.iter().all(|r| r.a_only == 0 && r.b_only == 0);
+    let per_run = first.n_pairs as f64 / first.runs.max(1) as f64;
+    if agreeing
+        && let Some(runs) =
+            crate::stats::runs_to_show_noninferior(per_run, margin, renderings, 0.05)
+    {
+        out.push_str(&format!(
+            "; no answer differs, so this is too few answers, not a loss: runs that keep agreeing \
+             pass it at about {runs} runs each (`bench run --runs {runs}`), or fewer renderings \
+             or a wider --margin"
+        ));
+    }
+    out.push_str(
+        ". To fail only when a rendering got significantly worse, use `--fail-on regression` \
+         (docs/statistics.md, \"Which gate\")",
+    );
+    out
 }

@@ -17,7 +17,8 @@ pub fn execute(args: &InitConfigArgs) -> Result<()> {
     std::fs::write(&args.output, template())
         .map_err(|e| UsageError::new(format!("cannot write '{}': {e}", args.output.display())))?;
     crate::outln!(
-        "wrote {} — edit it, then: bench run --config {} --dry-run",
+        "wrote {} — as written it runs the offline reference answerer; uncomment your models \
+         and set their keys, then: bench run --config {} --dry-run",
         args.output.display(),
         args.output.display()
     )?;

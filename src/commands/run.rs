@@ -166,7 +166,11 @@ pub fn execute(args: &RunArgs) -> Result<()> {
         );
     }
     let opts = options(args, warmup, resumed_batch);
+    let fresh = resumed.is_none();
     let outcome = launch(&plan, models, opts, resumed)?;
+    if fresh && outcome.never_reached {
+        return discard_unreached(&outcome);
+    }
     let reported = print_outcome(args, &plan, &outcome)?;
     exit_status(&outcome, args.max_failed_share, reported)
 }
@@ -354,6 +358,29 @@ fn launch(
     Ok(outcome)
 }
 
+/// A new run none of whose servers ever answered: its folder holds no answer, so it is removed
+/// and no report is written; the error says what was called.
+fn discard_unreached(outcome: &runner::Outcome) -> Result<()> {
+    let run_dir = outcome.jsonl.parent().unwrap_or(std::path::Path::new("."));
+    let kept = match std::fs::remove_dir_all(run_dir) {
+        Ok(()) => "no run folder or report is kept".to_string(),
+        Err(e) => format!(
+            "its folder '{}' could not be removed: {e}",
+            run_dir.display()
+        ),
+    };
+    Err(anyhow::anyhow!(
+        "{}; no server was ever reached, so nothing was asked: {kept}",
+        outcome.fatal.join("; ")
+    ))
+}
+
+/// Said once on the terminal when every answer of the run was wrong: a broken set-up is
+/// likelier than a wrong key, and no format is recommended.
+pub const ALL_WRONG: &str = "every answer was wrong: a broken set-up (the endpoint, the model's \
+     answer format, a prompt cut short) is likelier than a wrong answer key; no format is \
+     recommended";
+
 /// The ranking, warnings and paths on screen, then the report. A report failure must not hide
 /// why the run stopped: it is returned for [`exit_status`] to use only when the run succeeded.
 fn print_outcome(args: &RunArgs, plan: &Plan, outcome: &runner::Outcome) -> Result<Result<()>> {
@@ -369,6 +396,15 @@ fn print_outcome(args: &RunArgs, plan: &Plan, outcome: &runner::Outcome) -> Resu
             let width = (!args.wide).then(crate::out::width).flatten();
             let table = report::ranking_table_within(&outcome.summary.rankings, width);
             crate::outln!("{table}")?;
+            let answered: Vec<_> = outcome
+                .summary
+                .rankings
+                .iter()
+                .filter(|r| r.runs > 0)
+                .collect();
+            if !answered.is_empty() && answered.iter().all(|r| r.weighted_accuracy == 0.0) {
+                eprintln!("warning: {ALL_WRONG}");
+            }
         }
     }
     // A provider that never answered is not a row of zeros in the ranking: it is said here.
@@ -426,6 +462,19 @@ fn exit_status(outcome: &runner::Outcome, max_failed: f64, reported: Result<()>)
             message: format!("interrupted; {resume_hint}"),
         }
         .into()),
+        // A 404 comes back on resume (same URL, same model): no `--resume` advice for it.
+        None if !outcome.fatal.is_empty()
+            && outcome
+                .fatal
+                .iter()
+                .all(|f| f.contains(runner::SAME_ON_RESUME)) =>
+        {
+            Err(anyhow::anyhow!(
+                "{}; {} planned calls not made",
+                outcome.fatal.join("; "),
+                outcome.missing
+            ))
+        }
         None if !outcome.fatal.is_empty() => Err(anyhow::anyhow!(
             "{}; {resume_hint}",
             outcome.fatal.join("; ")

@@ -5,6 +5,7 @@ mod generate;
 pub mod schema;
 mod textcheck;
 pub mod user;
+pub mod written;
 
 pub use generate::generate;
 use serde::{Deserialize, Serialize};

@@ -3,6 +3,7 @@
 //! one `{"<stem>": [records…]}` document.
 
 use super::textcheck::{self, Syntax};
+use super::written::{self, Kept, Shape};
 use crate::UsageError;
 use crate::analytics::sql_string;
 use crate::error::one_line;
@@ -236,6 +237,24 @@ pub fn open(path: &Path, opts: &LoadOptions) -> Result<Source, UsageError> {
     if total == 0 {
         return Err(err("holds no records".into()));
     }
+    // CSV, TSV and Parquet cells keep the file's text where their typed value would print
+    // otherwise (`written`): the same rows read as text, beside the typed ones.
+    let text_table = match reader {
+        Reader::Csv => Some(written::delimited_sql(&file, &schema, false)),
+        Reader::Tsv => Some(written::delimited_sql(&file, &schema, true)),
+        Reader::Parquet => Some(written::parquet_sql(&schema)),
+        _ => None,
+    };
+    if let Some(sql) = &text_table {
+        db.exec(&format!("CREATE TEMP TABLE written AS {sql}"))
+            .map_err(|e| err(textcheck::read_error(&e)))?;
+        let names = db
+            .rows("SELECT column_name FROM (DESCRIBE written)", |r| {
+                r.get::<_, String>(0)
+            })
+            .map_err(|e| err(textcheck::read_error(&e)))?;
+        written::same_columns(&names, &schema).map_err(err)?;
+    }
     // JSON records are taken as written (DuckDB's `read_json_objects` keeps each object's own
     // keys): the typed table would add every other record's keys as nulls, and sparse records
     // are exactly where formats differ (TOON's tables need uniform keys).
@@ -255,7 +274,8 @@ pub fn open(path: &Path, opts: &LoadOptions) -> Result<Source, UsageError> {
             )
         }
         (Reader::Csv | Reader::Tsv | Reader::Parquet, _) => {
-            "SELECT to_json(t)::VARCHAR FROM t".to_string()
+            "SELECT json_array(to_json(t), to_json(written))::VARCHAR FROM t POSITIONAL JOIN written"
+                .to_string()
         }
     };
     let name = path
@@ -264,6 +284,8 @@ pub fn open(path: &Path, opts: &LoadOptions) -> Result<Source, UsageError> {
     Ok(Source {
         db,
         rows,
+        paired: text_table.is_some(),
+        kept: Kept::default(),
         shown,
         opts: opts.clone(),
         data: UserData {
@@ -280,10 +302,11 @@ pub fn open(path: &Path, opts: &LoadOptions) -> Result<Source, UsageError> {
 /// Reads and samples the records of `path` (see [`open`]), all of them held.
 pub fn load(path: &Path, opts: &LoadOptions) -> Result<UserData, UsageError> {
     let source = open(path, opts)?;
-    Ok(UserData {
-        records: source.all()?,
-        ..source.data
-    })
+    let records = source.all()?;
+    let mut data = source.data;
+    // Where a value could not be kept with its type, said with the loader's other notes.
+    data.notes.extend(source.kept.notes());
+    Ok(UserData { records, ..data })
 }
 
 /// A data file opened by DuckDB, its records read on demand, one at a time: what holds a file
@@ -293,6 +316,10 @@ pub struct Source {
     db: Db,
     /// The query giving one JSON text per record, in file order.
     rows: String,
+    /// Whether each row is `[typed, text]`, reconciled by `written::reconcile`.
+    paired: bool,
+    /// Values kept as text instead of their typed form.
+    pub kept: Kept,
     /// The path as the user gave it, for errors.
     shown: String,
     /// The sample to read.
@@ -328,8 +355,19 @@ impl Source {
         &self,
         each: impl FnMut(usize, Map<String, Value>) -> Result<ControlFlow<()>, String>,
     ) -> Result<(), UsageError> {
-        sample(&self.db, &self.rows, self.data.total, &self.opts, each)
-            .map_err(|e| UsageError::new(format!("{}: {e}", self.shown)))
+        let shape = Shape {
+            paired: self.paired,
+            kept: &self.kept,
+        };
+        sample(
+            &self.db,
+            &self.rows,
+            self.data.total,
+            &self.opts,
+            shape,
+            each,
+        )
+        .map_err(|e| UsageError::new(format!("{}: {e}", self.shown)))
     }
 
     /// Every sampled record, held.
@@ -382,6 +420,7 @@ fn sample(
     rows: &str,
     total: usize,
     opts: &LoadOptions,
+    shape: Shape<'_>,
     mut each: impl FnMut(usize, Map<String, Value>) -> Result<ControlFlow<()>, String>,
 ) -> Result<(), String> {
     let n = opts.records.unwrap_or(total).min(total);
@@ -403,11 +442,7 @@ fn sample(
             }
             next += 1;
         }
-        match serde_json::from_str::<Value>(text) {
-            Ok(Value::Object(o)) => each(i, o),
-            Ok(_) => Err(format!("record {i} is not an object")),
-            Err(e) => Err(format!("record {i}: DuckDB gave invalid JSON: {e}")),
-        }
+        shape.record(i, text).and_then(|o| each(i, o))
     })
 }
 

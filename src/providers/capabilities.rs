@@ -467,7 +467,7 @@ pub fn notes(cfg: &ModelConfig, tasks: bool) -> Vec<String> {
     let row = lookup(wire, &cfg.model);
     if row.is_none() && api(wire).is_some() {
         out.push(format!(
-            "{} is not in the capability table (providers/capabilities.rs): its settings are sent as configured",
+            "{} is not in the capability table (docs/providers.md, \"What each model accepts\"): its settings are sent as configured",
             cfg.model
         ));
     }

@@ -255,77 +255,90 @@ impl ConfigFile {
     }
 }
 
-/// The commented template `bench init-config` writes.
+/// The commented template `bench init-config` writes: one entry that runs as it is (the
+/// offline reference answerer, no key, no server) and commented examples of each provider,
+/// every model of which the window and price tables know (or its entry sets both).
 pub fn template() -> String {
     format!(
         r#"# bench model settings. Use with: bench run --config models.toml
-# With --config and no --provider, every [[models]] entry runs; with --provider NAME:MODEL, the
-# entry with the same provider and model supplies the settings.
+# With --config and no --provider, every [[models]] entry that is not commented out runs; with
+# --provider NAME:MODEL, the entry with the same provider and model supplies the settings.
+# As written, only the offline reference answerer runs (no key, no server): uncomment the
+# models you want (and comment the reference out if you like), then set their keys.
 # Keys are never written here: each provider reads its key from the environment
 # (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY or GOOGLE_API_KEY), or from `api_key_env`.
-# Built-in prices (USD per 1M tokens, as of {date}) apply when `price` is not set.
+# Built-in prices (USD per 1M tokens, as of {date}) and context windows apply when `price` and
+# `context_tokens` are not set (docs/providers.md lists both tables).
 
 [[models]]
-provider = "anthropic"            # anthropic | openai | openai-responses | gemini | openai-compatible | ollama
-model = "claude-sonnet-4-5"
+provider = "reference"            # reads each rendering back: a ceiling and a self-check, not an LLM
+
+# [[models]]
+# provider = "anthropic"          # anthropic | openai | openai-responses | gemini | openai-compatible | ollama
+# model = "claude-sonnet-4-5"
 # base_url = "https://api.anthropic.com"   # or ANTHROPIC_BASE_URL; for gateways and proxies
 # api_key_env = "ANTHROPIC_API_KEY"
-temperature = 0.0
-max_tokens = 4096
-# thinking_budget = 2048         # extended thinking (Claude up to 4.5; Gemini): 1024 or more, below max_tokens
-concurrency = 4                   # calls in flight
+# temperature = 0.0
+# max_tokens = 4096
+# thinking_budget = 2048          # extended thinking (Claude up to 4.5; Gemini): 1024 or more, below max_tokens
+# concurrency = 4                 # calls in flight
 # rpm = 50                        # requests per minute
 # tpm = 30000                     # input + max output tokens per minute
 # timeout_secs = 600
-# context_tokens = 200000         # context window (overrides src/providers/windows.rs): a prompt plus max_tokens over it is refused
+# context_tokens = 200000         # context window (overrides the built-in table): a prompt plus max_tokens over it is refused
 # price = {{ input = 3.0, output = 15.0, cache_read = 0.30, cache_write = 3.75 }}
 #   (add batch = 0.5 for the --batch price as a fraction of these; 0.5 is the default for
 #    anthropic, openai, openai-responses and gemini)
 
-# Settings a model refuses (a temperature for gpt-5 or claude-opus-4-7, a budget where only
-# adaptive thinking is taken) are refused when the config loads; src/providers/capabilities.rs
-# lists what each model family takes, with sources. `bench run --dry-run --show-requests` prints
+# Settings a model refuses (a temperature for gpt-5, a thinking budget where only adaptive
+# thinking is taken) are refused when the config loads; docs/providers.md ("What each model
+# accepts") lists what each model family takes. `bench run --dry-run --show-requests` prints
 # the exact body each model receives.
-[[models]]
-provider = "anthropic"
-model = "claude-opus-4-7"         # takes no temperature; thinking is adaptive only
-reasoning_effort = "medium"       # adaptive thinking: low | medium | high | xhigh | max
-concurrency = 4
+# [[models]]
+# provider = "anthropic"
+# model = "claude-opus-4-6"       # adaptive thinking, set by its effort
+# reasoning_effort = "medium"     # low | medium | high | max
+# concurrency = 4
 
-[[models]]
-provider = "openai"
-model = "gpt-4.1-mini"
-temperature = 0.0
-concurrency = 8
+# [[models]]
+# provider = "openai"
+# model = "gpt-4.1-mini"
+# temperature = 0.0
+# concurrency = 8
 # rpm = 500
 # tpm = 200000
 
-[[models]]
-provider = "openai-responses"
-model = "gpt-5-mini"
-reasoning_effort = "low"          # minimal | low | medium | high
-concurrency = 8
+# [[models]]
+# provider = "openai-responses"
+# model = "gpt-5-mini"
+# reasoning_effort = "low"        # minimal | low | medium | high
+# concurrency = 8
 
-[[models]]
-provider = "gemini"
-model = "gemini-2.5-flash"
-temperature = 0.0
+# [[models]]
+# provider = "gemini"
+# model = "gemini-2.5-flash"
+# temperature = 0.0
 # thinking_budget = 0             # 0 turns thinking off on Flash models
-concurrency = 4
+# concurrency = 4
 
-[[models]]
-provider = "ollama"               # http://localhost:11434/v1, no key
-model = "llama3.1:8b"
-temperature = 0.0
-concurrency = 1
-price = {{ input = 0.0, output = 0.0 }}
+# A model on your own machine (Ollama at http://localhost:11434/v1, no key; start it first):
+# [[models]]
+# provider = "ollama"
+# model = "llama3.1:8b"
+# temperature = 0.0
+# concurrency = 1
+# context_tokens = 4096           # Ollama's default context; it cuts longer prompts without an error
+# price = {{ input = 0.0, output = 0.0 }}
 
-# Any OpenAI-compatible server (vLLM, llama.cpp, OpenRouter):
+# Any OpenAI-compatible server (vLLM, llama.cpp, OpenRouter); llama.cpp and vLLM report their
+# window, for others set context_tokens and price:
 # [[models]]
 # provider = "openai-compatible"
-# model = "meta-llama/llama-3.1-70b-instruct"
-# base_url = "https://openrouter.ai/api/v1"
-# api_key_env = "OPENROUTER_API_KEY"
+# model = "qwen2.5-7b-instruct"
+# base_url = "http://127.0.0.1:8080/v1"
+# api_key_env = "MY_SERVER_KEY"   # optional
+# context_tokens = 32768
+# price = {{ input = 0.0, output = 0.0 }}
 "#,
         date = prices::AS_OF
     )
@@ -338,10 +351,41 @@ mod tests {
     #[test]
     fn template_parses_and_specs_resolve() {
         let file: ConfigFile = toml::from_str(&template()).unwrap();
-        assert_eq!(file.models.len(), 6);
-        for m in &file.models {
+        // As written it runs with no key and no server (issue 54: six keyed models did not).
+        assert_eq!(file.models.len(), 1);
+        assert_eq!(file.models[0].provider, "reference");
+        // Every example, uncommented, is accepted and known to the window and price tables (or
+        // sets both): `claude-opus-4-7` had no window.
+        let uncommented: String = template()
+            .lines()
+            .map(|l| match l.strip_prefix("# ") {
+                Some(rest)
+                    if rest.starts_with("[[models]]")
+                        || rest.split_once(" = ").is_some_and(|(k, _)| {
+                            !k.is_empty() && k.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+                        }) =>
+                {
+                    rest
+                }
+                _ => l,
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let all: ConfigFile = toml::from_str(&uncommented).unwrap();
+        assert_eq!(all.models.len(), 8);
+        for m in &all.models {
             crate::providers::capabilities::check(m).unwrap();
+            if m.provider == "reference" {
+                continue;
+            }
+            let spec = format!("{}:{}", m.provider, m.model);
+            assert!(
+                crate::providers::windows::of(m).is_some(),
+                "{spec}: no context window"
+            );
+            assert!(m.price().is_some(), "{spec}: no price");
         }
+        let file: ConfigFile = toml::from_str(&uncommented).unwrap();
         let r = file
             .resolve(&["anthropic:claude-sonnet-4-5".into(), "openai:gpt-4o".into()])
             .unwrap();

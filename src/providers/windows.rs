@@ -313,8 +313,9 @@ pub fn note(cfg: &ModelConfig) -> Option<String> {
     }
     (wire != Wire::Reference && of(cfg).is_none()).then(|| {
         format!(
-            "context window unknown ({} is not in src/providers/windows.rs): prompts are not \
-             checked against it; set `context_tokens` in the config to check them",
+            "context window unknown ({} is not in bench's window table, docs/providers.md \
+             \"Context windows\"): prompts are not checked against it; set `context_tokens` in \
+             the model's config entry to check them",
             cfg.model
         )
     })

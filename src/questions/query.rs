@@ -296,7 +296,25 @@ pub fn text(v: &Value) -> String {
 }
 
 fn num(r: &Record, path: &str) -> Option<f64> {
-    field(r, path).and_then(Value::as_f64)
+    field(r, path).and_then(number)
+}
+
+/// A value as a number: a JSON number, or a string of plain decimal text (`20.50`, `007`),
+/// which is how a user's number is kept when its type would print it otherwise
+/// (`dataset::written`); `sql/`'s twin is `questions::synth::truth`'s `num_at`.
+pub fn number(v: &Value) -> Option<f64> {
+    match v {
+        Value::String(s) if decimal_text(s) => s.parse().ok(),
+        _ => v.as_f64(),
+    }
+}
+
+/// `-?digits(.digits)?`: plain decimal text, leading zeros allowed.
+pub fn decimal_text(s: &str) -> bool {
+    let body = s.strip_prefix('-').unwrap_or(s);
+    let (int, frac) = body.split_once('.').unwrap_or((body, "0"));
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    digits(int) && digits(frac)
 }
 
 impl Filter {

@@ -207,12 +207,34 @@ fn comparable(a: &RunInfo, b: &RunInfo) -> Result<()> {
             a.suite, b.suite
         ));
     }
-    if ma.dataset_hash != mb.dataset_hash {
+    // A run over several sizes (`--records 31,62`) stores one hash per size, comma-joined:
+    // runs sharing a size are compared on it, the other sizes said in the "Left out" line.
+    let (ha, hb) = (hashes(&ma.dataset_hash), hashes(&mb.dataset_hash));
+    if !ha.iter().any(|h| hb.contains(h)) {
+        let sizes = |r: &RunInfo| {
+            r.metadata
+                .records
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        // The data in words: the user's file, else the product records.
+        let data = |r: &RunInfo| match &r.metadata.data {
+            Some(d) => format!("`{}`", d.file.display()),
+            None => "the product records".to_string(),
+        };
+        let why = if data(a) != data(b) {
+            format!("RUN_A asked about {} and RUN_B about {}", data(a), data(b))
+        } else if sizes(a) != sizes(b) && !sizes(a).is_empty() && !sizes(b).is_empty() {
+            format!("RUN_A asked {} records and RUN_B {}", sizes(a), sizes(b))
+        } else {
+            let list = |h: &[&str]| h.iter().map(|x| short(x)).collect::<Vec<_>>().join(",");
+            format!("dataset hash {} against {}", list(&ha), list(&hb))
+        };
         return refuse(format!(
-            "RUN_A and RUN_B ran on different data (dataset hash {} against {}): compare pairs the \
-             same questions, so run both with the same data options",
-            short(&ma.dataset_hash),
-            short(&mb.dataset_hash)
+            "RUN_A and RUN_B ran on different data ({why}, no size in common): compare pairs \
+             the same questions, so run both with the same data options"
         ));
     }
     for (side, run) in [("RUN_A", a), ("RUN_B", b)] {
@@ -242,16 +264,25 @@ fn comparable(a: &RunInfo, b: &RunInfo) -> Result<()> {
     Ok(())
 }
 
+/// The hashes of a metadata's `dataset_hash`, one per size.
+fn hashes(joined: &str) -> Vec<&str> {
+    joined.split(',').collect()
+}
+
 /// The first 12 characters of a hash.
 fn short(hash: &str) -> &str {
     &hash[..hash.len().min(12)]
 }
 
-/// Refuses runs whose question ids differ, naming one that only one of them asked.
+/// Refuses runs whose question ids differ at a size both asked, naming one that only one of
+/// them asked (a size only one asked is in the "Left out" line).
 fn same_questions(an: &Analytics, a_dir: &Path, b_dir: &Path) -> Result<()> {
     let only = |x: &str, y: &str| -> Result<Option<String>> {
         let t = an.query(&format!(
-            "SELECT question_id FROM answers WHERE benchmark_id = getvariable('{x}') EXCEPT \
+            "WITH shared AS (SELECT records FROM answers WHERE benchmark_id = getvariable('{x}') \
+             INTERSECT SELECT records FROM answers WHERE benchmark_id = getvariable('{y}')) \
+             SELECT question_id FROM answers WHERE benchmark_id = getvariable('{x}') \
+             AND records IN (SELECT records FROM shared) EXCEPT \
              SELECT question_id FROM answers WHERE benchmark_id = getvariable('{y}') \
              ORDER BY 1 LIMIT 1"
         ))?;

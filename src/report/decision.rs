@@ -220,6 +220,18 @@ pub fn token_basis(d: &ReportData, family: &Family) -> TokenBasis {
     }
 }
 
+/// Whether the run has answers and not one of them is right, in every family: said once at the
+/// top of the report, with nothing recommended and no "check the key" list.
+pub fn all_wrong(d: &ReportData) -> bool {
+    !d.accuracy.is_empty() && d.accuracy.iter().all(|r| r.n_correct == 0)
+}
+
+/// Said at the top of a report whose every answer was wrong.
+pub const ALL_WRONG: &str = "**Every answer was wrong.** A broken set-up (the endpoint, a model \
+     that does not follow the answer format, a prompt cut short) is likelier than a wrong answer \
+     key: check the answers in the artifacts before reading anything into this run. No format is \
+     recommended.";
+
 /// Families where no format got a single answer right: nothing to rank on accuracy.
 pub fn families_with_nothing_right(d: &ReportData) -> BTreeSet<&Family> {
     let mut families: BTreeMap<&Family, bool> = BTreeMap::new();

@@ -623,7 +623,8 @@ pub fn methodology(d: &ReportData) -> Vec<Block> {
 /// "Check the key": questions whose expected answer every answer contradicts in agreement.
 /// Shown only when there are some: a key given in a question file may be wrong.
 fn key_check(d: &ReportData) -> Vec<Block> {
-    if d.key_check.rows.is_empty() {
+    // Every answer wrong: the top of the report says so once, not once per question here.
+    if d.key_check.rows.is_empty() || super::decision::all_wrong(d) {
         return Vec::new();
     }
     let mut out = vec![

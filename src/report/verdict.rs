@@ -177,13 +177,22 @@ fn verdict_table(d: &ReportData, verdicts: &[VerdictRow]) -> Block {
                 } else {
                     others.join(", ")
                 }),
-                Cell::text(decision_cell(&v.decision, &v.tokens.token_basis)),
-                Cell::text(v.best_per_1k_tokens.as_ref().map_or("–".into(), |f| {
-                    format!(
-                        "`{f}` ({:.2} %/1k tokens)",
-                        v.best_efficiency.unwrap_or(0.0)
-                    )
-                })),
+                Cell::text(if none_right {
+                    "none".to_string()
+                } else {
+                    decision_cell(&v.decision, &v.tokens.token_basis)
+                }),
+                Cell::text(
+                    v.best_per_1k_tokens
+                        .as_ref()
+                        .filter(|_| !none_right)
+                        .map_or("–".into(), |f| {
+                            format!(
+                                "`{f}` ({:.2} %/1k tokens)",
+                                v.best_efficiency.unwrap_or(0.0)
+                            )
+                        }),
+                ),
             ]
         })
         .collect();
@@ -427,6 +436,10 @@ fn measured_on(d: &ReportData, v: &VerdictRow) -> String {
 /// why, in the decision's own terms ("within N points" is the non-inferiority margin the
 /// decision tested, never a measured difference).
 fn plain_sentences(d: &ReportData, verdicts: &[VerdictRow]) -> Vec<String> {
+    // Every answer wrong: said once at the top of the report, not again per model.
+    if super::decision::all_wrong(d) {
+        return Vec::new();
+    }
     let (sizes, primers) = varies(&d.accuracy);
     let models: BTreeSet<String> = verdicts.iter().map(|v| v.family.model_label()).collect();
     let nothing_right = families_with_nothing_right(d);

@@ -45,12 +45,15 @@ fn document(
             .collect::<Vec<_>>()
     };
     let mut out = vec![
-        Block::Heading(1, format!("bench report — `{}` suite", d.run.suite)),
+        Block::Heading(1, title(d)),
         Block::Para(format!(
             "Which format gives the most correct answers per token? Run `{}` of {}.",
             d.run.metadata.benchmark_id, d.run.metadata.timestamp
         )),
     ];
+    if super::decision::all_wrong(d) {
+        out.push(Block::Para(super::decision::ALL_WRONG.into()));
+    }
     match &d.write {
         // A write run's verdict is about output tokens per exact document, not data tokens.
         Some(t) => out.extend(super::writing::section(
@@ -193,4 +196,20 @@ pub fn write_staged_report(
         files.push(name.into());
     }
     Ok(Written { dir, files })
+}
+
+/// `bench report — `formats` suite`, with the data set's own name when it is a user's file:
+/// `` `formats` suite over `orders.csv` ``.
+fn title(d: &ReportData) -> String {
+    match &d.run.metadata.data {
+        Some(data) => format!(
+            "bench report — `{}` suite over `{}`",
+            d.run.suite,
+            data.file.file_name().map_or_else(
+                || data.file.display().to_string(),
+                |n| n.to_string_lossy().into()
+            )
+        ),
+        None => format!("bench report — `{}` suite", d.run.suite),
+    }
 }

@@ -37,7 +37,7 @@ impl QuestionMode {
 /// One rendering a format could not produce, with the reason.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Skip {
-    /// Task id, or the suite name (the data file's stem) of a `--data` run.
+    /// Task id, or the data set's name (the file's stem made an identifier) of a `--data` run.
     pub task: String,
     /// Format.
     pub format: Format,

@@ -427,14 +427,37 @@ fn note_fatal(shared: &Shared, p: &ProviderRun, e: &ProviderError, attempts: u32
     } else {
         String::new()
     };
-    let message = format!(
-        "{}:{}: {e} — stopped calling it{after}",
-        p.provider.name(),
-        p.provider.model()
-    );
+    let message = match (e.status(), p.provider.url()) {
+        (Some(404), Some(url)) => not_found(p.provider.name(), p.provider.model(), e, &url),
+        _ => format!(
+            "{}:{}: {e} — stopped calling it{after}",
+            p.provider.name(),
+            p.provider.model()
+        ),
+    };
     if p.fatal.set(message).is_ok() {
         shared.observer.notice(p.fatal.get().expect("just set"));
     }
+}
+
+/// Said of a fatal error that a resumed run would meet again (it calls the same URL with the
+/// same model): `bench run` then suggests no `--resume`.
+pub const SAME_ON_RESUME: &str = "a resumed run calls the same URL";
+
+/// A 404 in words: the URL that answered it, and, for a URL without `/v1` (a base URL given
+/// as the server's root), the `/v1` base the OpenAI-compatible servers answer under.
+fn not_found(name: &str, model: &str, e: &ProviderError, url: &str) -> String {
+    let hint = match ["/chat/completions", "/responses"]
+        .iter()
+        .find_map(|tail| url.strip_suffix(tail))
+    {
+        Some(base) if !base.contains("/v1") => format!(
+            "; OpenAI-compatible servers (Ollama, vLLM, llama.cpp) answer under /v1: \
+             --base-url {base}/v1"
+        ),
+        _ => format!("; check the base URL and the model id '{model}'"),
+    };
+    format!("{name}:{model}: {e} from {url} — stopped calling it{hint} ({SAME_ON_RESUME})")
 }
 
 /// Keeps a reply in the response cache; a cache that cannot be written is a warning.

@@ -8,6 +8,7 @@ pub mod batch;
 pub mod billed;
 pub mod cache;
 mod call;
+pub use call::SAME_ON_RESUME;
 pub mod conversation;
 pub mod counted;
 pub mod estimate;
@@ -151,6 +152,9 @@ pub struct Outcome {
     pub fatal: Vec<String>,
     /// Planned samples with no result line.
     pub missing: usize,
+    /// No provider's server ever answered and each was stopped for it (nothing listening,
+    /// no such host): the run holds no answer.
+    pub never_reached: bool,
     /// Measured calls that failed (warm-ups not counted).
     pub failed_calls: usize,
     /// Measured calls written, failed or not (warm-ups not counted).
@@ -483,6 +487,10 @@ fn summarize(
     let missing = planned.iter().filter(|k| !have.contains(k)).count();
     let stopped = shared.stop.reason();
     let fatal: Vec<String> = runs.iter().filter_map(|r| r.fatal.get().cloned()).collect();
+    let never_reached = !runs.is_empty()
+        && runs.iter().all(|r| {
+            r.fatal.get().is_some() && !r.answered.load(std::sync::atomic::Ordering::Relaxed)
+        });
     let failed_calls = results
         .iter()
         .filter(|r| !r.warmup && r.error.is_some())
@@ -521,6 +529,7 @@ fn summarize(
         stopped,
         fatal,
         missing,
+        never_reached,
         failed_calls,
         measured_calls,
         warnings: shared.signals.warnings(),

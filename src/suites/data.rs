@@ -22,7 +22,7 @@ use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// The kind of a `--data` run (its run log is named after the file).
+/// The kind of a `--data` run (its run log is `formats.jsonl`: the formats suite over the file).
 pub const KIND: &str = "data";
 
 /// Claims a metadata line that names a data file; the file is loaded again and must be
@@ -88,7 +88,9 @@ pub fn data_line(path: &Path, data: &UserData, records: usize) -> String {
 
 impl Suite for DataPlan {
     fn name(&self) -> String {
-        user::root_name(&self.data.name)
+        // The formats suite over the user's records (issue 54): the data set keeps its own
+        // name in the metadata's `data.file` and the `dataset` column of the views.
+        super::formats::SUITE.into()
     }
 
     fn description(&self) -> &'static str {
@@ -422,8 +424,7 @@ fn render_in(
         .iter()
         .zip(rendered)
         .map(|(&format, r)| {
-            super::tasks::or_skip(r, &dp.name(), format)
-                .with_context(|| dp.file.display().to_string())
+            super::tasks::or_skip(r, &key, format).with_context(|| dp.file.display().to_string())
         })
         .collect()
 }

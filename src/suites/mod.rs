@@ -33,7 +33,7 @@ pub type Payload = Arc<dyn Any + Send + Sync>;
 
 /// A kind of measurement: the renderings it asks about and how it records itself.
 pub trait Suite: Send + Sync + std::fmt::Debug {
-    /// Names its run log (`<name>.jsonl`): `formats`, `tasks`, or the `--data` file's stem.
+    /// Names its run log (`<name>.jsonl`): `formats` (a `--data` run too), `tasks`, ….
     fn name(&self) -> String;
     /// One sentence for the metadata line: what the run measures.
     fn description(&self) -> &'static str;

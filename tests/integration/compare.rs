@@ -125,7 +125,9 @@ async fn runs_over_different_data_are_refused_in_one_line() {
     assert!(json.is_none());
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(
-        stderr.contains("ran on different data (dataset hash"),
+        stderr.contains(
+            "ran on different data (RUN_A asked 31 records and RUN_B 10, no size in common)"
+        ),
         "{stderr}"
     );
     let (code, _, stderr) = compare(&a, &a, &[]);
@@ -397,4 +399,77 @@ fn compare_names_what_only_one_run_asked() {
         .output()
         .unwrap();
     assert!(!super::success_stdout(&out).contains("Left out"));
+}
+
+/// `--records 31` against `--records 31,62` (issue 54): the stored hashes are one per size and
+/// share the 31-record one, so the runs are compared at 31 records with the 62 left out; they
+/// were refused as "different data (dataset hash f3c7e7a7e60b against f3c7e7a7e60b)".
+#[test]
+fn runs_sharing_a_size_compare_on_it_and_leave_out_the_other() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("data");
+    let run = |records: &str| {
+        let out = bench(&tmp.path().join("cache"))
+            .args([
+                "run",
+                "--records",
+                records,
+                "--formats",
+                "csv",
+                "--runs",
+                "1",
+            ])
+            .args([
+                "--structures",
+                "flat",
+                "--variants",
+                "mandatory",
+                "--no-report",
+            ])
+            .arg("--output-root")
+            .arg(&root)
+            .output()
+            .unwrap();
+        super::success_stdout(&out);
+        super::run_cli::run_dir(&root)
+    };
+    let one = run("31");
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let two = run("31,62");
+    let out = bench(&tmp.path().join("cache"))
+        .arg("compare")
+        .args([&one, &two])
+        .output()
+        .unwrap();
+    let text = super::success_stdout(&out);
+    assert!(
+        text.contains("Left out, asked in one run only: records 62 only in B."),
+        "{text}"
+    );
+    assert!(text.contains("csv · flat · mandatory · 31"), "{text}");
+    assert!(!text.contains("· 62"), "{text}");
+}
+
+/// Two identical runs fail `--fail-on not-noninferior` (too few answers to rule out a loss):
+/// the message says why, how many agreeing runs would pass, and names the regression gate
+/// (issue 54; it only said "not shown non-inferior … (Δ +0.0 pp)").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_noninferiority_gate_says_why_two_identical_runs_fail_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = run(tmp.path(), "same", &[], 31).await;
+    let b = run(tmp.path(), "same", &[], 31).await;
+    let (code, _, stderr) = compare(&a, &b, &["--fail-on", "not-noninferior"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("Why: a loss of 2 pp is not ruled out"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("no answer differs, so this is too few answers"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("`bench run --runs "), "{stderr}");
+    assert!(stderr.contains("use `--fail-on regression`"), "{stderr}");
+    let (code, _, stderr) = compare(&a, &b, &["--fail-on", "regression"]);
+    assert_eq!(code, 0, "{stderr}");
 }

@@ -2,6 +2,7 @@
 
 mod analytics;
 mod anywhere;
+mod as_written;
 mod bad_files;
 mod batch_api;
 mod batch_run;
@@ -17,6 +18,7 @@ mod counting;
 mod dead_endpoint;
 mod decisions;
 mod doc_links;
+mod docs_behave;
 mod documents;
 mod empty_log;
 mod estimate;

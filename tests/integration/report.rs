@@ -457,4 +457,23 @@ async fn a_model_that_gets_nothing_right_is_not_crowned() {
         !md.contains("of the paired answers right than"),
         "no difference claimed"
     );
+    // Issue 54: said once at the top, nothing recommended, no "check the key" of 124 questions.
+    let top = md
+        .find("**Every answer was wrong.**")
+        .expect("said at the top");
+    assert!(top < md.find("\n## ").unwrap(), "{md:.1500}");
+    assert_eq!(md.matches("Every answer was wrong").count(), 1);
+    assert!(
+        md.contains("| none: no format got any answer right | none | none |"),
+        "{md:.3000}"
+    );
+    assert!(
+        !md.contains("use csv") && !md.contains("**`csv`**"),
+        "{md:.3000}"
+    );
+    assert!(!md.contains("Check the key"), "{md:.3000}");
+    assert!(
+        !md.contains("there is no format to recommend"),
+        "{md:.3000}"
+    );
 }

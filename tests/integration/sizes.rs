@@ -49,7 +49,7 @@ fn ten_thousand_rows_score_100_in_every_format_and_the_log_stays_readable() {
         .unwrap();
     let screen = crate::success_stdout(&out);
     let run = run_dir(&root);
-    let log = run.join("plays.jsonl");
+    let log = run.join("formats.jsonl");
     let text = std::fs::read_to_string(&log).unwrap();
     // DuckDB reads a line of up to 16 MiB; a rendering is at most 4 MiB of it.
     let longest = text.lines().map(str::len).max().unwrap();
@@ -78,7 +78,7 @@ fn ten_thousand_rows_score_100_in_every_format_and_the_log_stays_readable() {
         .map(|r| &r.format)
         .collect();
     assert!(named.contains(&&Format::XmlPretty), "{named:?}");
-    let files = std::fs::read_to_string(run.join("plays").join("metadata.json")).unwrap();
+    let files = std::fs::read_to_string(run.join("formats").join("metadata.json")).unwrap();
     for r in rs.iter().filter(|r| r.data_stats.bytes > INLINE_DATA_MAX) {
         let prompt: String = r.sample.input.iter().map(|m| m.content.as_str()).collect();
         let hash = prompt
@@ -109,7 +109,7 @@ fn ten_thousand_rows_score_100_in_every_format_and_the_log_stays_readable() {
     crate::success_stdout(&out);
     let rescored = run_dir(&root);
     assert_ne!(rescored, run);
-    let again = parse(&rescored.join("plays.jsonl"));
+    let again = parse(&rescored.join("formats.jsonl"));
     let again = results(&again);
     assert_eq!(again.len(), rs.len());
     for (a, b) in rs.iter().zip(&again) {

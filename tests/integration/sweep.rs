@@ -211,7 +211,7 @@ fn a_data_sweep_grows_to_the_files_size_in_one_folder() {
         "{out}"
     );
     let dir = super::run_cli::run_dir(&root);
-    let lines = super::run_cli::parse(&dir.join("airports.jsonl"));
+    let lines = super::run_cli::parse(&dir.join("formats.jsonl"));
     let bench::runlog::Line::Metadata(meta) = &lines[0] else {
         panic!("metadata first")
     };
@@ -251,7 +251,7 @@ fn a_data_sweep_grows_to_the_files_size_in_one_folder() {
         .output()
         .unwrap();
     super::success_stdout(&out);
-    let lines = super::run_cli::parse(&super::run_cli::run_dir(&root2).join("airports.jsonl"));
+    let lines = super::run_cli::parse(&super::run_cli::run_dir(&root2).join("formats.jsonl"));
     let mut sizes: Vec<usize> = super::run_cli::results(&lines)
         .iter()
         .map(|r| r.records)

@@ -21,8 +21,7 @@ fn run(dir: &Path, name: &str, csv: &str) -> (String, DataMeta) {
         .output()
         .unwrap();
     let screen = crate::success_stdout(&out) + &String::from_utf8_lossy(&out.stderr);
-    let stem = name.split('.').next().unwrap();
-    let lines = parse(&run_dir(&root).join(format!("{stem}.jsonl")));
+    let lines = parse(&run_dir(&root).join("formats.jsonl"));
     let Line::Metadata(meta) = &lines[0] else {
         panic!("no metadata line")
     };

@@ -43,12 +43,12 @@ fn run_all(dir: &Path, file: &Path, extra: &[&str]) -> (String, DataMeta) {
         file.display()
     );
     let run = run_dir(&root);
-    let stem = bench::dataset::user::root_name(&file.file_stem().unwrap().to_string_lossy());
-    let lines = parse(&run.join(format!("{stem}.jsonl")));
+    // The formats suite over the user's records (issue 54: it was named after the file).
+    let lines = parse(&run.join("formats.jsonl"));
     let Line::Metadata(meta) = &lines[0] else {
         panic!("no metadata line")
     };
-    assert_eq!(meta.suite_name, stem);
+    assert_eq!(meta.suite_name, "formats");
     let data = meta.data.clone().expect("data metadata");
     let rs = results(&lines);
     let rendered: Vec<Format> = rs.iter().map(|r| r.format).collect();
@@ -140,9 +140,10 @@ fn nested_records_three_levels_deep_skip_the_tabular_formats() {
     );
     assert_eq!(meta.id_field, "id");
     // Questions reach the third level.
-    let log =
-        std::fs::read_to_string(run_dir(&dir.path().join("data-orders.json")).join("orders.jsonl"))
-            .unwrap();
+    let log = std::fs::read_to_string(
+        run_dir(&dir.path().join("data-orders.json")).join("formats.jsonl"),
+    )
+    .unwrap();
     assert!(
         log.contains("customer.address.geo.lat"),
         "no 3-level path asked"
@@ -470,7 +471,7 @@ fn resume_reloads_the_file_and_refuses_a_changed_one() {
     ]);
     assert!(out.status.success());
     let folder = run_dir(&root);
-    let log = folder.join("small.jsonl");
+    let log = folder.join("formats.jsonl");
     let text = std::fs::read_to_string(&log).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 6);
@@ -495,4 +496,69 @@ fn resume_reloads_the_file_and_refuses_a_changed_one() {
         err.contains("small.jsonl: the file changed since the run started"),
         "{err}"
     );
+}
+
+/// `--data orders.csv` is the formats suite over the user's records (issue 54): its log is
+/// `formats.jsonl`, the report's title names the suite and the file, and `compare` against a
+/// product run names the real difference (the data), not two suites `orders` and `formats`.
+#[test]
+fn a_data_run_is_the_formats_suite_over_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(
+        dir.path(),
+        "orders.csv",
+        "id,total,city\n1,5,Oslo\n2,7,Rome\n3,9,Oslo\n4,2,Rome\n",
+    );
+    let root = dir.path().join("data");
+    let run = |extra: &[&str]| {
+        let out = bench(&dir.path().join("cache"))
+            .args([
+                "run",
+                "--formats",
+                "csv",
+                "--runs",
+                "1",
+                "--structures",
+                "flat",
+            ])
+            .args(["--variants", "mandatory"])
+            .args(extra)
+            .arg("--output-root")
+            .arg(&root)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        run_dir(&root)
+    };
+    let data_run = run(&["--data", f.to_str().unwrap()]);
+    let lines = parse(&data_run.join("formats.jsonl"));
+    let Line::Metadata(meta) = &lines[0] else {
+        panic!("no metadata line")
+    };
+    assert_eq!(meta.suite_name, "formats");
+    let report =
+        std::fs::read_to_string(data_run.join("formats").join("BENCHMARK_REPORT.md")).unwrap();
+    assert!(
+        report.starts_with("# bench report — `formats` suite over `orders.csv`"),
+        "{report:.300}"
+    );
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let product_run = run(&["--no-report"]);
+    let out = bench(&dir.path().join("cache"))
+        .arg("compare")
+        .args([&data_run, &product_run])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("ran on different data (RUN_A asked about `")
+            && err.contains("orders.csv` and RUN_B about the product records"),
+        "{err}"
+    );
+    assert!(!err.contains("`orders` run"), "{err}");
 }

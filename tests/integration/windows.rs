@@ -250,8 +250,10 @@ fn the_dry_run_says_a_missing_key_and_an_unknown_window_without_printing_a_key()
     );
     assert!(!with(&gpt, true).contains("is not set"));
     let stderr = with(&["--provider", "ollama:llama3.1:8b"], false);
+    // Notes point at the config key and the docs, never at a source file (issue 54).
+    assert!(!stderr.contains("src/"), "{stderr}");
     assert!(
-        stderr.contains("note: ollama:llama3.1:8b: context window unknown (llama3.1:8b is not in src/providers/windows.rs)"),
+        stderr.contains("note: ollama:llama3.1:8b: context window unknown (llama3.1:8b is not in bench's window table, docs/providers.md \"Context windows\")"),
         "{stderr}"
     );
     // A local model's window set in the config is checked like the table's.

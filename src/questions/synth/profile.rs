@@ -167,6 +167,15 @@ pub fn profile(records: &[Record]) -> Profile {
     }
     for f in &mut fields {
         f.seen_in = objects.get(&f.parent).copied().unwrap_or(0);
+        // Numbers and plain decimal text (`20` beside `20.50`, kept as written) are numbers.
+        let as_numbers = first
+            .get(&f.path)
+            .is_some_and(|seen| seen.len() > 1 && numbers_as_text(records, &f.path, seen));
+        if as_numbers {
+            f.numbers = numbers_of(records, &f.path);
+            f.kind = Some(Kind::Number);
+            first.remove(&f.path);
+        }
         if let Some(seen) = first.get(&f.path).filter(|s| s.len() > 1) {
             f.mixed = seen.clone();
             f.kind = seen
@@ -182,6 +191,37 @@ pub fn profile(records: &[Record]) -> Profile {
         fields,
         records: records.len(),
     }
+}
+
+/// Whether a field of numbers and strings holds only plain decimal text in its strings: a
+/// user's numbers, some kept as written (`dataset::written`).
+fn numbers_as_text(records: &[Record], path: &str, seen: &[(Kind, usize)]) -> bool {
+    let kinds: Vec<Kind> = seen.iter().map(|(k, _)| *k).collect();
+    kinds.len() == 2
+        && kinds.contains(&Kind::Number)
+        && kinds.contains(&Kind::Text)
+        && records
+            .iter()
+            .filter_map(|r| crate::questions::query::field(r, path))
+            .all(|v| match v {
+                // Past 15 digits a float drops some: such a field stays text, so no sum or
+                // maximum prints a user's 20-digit integer as `9.876543210987654e+19`.
+                Value::String(s) => {
+                    crate::questions::query::decimal_text(s)
+                        && s.trim_start_matches(['-', '0']).replace('.', "").len() <= 15
+                }
+                Value::Number(n) => n.as_i64().is_none_or(|i| i.unsigned_abs() < 1 << 53),
+                _ => true,
+            })
+}
+
+/// Every number of the field at `path`, decimal text read as its number.
+fn numbers_of(records: &[Record], path: &str) -> Vec<f64> {
+    records
+        .iter()
+        .filter_map(|r| crate::questions::query::field(r, path))
+        .filter_map(crate::questions::query::number)
+        .collect()
 }
 
 /// One record's walk over its objects.

@@ -67,11 +67,14 @@ fn text_at(path: &str) -> String {
 
 const NUMERIC: &str = "('BIGINT', 'UBIGINT', 'DOUBLE')";
 
-/// The number at `path`, NULL when absent, null or not a number.
+/// The number at `path`, NULL when absent, null or not a number; a string of plain decimal
+/// text (`20.50`, a number kept as written) is its number, as `query::number` reads it.
 fn num_at(path: &str) -> String {
     let v = at(path);
     format!(
-        "CASE WHEN json_type({v}) IN {NUMERIC} THEN CAST(json_extract_string({v}, '$') AS DOUBLE) END"
+        "CASE WHEN json_type({v}) IN {NUMERIC} THEN CAST(json_extract_string({v}, '$') AS DOUBLE) \
+         WHEN json_type({v}) = 'VARCHAR' AND regexp_full_match(json_extract_string({v}, '$'), \
+         '-?[0-9]+(\\.[0-9]+)?') THEN CAST(json_extract_string({v}, '$') AS DOUBLE) END"
     )
 }
 
