@@ -648,6 +648,7 @@ pub(super) fn build(
         server: resp.server,
         batch_id: None,
         batch_matched_by: None,
+        imported: None,
         error,
     }
 }

@@ -25,6 +25,7 @@ mod experiments;
 mod faults;
 mod gemini_batch_run;
 mod grading;
+mod import;
 mod latest;
 mod local_model;
 mod module_graph;
