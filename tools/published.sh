@@ -41,4 +41,21 @@ export COLUMNS
     echo "### Where bench's grade and the source's differ"
     echo
     "$BENCH" query sql/imported_disagreements.sql --root "$tmp/toon" --format markdown
+    echo
+    echo "## The seed benchmark's runs (thoeltig/file-format-token-accuracy-benchmark-results)"
+    echo
+    echo "Source: \`benchmarks/published/hoeltig/\` (see its PROVENANCE.md): Claude Sonnet 4.6, 14"
+    echo "validation files, 3 runs each. The seed publishes no tokens per answer, so there is no"
+    echo "accuracy per token here; its baseline is json_compact. Where the two grades differ, bench"
+    echo "accepts a list with an item repeated (set equality) or \"none\" for an empty list, which"
+    echo "the seed's validator marks wrong."
+    echo
+    echo '```'
+    "$BENCH" import benchmarks/published/hoeltig/benchmark_sonnet_4_6 --from hoeltig \
+        --output-root "$tmp/hoeltig" | sed -e '/^imported run: /d' -e 's/[[:space:]]*$//'
+    echo '```'
+    echo
+    echo "### Where bench's grade and the seed's differ"
+    echo
+    "$BENCH" query sql/imported_disagreements.sql --root "$tmp/hoeltig" --format markdown
 } > "$OUT"

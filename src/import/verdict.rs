@@ -13,6 +13,8 @@ use std::path::Path;
 pub struct Verdict {
     /// The model.
     pub model: String,
+    /// The data's variant (the seed asks every format of mandatory and of optional data).
+    pub variant: String,
     /// The format.
     pub format: String,
     /// The baseline format.
@@ -43,8 +45,13 @@ pub struct Verdict {
 
 /// The decision in words: worse, better, non-inferior at its token ratio, or undecided with
 /// the questions that would decide.
-fn decision(c: &ComparisonRow) -> String {
-    let (m, f, b) = (&c.family.model, &c.format, &c.baseline);
+fn decision(c: &ComparisonRow, several_variants: bool) -> String {
+    let m = if several_variants {
+        format!("{} ({} data)", c.family.model, c.family.variant)
+    } else {
+        c.family.model.clone()
+    };
+    let (f, b) = (&c.format, &c.baseline);
     let ratio = c
         .token_ratio
         .map(|r| format!(" at {r:.2}× its billed tokens"))
@@ -84,11 +91,16 @@ pub fn verdicts(dir: &Path, baseline: &str) -> Result<Vec<Verdict>> {
             .iter()
             .find(|a| a.family == c.family && a.format == c.format)
     };
+    let several = d
+        .comparisons
+        .iter()
+        .any(|c| c.family.variant != d.comparisons[0].family.variant);
     let mut out: Vec<Verdict> = d
         .comparisons
         .iter()
         .map(|c| Verdict {
             model: c.family.model.clone(),
+            variant: c.family.variant.clone(),
             format: c.format.clone(),
             baseline: c.baseline.clone(),
             accuracy_pct: acc(c).and_then(|a| a.accuracy).map(|x| 100.0 * x),
@@ -101,10 +113,12 @@ pub fn verdicts(dir: &Path, baseline: &str) -> Result<Vec<Verdict>> {
             token_ratio: c.token_ratio,
             accuracy_per_1k_tokens: acc(c).and_then(|a| a.efficiency),
             pairs: c.n_pairs,
-            decision: decision(c),
+            decision: decision(c, several),
         })
         .collect();
-    out.sort_by(|a, b| (&a.model, &a.format).cmp(&(&b.model, &b.format)));
+    out.sort_by(|a, b| {
+        (&a.model, &a.variant, &a.format).cmp(&(&b.model, &b.variant, &b.format))
+    });
     Ok(out)
 }
 
@@ -112,12 +126,18 @@ pub fn verdicts(dir: &Path, baseline: &str) -> Result<Vec<Verdict>> {
 pub fn table(vs: &[Verdict]) -> String {
     let pct = |x: Option<f64>| x.map_or("–".into(), |v| format!("{v:.1}"));
     let mut out = String::new();
-    let mut model = "";
+    let several = vs.iter().any(|v| v.variant != vs[0].variant);
+    let mut group = String::new();
     for v in vs {
-        if v.model != model {
-            model = &v.model;
+        let name = if several {
+            format!("{} · {} data", v.model, v.variant)
+        } else {
+            v.model.clone()
+        };
+        if name != group {
+            group = name;
             out.push_str(&format!(
-                "\n{model} (against {}, margin {:.0} pp)\n  {:<13} {:>6} {:>22} {:>8} {:>6} {:>7} {:>9}\n",
+                "\n{group} (against {}, margin {:.0} pp)\n  {:<13} {:>6} {:>22} {:>8} {:>6} {:>7} {:>9}\n",
                 v.baseline,
                 v.margin_pp,
                 "format",

@@ -119,8 +119,18 @@ fn the_toon_files_reproduce_the_toon_readme_table_and_every_reader_reads_them() 
     );
     assert!(text.contains("Baseline of the paired comparisons: `json_pretty`"));
 
-    // compare: the same answers graded by the source against bench's grade.
-    import(&root, &["--grade", "source"]);
+    // compare (one model per run): grok-4.5's answers by bench's grade, then by the source's.
+    let root = tmp.path().join("one-model");
+    for grade in ["bench", "source"] {
+        let out = bench()
+            .arg("import")
+            .arg(shipped().join("grok-4.5"))
+            .args(["--from", "toon", "--grade", grade, "--output-root"])
+            .arg(&root)
+            .output()
+            .unwrap();
+        crate::success_stdout(&out);
+    }
     let out = bench()
         .args(["compare", "latest~1", "latest", "--format", "json", "--root"])
         .arg(&root)
@@ -229,4 +239,121 @@ fn an_imported_run_cannot_be_resumed_or_rescored() {
         );
     }
     assert_eq!(std::fs::read(&log).unwrap(), before, "the log is untouched");
+}
+
+/// The seed's Sonnet 4.6 runs (`$BENCH_SHARED_DIR/published/hoeltig`): bench's grade agrees
+/// with the seed's validator on every answer of the two runs whose raw answers are published
+/// (csv and json_compact, flat optional: 744 answers), and the run reads as imported.
+#[test]
+fn the_seed_runs_import_and_bench_agrees_with_its_validator() {
+    let Some(shared) = std::env::var_os("BENCH_SHARED_DIR") else {
+        eprintln!("skipping: BENCH_SHARED_DIR not set");
+        return;
+    };
+    let results = Path::new(&shared)
+        .join("published/hoeltig/benchmark_sonnet_4_6/results_flat_all_formats_and_variants_off/results");
+    assert!(results.is_dir(), "{} missing", results.display());
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("data");
+    let out = bench()
+        .arg("import")
+        .arg(results.join("csv_flat_optional_31_validation.json"))
+        .arg(results.join("json_compact_flat_optional_31_validation.json"))
+        .args(["--from", "hoeltig", "--output-root"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    let said = crate::success_stdout(&out);
+    assert!(
+        said.contains("grades: bench agrees with the source on 744 of 744 answers (100.0 %)"),
+        "{said}"
+    );
+    let rows = query(&root, "sql/imported.sql");
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    for r in &rows {
+        assert_eq!(r["answers"], 372);
+        assert_eq!(r["bench_pct"], r["source_pct"], "{r}");
+    }
+}
+
+#[test]
+fn a_table_maps_its_columns_and_a_missing_one_is_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let csv = tmp.path().join("answers.csv");
+    std::fs::write(
+        &csv,
+        "qid,fmt,llm,ok,prompt_tokens,answer,gold\n\
+         q1,json_compact,m,1,100,5,5\n\
+         q1,csv,m,0,60,6,5\n\
+         q2,json_compact,m,1,100,yes,true\n\
+         q2,csv,m,1,60,true,true\n",
+    )
+    .unwrap();
+    let root = tmp.path().join("data");
+    let map = "question=qid,format=fmt,model=llm,correct=ok,input_tokens=prompt_tokens,actual=answer,expected=gold";
+    let out = bench()
+        .arg("import")
+        .arg(&csv)
+        .args(["--from", "table", "--map", map, "--output-root"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    let said = crate::success_stdout(&out);
+    assert!(said.contains("4 answers from 1 files"), "{said}");
+    let rows = query(&root, "sql/imported.sql");
+    let csv_row = rows.iter().find(|r| r["format"] == "csv").unwrap();
+    assert_eq!((csv_row["source_pct"].as_f64(), csv_row["bench_pct"].as_f64()), (Some(50.0), Some(50.0)));
+
+    // A column the map names that the file lacks: one line naming the file, the column and
+    // the field, exit 2, nothing written.
+    let root2 = tmp.path().join("data2");
+    let out = bench()
+        .arg("import")
+        .arg(&csv)
+        .args(["--from", "table", "--map", "question=qid,format=fmt,model=model,correct=ok"])
+        .arg("--output-root")
+        .arg(&root2)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("answers.csv") && err.contains("no column 'model' (mapped to model)"),
+        "{err}"
+    );
+    assert!(!root2.exists());
+    // An unknown field in the map.
+    let out = bench()
+        .arg("import")
+        .arg(&csv)
+        .args(["--from", "table", "--map", "question=qid,format=fmt,model=llm,grade=ok"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("unknown field 'grade'"), "{err}");
+}
+
+/// docs/published.md is what tools/published.sh makes from benchmarks/published/ now.
+#[test]
+fn docs_published_md_is_current() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("published.md");
+    let status = std::process::Command::new("sh")
+        .arg("tools/published.sh")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("BENCH", assert_cmd::cargo::cargo_bin("bench"))
+        .env("OUT", &out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let made = std::fs::read_to_string(&out).unwrap();
+    let committed =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/published.md"))
+            .unwrap();
+    assert!(
+        made == committed,
+        "docs/published.md is not current: run BENCH=target/debug/bench tools/published.sh"
+    );
 }
