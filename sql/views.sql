@@ -90,6 +90,7 @@ FROM read_json(
                                         fence_removed BOOLEAN, prose_removed BOOLEAN),
                          repairs INTEGER),
             turns STRUCT(input BIGINT, output BIGINT)[],
+            imported STRUCT(source_passed BOOLEAN, bench_passed BOOLEAN),
             error VARCHAR
         )'
     },
@@ -161,7 +162,8 @@ WITH m AS (
                           data STRUCT(file VARCHAR, sha256 VARCHAR, root_key VARCHAR,
                                       sample VARCHAR, questions_asked BIGINT,
                                       questions_file VARCHAR, questions_sha256 VARCHAR),
-                          tasks STRUCT(file VARCHAR, ids VARCHAR[]), write JSON)'
+                          tasks STRUCT(file VARCHAR, ids VARCHAR[]), write JSON,
+                          imported STRUCT(name VARCHAR, url VARCHAR))'
         },
         filename = true,
         ignore_errors = true
@@ -201,8 +203,11 @@ SELECT
     benchmark_id,
     kind,
     m.seed,
-    -- The data in words: the file's name, or the product records of a seed.
-    CASE WHEN m.data IS NOT NULL THEN regexp_extract(m.data.file, '[^/\\]+$')
+    -- The data in words: the file's name, or the product records of a seed; an imported
+    -- run (`bench import`) says whose answers these are.
+    CASE WHEN m.imported IS NOT NULL
+             THEN 'answers imported from ' || m.imported.name || ', not produced by bench'
+         WHEN m.data IS NOT NULL THEN regexp_extract(m.data.file, '[^/\\]+$')
          WHEN kind = 'tasks' THEN regexp_extract(m.tasks.file, '[^/\\]+$')
          WHEN kind = 'write' THEN 'write'
          ELSE 'products seed ' || m.seed END AS data_name,
@@ -345,6 +350,26 @@ SELECT
     r.task_scores.actionability AS rubric_actionability,
     r.task_scores.score AS task_score
 FROM result_keys;
+
+-- One row per imported answer (`bench import`, one question per line): the verdict's grade
+-- (`passed`: bench's, or the source's under --grade source) and both grades beside it, with
+-- the tokens as the source counted them.
+CREATE OR REPLACE VIEW imported_answers AS
+SELECT ts, benchmark_id, provider, model, format, structure, variant, records, dataset,
+       experiment, run,
+       r.metrics[1].metric AS question_id,
+       r.metrics[1].expected AS expected,
+       r.metrics[1].actual AS actual,
+       r.metrics[1].validation AS validation,
+       r.metrics[1].reason AS reason,
+       r.metrics[1].normalization AS normalization,
+       r.metrics[1].passed AS passed,
+       r.imported.source_passed,
+       r.imported.bench_passed,
+       r.usage.input AS input_tokens,
+       r.token_basis
+FROM result_keys
+WHERE r.imported IS NOT NULL;
 
 -- One row per `write` call: the written document's grades, first shot and final (after
 -- repairs), with the tokens of every turn summed (docs/write.md).

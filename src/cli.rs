@@ -80,6 +80,9 @@ pub enum Command {
     /// Re-grade a run's stored responses with the current grader (no API calls) into a new
     /// run folder.
     Rescore(RescoreArgs),
+    /// Import answers another benchmark published (the TOON benchmark's model files, …) as run
+    /// folders marked imported, graded by bench too, which every reader then reads.
+    Import(ImportArgs),
 }
 
 /// `bench list-tasks`.

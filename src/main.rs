@@ -46,6 +46,7 @@ fn main() -> ExitCode {
         Command::Perf(args) => commands::perf::execute(args),
         Command::View(args) => commands::view::execute(args),
         Command::Rescore(args) => commands::rescore::execute(args),
+        Command::Import(args) => commands::import::execute(args),
         Command::ListTasks(args) => commands::tasks::list(args),
         Command::Formats(args) => commands::formats::list(args),
         Command::DumpPrompts(args) => commands::prompts::dump(args),

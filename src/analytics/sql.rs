@@ -49,3 +49,7 @@ pub const COMPARE: &str = include_str!("../../sql/compare.sql");
 pub const COMPARE_PAIRS: &str = include_str!("../../sql/compare_pairs.sql");
 /// `sql/compare_tasks.sql`: two tasks runs per format and task (`bench compare`).
 pub const COMPARE_TASKS: &str = include_str!("../../sql/compare_tasks.sql");
+/// `sql/imported.sql`: an imported run's accuracy per format by bench's and the source's grade.
+pub const IMPORTED: &str = include_str!("../../sql/imported.sql");
+/// `sql/imported_disagreements.sql`: every imported answer the two grades disagree on.
+pub const IMPORTED_DISAGREEMENTS: &str = include_str!("../../sql/imported_disagreements.sql");

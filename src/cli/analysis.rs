@@ -183,3 +183,36 @@ pub struct RescoreArgs {
     #[arg(long, value_parser = parse_format)]
     pub baseline: Option<Format>,
 }
+
+/// Whose grade an imported answer's verdict uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum GradeBy {
+    /// bench's own grader (both grades are kept).
+    Bench,
+    /// The source's grade as published.
+    Source,
+}
+
+/// `bench import`.
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// The published files (or folders of them) to import.
+    #[arg(value_name = "SOURCE", required = true)]
+    pub sources: Vec<PathBuf>,
+    /// Which benchmark published them: toon (the TOON benchmark's per-model answer files),
+    /// hoeltig (the seed benchmark's *_validation.json runs, one run per benchmark_<model>),
+    /// table (a CSV or JSONL of answers, with --map).
+    #[arg(long, value_name = "NAME")]
+    pub from: String,
+    /// Root folder the run folders are written under (ROOT/benchmarks/<timestamp>).
+    #[arg(long, default_value = "data")]
+    pub output_root: PathBuf,
+    /// Whose grade the rankings and verdicts use; both are kept either way.
+    #[arg(long, value_enum, default_value_t = GradeBy::Bench)]
+    pub grade: GradeBy,
+    /// `--from table`: the column of each field, FIELD=COLUMN,… (question, format, model and
+    /// correct or actual required; expected, input_tokens, output_tokens, latency_ms, run,
+    /// category optional).
+    #[arg(long, value_name = "FIELD=COLUMN,…")]
+    pub map: Option<String>,
+}

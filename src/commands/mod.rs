@@ -4,6 +4,7 @@ pub mod compare;
 pub mod export;
 pub mod formats;
 pub mod generate;
+pub mod import;
 pub mod init_config;
 pub mod merge;
 pub mod perf;

@@ -108,7 +108,9 @@ fn baseline_for(info: &data::RunInfo, asked: Option<Format>) -> Result<String> {
         .map(|f| f.name().to_string())
         .collect();
     let has = |f: &str| formats.iter().any(|x| x == f);
-    match asked {
+    // An imported run compares against its source's own baseline unless told otherwise.
+    let source = info.metadata.imported.as_ref().and_then(|i| i.baseline);
+    match asked.or(source) {
         Some(f) if has(f.name()) => Ok(f.name().to_string()),
         Some(f) => Err(UsageError::new(format!(
             "--baseline {f}: the run has no such format (it has {})",

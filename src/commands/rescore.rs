@@ -233,6 +233,7 @@ fn regrade(r: &mut ResultRecord, g: &Regenerated) -> Result<()> {
 /// the new folder.
 pub fn rescore(dir: &Path) -> Result<PathBuf> {
     let src = read_run(dir)?;
+    src.metadata.refuse_imported("rescore", &src.jsonl)?;
     let abs = dir.canonicalize()?;
     // The root as the user wrote it when the path names it ("data/benchmarks/<ts>"), so the
     // printed folder looks like theirs; else from the absolute path ("." inside the folder).

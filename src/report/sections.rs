@@ -91,6 +91,9 @@ pub fn setup(d: &ReportData) -> Vec<Block> {
         ),
         format!("Baseline of the paired comparisons: `{}`", d.baseline),
     ];
+    if let Some(i) = &m.imported {
+        items.insert(0, imported_item(i));
+    }
     if let Some(from) = &m.rescored_from {
         items.push(format!(
             "Rescored from run `{}` (`{}`): the same responses, graded again with this bench's grader",
@@ -651,4 +654,27 @@ fn key_check(d: &ReportData) -> Vec<Block> {
         .collect();
     out.push(Block::Bullets(lines));
     out
+}
+
+/// The Setup item of an imported run: whose answers these are, from where, graded by whom.
+fn imported_item(i: &crate::runlog::meta::Imported) -> String {
+    let files: Vec<String> = i
+        .files
+        .iter()
+        .map(|f| format!("`{}` (sha256 `{}`…)", f.path.display(), &f.sha256[..16]))
+        .collect();
+    format!(
+        "**Answers imported from {}, not produced by bench**: {}{}, licence {}; files {}; \
+         tokens as the source counted them: {}; verdicts use {}'s grade (both are kept)",
+        i.name,
+        i.url,
+        i.commit
+            .as_deref()
+            .map(|c| format!(" at commit `{c}`"))
+            .unwrap_or_default(),
+        i.licence,
+        files.join(", "),
+        i.token_counter,
+        i.grade
+    )
 }

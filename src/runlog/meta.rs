@@ -146,6 +146,53 @@ pub struct DataMeta {
     pub sizes: Vec<Option<usize>>,
 }
 
+/// Where an imported run's answers came from (`bench import`): another benchmark or harness
+/// produced them, not bench; every reader says so, and `--resume` and `rescore` refuse the run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Imported {
+    /// The importer that read it (`toon`, `hoeltig`, `table`).
+    pub source: String,
+    /// The source in words (`the TOON benchmark`), as readers name it.
+    pub name: String,
+    /// Where it is published.
+    pub url: String,
+    /// The source repository's commit the files were taken at, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    /// The source's licence (`MIT`; `none found` when the repository has none).
+    pub licence: String,
+    /// Every file read, with its sha256.
+    pub files: Vec<ImportedFile>,
+    /// What the source counted tokens with (`the provider's billed input tokens of the whole
+    /// prompt`).
+    pub token_counter: String,
+    /// The source's own baseline format, which the report compares against by default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<Format>,
+    /// Whose grade the answers' `passed` holds: `bench` (default) or `source` (`--grade source`).
+    pub grade: String,
+}
+
+/// One file an imported run was read from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ImportedFile {
+    /// The path as given.
+    pub path: PathBuf,
+    /// Hex sha256 of its bytes.
+    pub sha256: String,
+    /// Answers read from it.
+    pub answers: usize,
+}
+
+/// Both grades of an imported answer (a `result` line's `imported`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ImportedGrades {
+    /// The source's own grade, as published (null when it published none).
+    pub source_passed: Option<bool>,
+    /// bench's grade of the published answer (null when the expected value is not published).
+    pub bench_passed: Option<bool>,
+}
+
 /// `id_by` of a run log written before composite keys: always one field.
 fn field_by() -> String {
     "field".into()

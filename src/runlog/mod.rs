@@ -134,6 +134,25 @@ pub struct Metadata {
     /// `--shard K/N`: which slice of the plan this run holds (`bench merge` puts them together).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
+    /// Where the answers came from when another benchmark produced them (`bench import`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imported: Option<meta::Imported>,
+}
+
+impl Metadata {
+    /// Refuses `what` (`resume`, `rescore`) of an imported run: bench made none of its calls.
+    pub fn refuse_imported(&self, what: &str, log: &Path) -> Result<(), crate::UsageError> {
+        match &self.imported {
+            Some(i) => Err(crate::UsageError::new(format!(
+                "cannot {what} '{}': its answers were imported from {} ({}), not produced by \
+                 bench; import them again instead",
+                log.display(),
+                i.name,
+                i.url
+            ))),
+            None => Ok(()),
+        }
+    }
 }
 
 /// One slice of a plan split across machines or keys (`bench run --shard K/N`).
@@ -315,6 +334,9 @@ pub struct ResultRecord {
     /// position in the submitted batch; absent when matched by id (and for live calls).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub batch_matched_by: Option<String>,
+    /// Both grades of an imported answer (`bench import`); absent for a call bench made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imported: Option<meta::ImportedGrades>,
     /// Why the call failed, null if it did not.
     pub error: Option<String>,
 }

@@ -671,6 +671,7 @@ pub(super) fn build(
         server: resp.server,
         batch_id: None,
         batch_matched_by: None,
+        imported: None,
         error,
     }
 }

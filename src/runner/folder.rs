@@ -150,6 +150,7 @@ fn metadata(
         question_mode: plan.question_mode,
         primers: plan.primers.clone(),
         rescored_from: None,
+        imported: None,
         tasks: None,
         data: None,
         write: None,

@@ -80,6 +80,8 @@ pub fn load(dir: &Path, retry_errors: bool) -> Result<Resumed> {
             jsonl.display()
         ))
     })?;
+    // Before the log is rewritten: an imported run keeps its summary and is never continued.
+    metadata.refuse_imported("resume", &jsonl)?;
     if retried > 0 {
         notices.push(format!(
             "{retried} failed calls will run again (--retry-errors)"

@@ -97,7 +97,9 @@ fn data_of(i: &RunInfo) -> String {
             .to_string_lossy()
             .into_owned()
     };
-    if let Some(d) = &m.data {
+    if let Some(i) = &m.imported {
+        format!("answers imported from {} · {sizes} questions", i.name)
+    } else if let Some(d) = &m.data {
         format!(
             "{} · {} of {} records",
             file(&d.file),
@@ -128,6 +130,12 @@ fn status_of(i: &RunInfo) -> String {
     }
     if let Some(r) = &m.rescored_from {
         s.push_str(&format!(" · rescored from {}", r.run));
+    }
+    if let Some(i) = &m.imported {
+        s.push_str(&format!(
+            " · answers imported from {}, not produced by bench",
+            i.name
+        ));
     }
     s
 }

@@ -28,6 +28,7 @@ mod faults;
 mod first_checks;
 mod gemini_batch_run;
 mod grading;
+mod import;
 mod latest;
 mod local_model;
 mod module_graph;
