@@ -10,9 +10,12 @@ use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
+/// One field's values kept as text: how many, a few examples, and why.
+type KeptField = (usize, Vec<String>, &'static str);
+
 /// Values kept as text instead of their typed form, per field: how many and a few examples.
 #[derive(Debug, Default)]
-pub struct Kept(Mutex<BTreeMap<String, (usize, Vec<String>, &'static str)>>);
+pub struct Kept(Mutex<BTreeMap<String, KeptField>>);
 
 impl Kept {
     /// Counts one value of `field` kept as `text`, because of `why`.

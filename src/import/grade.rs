@@ -135,9 +135,15 @@ mod tests {
         assert_eq!(metric(&answer("146288", "146,288"), false).1, Some(true));
         assert_eq!(metric(&answer("0.49", "0.4883"), false).1, Some(false));
         assert_eq!(metric(&answer("yes", "true"), false).1, Some(true));
-        assert_eq!(metric(&answer("Marketing", " marketing"), false).1, Some(true));
+        assert_eq!(
+            metric(&answer("Marketing", " marketing"), false).1,
+            Some(true)
+        );
         let (m, bench) = metric(&answer("12", "13"), false);
-        assert_eq!((bench, m.failure, m.off_by), (Some(false), Some(Failure::OffByN), Some(1.0)));
+        assert_eq!(
+            (bench, m.failure, m.off_by),
+            (Some(false), Some(Failure::OffByN), Some(1.0))
+        );
         // --grade source keeps the source's grade in `passed` and bench's beside it.
         let (m, bench) = metric(&answer("0.49", "0.4883"), true);
         assert_eq!((m.passed, bench), (1, Some(false)));

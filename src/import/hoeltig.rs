@@ -69,9 +69,9 @@ fn model_folder(f: &Path) -> Option<&Path> {
 /// Each question id's validation rule from the answer key beside the run, when present.
 fn rules(model: &Path, variant: &str, n: usize) -> HashMap<String, crate::questions::Validation> {
     use crate::questions::Validation;
-    let key = model
-        .join("answers_validation")
-        .join(format!("questions_and_answers_with_{variant}_{n}_records.json"));
+    let key = model.join("answers_validation").join(format!(
+        "questions_and_answers_with_{variant}_{n}_records.json"
+    ));
     let Ok(text) = std::fs::read_to_string(key) else {
         return HashMap::new();
     };
@@ -159,7 +159,11 @@ fn read_model(model_dir: &Path, files: &[PathBuf]) -> anyhow::Result<Published> 
             )
         })?;
         let format = format_of(&v.format).ok_or_else(|| {
-            bad(f, "format", format!("unknown format '{}' (bench has no such format)", v.format))
+            bad(
+                f,
+                "format",
+                format!("unknown format '{}' (bench has no such format)", v.format),
+            )
         })?;
         let structure = match v.structure.as_str() {
             "flat" => Structure::Flat,

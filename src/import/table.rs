@@ -42,16 +42,13 @@ fn mapping(map: Option<&str>) -> anyhow::Result<BTreeMap<&'static str, String>> 
         let (k, v) = pair.split_once('=').ok_or_else(|| {
             crate::UsageError::new(format!("--map: '{pair}' is not FIELD=COLUMN"))
         })?;
-        let field = FIELDS
-            .iter()
-            .find(|f| **f == k.trim())
-            .ok_or_else(|| {
-                crate::UsageError::new(format!(
-                    "--map: unknown field '{}' (fields: {})",
-                    k.trim(),
-                    FIELDS.join(", ")
-                ))
-            })?;
+        let field = FIELDS.iter().find(|f| **f == k.trim()).ok_or_else(|| {
+            crate::UsageError::new(format!(
+                "--map: unknown field '{}' (fields: {})",
+                k.trim(),
+                FIELDS.join(", ")
+            ))
+        })?;
         out.insert(*field, v.trim().to_string());
     }
     for need in ["question", "format", "model"] {
@@ -69,8 +66,11 @@ fn mapping(map: Option<&str>) -> anyhow::Result<BTreeMap<&'static str, String>> 
     Ok(out)
 }
 
-/// The rows of a CSV or JSONL file as objects, each with its place (`row 3`, `line 3`).
-fn rows(f: &Path, bytes: &[u8]) -> anyhow::Result<(Vec<String>, Vec<(String, Map<String, Value>)>)> {
+/// A file's rows, each with its place (`row 3`, `line 3`).
+type PlacedRows = Vec<(String, Map<String, Value>)>;
+
+/// The column names and rows of a CSV or JSONL file as objects.
+fn rows(f: &Path, bytes: &[u8]) -> anyhow::Result<(Vec<String>, PlacedRows)> {
     let jsonl = f
         .extension()
         .is_some_and(|x| x == "jsonl" || x == "ndjson" || x == "json");
@@ -181,40 +181,68 @@ fn read_table(f: &Path, map: &BTreeMap<&'static str, String>) -> anyhow::Result<
     }
     let mut answers = Vec::new();
     for (place, o) in rows {
-        let get = |field: &str| map.get(field).and_then(|c| o.get(c)).filter(|v| !v.is_null());
+        let get = |field: &str| {
+            map.get(field)
+                .and_then(|c| o.get(c))
+                .filter(|v| !v.is_null())
+        };
         let need = |field: &str| {
             get(field)
                 .map(text)
                 .filter(|s| !s.trim().is_empty())
-                .ok_or_else(|| bad(f, &place, format!("empty {field} (column '{}')", map[field])))
+                .ok_or_else(|| {
+                    bad(
+                        f,
+                        &place,
+                        format!("empty {field} (column '{}')", map[field]),
+                    )
+                })
         };
         let name = need("format")?;
         let format = Format::from_name(&name.trim().replace('-', "_")).ok_or_else(|| {
             bad(
                 f,
                 &place,
-                format!("unknown format '{name}' (column '{}'; `bench formats` lists bench's)", map["format"]),
+                format!(
+                    "unknown format '{name}' (column '{}'; `bench formats` lists bench's)",
+                    map["format"]
+                ),
             )
         })?;
         let source_passed = match get("correct") {
             None => None,
             Some(v) => Some(boolean(v).ok_or_else(|| {
-                bad(f, &place, format!("correct is '{}', not true/false/1/0 (column '{}')", text(v), map["correct"]))
+                bad(
+                    f,
+                    &place,
+                    format!(
+                        "correct is '{}', not true/false/1/0 (column '{}')",
+                        text(v),
+                        map["correct"]
+                    ),
+                )
             })?),
         };
         let run = match get("run") {
             None => 1,
             Some(v) => number(v)
                 .filter(|n| *n >= 1.0 && n.fract() == 0.0)
-                .ok_or_else(|| bad(f, &place, format!("run is '{}', not a whole number from 1", text(v))))?
-                as u32,
+                .ok_or_else(|| {
+                    bad(
+                        f,
+                        &place,
+                        format!("run is '{}', not a whole number from 1", text(v)),
+                    )
+                })? as u32,
         };
         let tokens = |field: &str| get(field).and_then(number).map(|n| n.max(0.0) as u64);
         answers.push(Answer {
             model: need("model")?,
             format,
             question: need("question")?,
-            category: get("category").map(text).unwrap_or_else(|| "question".into()),
+            category: get("category")
+                .map(text)
+                .unwrap_or_else(|| "question".into()),
             expected: get("expected").cloned(),
             actual: get("actual").cloned().unwrap_or(Value::Null),
             source_passed,
@@ -230,7 +258,10 @@ fn read_table(f: &Path, map: &BTreeMap<&'static str, String>) -> anyhow::Result<
     }
     let about = Imported {
         source: "table".into(),
-        name: format!("the table {}", f.file_name().unwrap_or_default().to_string_lossy()),
+        name: format!(
+            "the table {}",
+            f.file_name().unwrap_or_default().to_string_lossy()
+        ),
         url: f.display().to_string(),
         commit: None,
         licence: "as the table's owner states".into(),

@@ -58,9 +58,15 @@ fn decision(c: &ComparisonRow, several_variants: bool) -> String {
         .unwrap_or_default();
     let delta = c.delta_accuracy_pp.unwrap_or(0.0);
     if c.worse() {
-        format!("on {m}, {f} is worse than {b} ({delta:+.1} pp, Holm p {:.3})", c.p_holm)
+        format!(
+            "on {m}, {f} is worse than {b} ({delta:+.1} pp, Holm p {:.3})",
+            c.p_holm
+        )
     } else if c.significant && delta > 0.0 {
-        format!("on {m}, {f} is better than {b} ({delta:+.1} pp, Holm p {:.3}){ratio}", c.p_holm)
+        format!(
+            "on {m}, {f} is better than {b} ({delta:+.1} pp, Holm p {:.3}){ratio}",
+            c.p_holm
+        )
     } else if c.noninferior() {
         format!("on {m}, {f} is non-inferior to {b}{ratio}")
     } else {
@@ -116,9 +122,7 @@ pub fn verdicts(dir: &Path, baseline: &str) -> Result<Vec<Verdict>> {
             decision: decision(c, several),
         })
         .collect();
-    out.sort_by(|a, b| {
-        (&a.model, &a.variant, &a.format).cmp(&(&b.model, &b.variant, &b.format))
-    });
+    out.sort_by(|a, b| (&a.model, &a.variant, &a.format).cmp(&(&b.model, &b.variant, &b.format)));
     Ok(out)
 }
 

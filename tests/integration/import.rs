@@ -9,7 +9,8 @@ use std::path::{Path, PathBuf};
 
 fn bench() -> Command {
     let mut c = Command::cargo_bin("bench").unwrap();
-    c.env_remove("ANTHROPIC_API_KEY").env_remove("OPENAI_API_KEY");
+    c.env_remove("ANTHROPIC_API_KEY")
+        .env_remove("OPENAI_API_KEY");
     c
 }
 
@@ -31,7 +32,9 @@ fn import(root: &Path, extra: &[&str]) -> String {
 
 fn query(root: &Path, file: &str) -> Vec<Value> {
     let out = bench()
-        .args(["query", file, "--run", "latest", "--format", "json", "--root"])
+        .args([
+            "query", file, "--run", "latest", "--format", "json", "--root",
+        ])
         .arg(root)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
@@ -132,7 +135,9 @@ fn the_toon_files_reproduce_the_toon_readme_table_and_every_reader_reads_them() 
         crate::success_stdout(&out);
     }
     let out = bench()
-        .args(["compare", "latest~1", "latest", "--format", "json", "--root"])
+        .args([
+            "compare", "latest~1", "latest", "--format", "json", "--root",
+        ])
         .arg(&root)
         .output()
         .unwrap();
@@ -234,7 +239,8 @@ fn an_imported_run_cannot_be_resumed_or_rescored() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(
-            err.contains("imported from the TOON benchmark") && err.contains("not produced by bench"),
+            err.contains("imported from the TOON benchmark")
+                && err.contains("not produced by bench"),
             "{err}"
         );
     }
@@ -250,8 +256,9 @@ fn the_seed_runs_import_and_bench_agrees_with_its_validator() {
         eprintln!("skipping: BENCH_SHARED_DIR not set");
         return;
     };
-    let results = Path::new(&shared)
-        .join("published/hoeltig/benchmark_sonnet_4_6/results_flat_all_formats_and_variants_off/results");
+    let results = Path::new(&shared).join(
+        "published/hoeltig/benchmark_sonnet_4_6/results_flat_all_formats_and_variants_off/results",
+    );
     assert!(results.is_dir(), "{} missing", results.display());
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("data");
@@ -302,7 +309,13 @@ fn a_table_maps_its_columns_and_a_missing_one_is_named() {
     assert!(said.contains("4 answers from 1 files"), "{said}");
     let rows = query(&root, "sql/imported.sql");
     let csv_row = rows.iter().find(|r| r["format"] == "csv").unwrap();
-    assert_eq!((csv_row["source_pct"].as_f64(), csv_row["bench_pct"].as_f64()), (Some(50.0), Some(50.0)));
+    assert_eq!(
+        (
+            csv_row["source_pct"].as_f64(),
+            csv_row["bench_pct"].as_f64()
+        ),
+        (Some(50.0), Some(50.0))
+    );
 
     // A column the map names that the file lacks: one line naming the file, the column and
     // the field, exit 2, nothing written.
@@ -310,7 +323,12 @@ fn a_table_maps_its_columns_and_a_missing_one_is_named() {
     let out = bench()
         .arg("import")
         .arg(&csv)
-        .args(["--from", "table", "--map", "question=qid,format=fmt,model=model,correct=ok"])
+        .args([
+            "--from",
+            "table",
+            "--map",
+            "question=qid,format=fmt,model=model,correct=ok",
+        ])
         .arg("--output-root")
         .arg(&root2)
         .output()
@@ -327,7 +345,12 @@ fn a_table_maps_its_columns_and_a_missing_one_is_named() {
     let out = bench()
         .arg("import")
         .arg(&csv)
-        .args(["--from", "table", "--map", "question=qid,format=fmt,model=llm,grade=ok"])
+        .args([
+            "--from",
+            "table",
+            "--map",
+            "question=qid,format=fmt,model=llm,grade=ok",
+        ])
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
