@@ -22,6 +22,7 @@ pub mod recommend;
 pub mod report;
 pub mod runlog;
 pub mod runner;
+pub mod scalar;
 pub mod stats;
 pub mod suites;
 pub mod sweep;

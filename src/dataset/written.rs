@@ -5,7 +5,7 @@
 //! its text, a string; one it does keeps its type. The choices are counted per field for the
 //! notes, so the report says where a value could not be kept with its type.
 
-use crate::formats::scalar;
+use crate::scalar;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::sync::Mutex;

@@ -7,8 +7,8 @@
 
 use super::{
     Encoder, FormatError, FormatSpec, Learned, Records, Splice, flat_records, no_empty_strings,
-    scalar,
 };
+use crate::scalar;
 use serde_json::{Map, Value};
 
 /// Delimited text via the `csv` crate, with `delimiter` between cells.

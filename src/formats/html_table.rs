@@ -5,8 +5,8 @@
 
 use super::{
     Encoder, FormatError, FormatSpec, Learned, Records, Splice, flat_records, no_empty_strings,
-    scalar,
 };
+use crate::scalar;
 use quick_xml::escape::partial_escape;
 use quick_xml::events::Event;
 use serde_json::{Map, Value};

@@ -4,8 +4,8 @@
 
 use super::{
     Encoder, FormatError, FormatSpec, Learned, Records, Splice, flat_records, no_empty_strings,
-    scalar,
 };
+use crate::scalar;
 use serde_json::{Map, Value};
 
 /// Markdown table.

@@ -11,7 +11,6 @@ mod kv_paths;
 pub mod locate;
 mod markdown_kv;
 mod markdown_table;
-pub mod scalar;
 pub mod stream;
 mod tealeaf;
 pub mod toon;

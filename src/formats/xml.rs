@@ -6,7 +6,8 @@
 //! so every key survives. Shapes XML cannot say without type hints (empty lists and objects)
 //! are a "cannot represent" error, never a guess.
 
-use super::{Encoder, FormatError, FormatSpec, Splice, scalar};
+use super::{Encoder, FormatError, FormatSpec, Splice};
+use crate::scalar;
 use quick_xml::Writer;
 use quick_xml::escape::partial_escape;
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};

@@ -6,7 +6,8 @@
 
 use super::run_cli::{bench, run_dir};
 use bench::dataset::user::{LoadOptions, load};
-use bench::formats::{Format, scalar};
+use bench::formats::Format;
+use bench::scalar;
 use std::path::{Path, PathBuf};
 
 const COLUMNS: [&str; 9] = [

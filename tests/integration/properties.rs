@@ -267,7 +267,7 @@ fn same(a: &Value, b: &Value, untyped: bool) -> bool {
             x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b, untyped))
         }
         (Value::String(s), other) if untyped && !other.is_string() => {
-            !s.is_empty() && same_value(&bench::formats::scalar::infer(s), other)
+            !s.is_empty() && same_value(&bench::scalar::infer(s), other)
         }
         _ => same_value(a, b),
     }

@@ -82,7 +82,7 @@ fn sql_questions_score_100_with_the_reference_on_every_format_that_holds_the_rec
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("5 questions"), "{stderr}");
-    let m = metrics(&run_dir(&root).join("orders.jsonl"));
+    let m = metrics(&run_dir(&root).join("formats.jsonl"));
     let formats: std::collections::BTreeSet<&str> = m.iter().map(|(f, _)| f.as_str()).collect();
     // Nested records: every format but the five flat-only ones, and XML, which cannot tell
     // O-3's empty list from an empty string; each skip is said with its reason.
@@ -153,15 +153,13 @@ async fn the_original_benchmarks_files_load_unchanged_and_a_key_all_answers_cont
         let stderr = String::from_utf8_lossy(&out.stderr).to_string();
         assert!(out.status.success(), "{stderr}");
         let dir = run_dir(&root.join("out"));
-        let report = std::fs::read_to_string(
-            dir.join("json_compact_with_optional_4_flat_records/BENCHMARK_REPORT.md"),
-        )
-        .unwrap_or_else(|e| {
-            panic!(
-                "{e}: {:?}",
-                std::fs::read_dir(&dir).unwrap().collect::<Vec<_>>()
-            )
-        });
+        let report = std::fs::read_to_string(dir.join("formats/BENCHMARK_REPORT.md"))
+            .unwrap_or_else(|e| {
+                panic!(
+                    "{e}: {:?}",
+                    std::fs::read_dir(&dir).unwrap().collect::<Vec<_>>()
+                )
+            });
         (stderr, (report, dir))
     })
     .await
@@ -171,7 +169,7 @@ async fn the_original_benchmarks_files_load_unchanged_and_a_key_all_answers_cont
         stderr.contains("4 question(s) have a given answer and no sql"),
         "{stderr}"
     );
-    let m = metrics(&dir.join("json_compact_with_optional_4_flat_records.jsonl"));
+    let m = metrics(&dir.join("formats.jsonl"));
     assert_eq!(m.len(), 2 * 4);
     for (f, metric) in &m {
         let want = match metric["metric"].as_str().unwrap() {

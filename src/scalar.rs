@@ -1,4 +1,5 @@
-//! Text ↔ scalar conversion for the formats that carry no types (CSV cells, XML text).
+//! Text ↔ scalar conversion for text that carries no types (CSV cells, XML text, a user's file
+//! as written): shared by the formats and the data loader, so neither imports the other.
 
 use serde_json::{Number, Value};
 
