@@ -13,9 +13,8 @@ use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
 /// Refuses an output root the run could not write its folder into, before anything is asked
-/// of a server and without creating anything (a refused plan leaves no folder behind): the
-/// nearest existing folder on the way to `root/benchmarks` must be a folder this process may
-/// write to.
+/// of a server and without leaving anything (a refused plan leaves no folder behind): a folder
+/// must be creatable in the nearest existing folder on the way to `root/benchmarks`.
 pub fn check_output_root(root: &Path) -> Result<(), UsageError> {
     let target = root.join("benchmarks");
     let existing = target
@@ -43,12 +42,11 @@ pub fn check_output_root(root: &Path) -> Result<(), UsageError> {
     if !existing.is_dir() {
         return Err(refuse("it is a file, not a folder".into()));
     }
-    let c = std::ffi::CString::new(existing.as_os_str().as_encoded_bytes())
-        .map_err(|e| refuse(e.to_string()))?;
-    // SAFETY: `c` is a NUL-terminated path that outlives the call; access(2) only reads it.
-    if unsafe { libc::access(c.as_ptr(), libc::W_OK | libc::X_OK) } != 0 {
-        return Err(refuse(std::io::Error::last_os_error().to_string()));
-    }
+    // A folder made and removed at once is the only honest test: access(2) says yes to root on
+    // /proc or a read-only mount, where the run's own mkdir then fails after the counting.
+    let probe = existing.join(format!(".bench-write-check-{}", std::process::id()));
+    std::fs::create_dir(&probe).map_err(|e| refuse(e.to_string()))?;
+    let _ = std::fs::remove_dir(&probe);
     Ok(())
 }
 
@@ -280,4 +278,19 @@ pub(super) fn write_metadata_files(
                "question_mode": plan.question_mode.name(), "primers": plan.primers}),
         )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_output_root;
+
+    #[test]
+    fn a_root_nothing_can_be_made_in_is_refused_even_for_root_and_a_good_one_is_left_empty() {
+        // /proc takes no new folders, though access(2) tells root it is writable.
+        let err = check_output_root(std::path::Path::new("/proc/bench-out")).unwrap_err();
+        assert!(err.to_string().contains("'/proc'"), "{err}");
+        let tmp = tempfile::tempdir().unwrap();
+        check_output_root(&tmp.path().join("out")).unwrap();
+        assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+    }
 }
