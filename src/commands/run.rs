@@ -363,7 +363,14 @@ fn launch(
 fn discard_unreached(outcome: &runner::Outcome) -> Result<()> {
     let run_dir = outcome.jsonl.parent().unwrap_or(std::path::Path::new("."));
     let kept = match std::fs::remove_dir_all(run_dir) {
-        Ok(()) => "no run folder or report is kept".to_string(),
+        Ok(()) => {
+            // `benchmarks/` too when this run made it and nothing else is in it (remove_dir
+            // refuses a folder that is not empty).
+            if let Some(parent) = run_dir.parent() {
+                let _ = std::fs::remove_dir(parent);
+            }
+            "no run folder or report is kept".to_string()
+        }
         Err(e) => format!(
             "its folder '{}' could not be removed: {e}",
             run_dir.display()
