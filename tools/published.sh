@@ -44,14 +44,18 @@ export COLUMNS
     echo
     echo "## The seed benchmark's runs (thoeltig/file-format-token-accuracy-benchmark-results)"
     echo
-    echo "Source: \`benchmarks/published/hoeltig/\` (see its PROVENANCE.md): Claude Sonnet 4.6, 14"
-    echo "validation files, 3 runs each. The seed publishes no tokens per answer, so there is no"
-    echo "accuracy per token here; its baseline is json_compact. Where the two grades differ, bench"
-    echo "accepts a list with an item repeated (set equality) or \"none\" for an empty list, which"
-    echo "the seed's validator marks wrong."
+    echo "Source: \`benchmarks/published/hoeltig/\` (see its PROVENANCE.md): Claude Sonnet 4.6 (14"
+    echo "validation files, 3 runs each) and Claude Haiku 4.5 (16 files bench reads, 3 to 9 runs per"
+    echo "format; its two \`toon_unsafe\` files have no bench format and are named as skipped). Δ and"
+    echo "its interval are of weighted accuracy over the runs both formats have (the seed weights its"
+    echo "four question categories); McNemar's test pairs answers by question and run. The seed"
+    echo "publishes no tokens per answer, so there is no accuracy per token here; its baseline is"
+    echo "json_compact. Where the two grades differ, bench accepts a list with an item repeated (set"
+    echo "equality) or \"none\" for an empty list, which the seed's validator marks wrong."
     echo
     echo '```'
-    "$BENCH" import benchmarks/published/hoeltig/benchmark_sonnet_4_6 --from hoeltig \
+    "$BENCH" import benchmarks/published/hoeltig/benchmark_sonnet_4_6 \
+        benchmarks/published/hoeltig/benchmark_haiku_4_5 --from hoeltig \
         --output-root "$tmp/hoeltig" | sed -e '/^imported run: /d' -e 's/[[:space:]]*$//'
     echo '```'
     echo

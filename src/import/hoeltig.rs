@@ -44,12 +44,17 @@ struct Given {
 }
 
 /// The seed's format names as bench's: its `toon_default` and `toon_safe` are TOON v3 without
-/// and with safe key folding; `toon_unsafe` (unsafe folding) has no bench format.
-fn format_of(name: &str) -> Option<Format> {
-    Some(match name {
+/// and with safe key folding. `Err` names a seed format bench has no equivalent of.
+fn format_of(name: &str) -> Option<Result<Format, &'static str>> {
+    Some(Ok(match name {
         "toon_safe" => Format::ToonKeyfold,
+        "toon_unsafe" => {
+            return Some(Err(
+                "TOON with unsafe key folding, which bench has no format for",
+            ));
+        }
         n => Format::from_name(n)?,
-    })
+    }))
 }
 
 /// The model a `benchmark_<model>` folder names (`benchmark_sonnet_4_6` → claude-sonnet-4-6).
@@ -148,6 +153,7 @@ fn read_model(model_dir: &Path, files: &[PathBuf]) -> anyhow::Result<Published> 
     let model = model_of(&folder);
     let mut answers = Vec::new();
     let mut read = Vec::new();
+    let mut skipped = Vec::new();
     for f in files {
         let (bytes, sha256) = read_hashed(f)?;
         let before = answers.len();
@@ -158,13 +164,29 @@ fn read_model(model_dir: &Path, files: &[PathBuf]) -> anyhow::Result<Published> 
                 format!("not a seed validation file: {e}"),
             )
         })?;
-        let format = format_of(&v.format).ok_or_else(|| {
-            bad(
-                f,
-                "format",
-                format!("unknown format '{}' (bench has no such format)", v.format),
-            )
-        })?;
+        let format = match format_of(&v.format) {
+            Some(Ok(format)) => format,
+            Some(Err(why)) => {
+                let n: usize = v
+                    .questions_and_provided_answers
+                    .iter()
+                    .map(|q| q.answers.len())
+                    .sum();
+                skipped.push(format!(
+                    "{} ({}: {why}; its {n} answers are not imported)",
+                    f.display(),
+                    v.format
+                ));
+                continue;
+            }
+            None => {
+                return Err(bad(
+                    f,
+                    "format",
+                    format!("unknown format '{}' (bench has no such format)", v.format),
+                ));
+            }
+        };
         let structure = match v.structure.as_str() {
             "flat" => Structure::Flat,
             "nested" => Structure::Nested,
@@ -223,6 +245,7 @@ fn read_model(model_dir: &Path, files: &[PathBuf]) -> anyhow::Result<Published> 
         token_counter: "none published per answer".into(),
         baseline: Some(Format::JsonCompact),
         grade: String::new(),
+        skipped,
     };
     Ok(Published {
         about,

@@ -37,6 +37,7 @@ pub fn lines(w: &Written) -> Vec<String> {
             a.grade
         )
     });
+    out.extend(a.skipped.iter().map(|s| format!("skipped: {s}")));
     out
 }
 

@@ -276,6 +276,7 @@ fn read_table(f: &Path, map: &BTreeMap<&'static str, String>) -> anyhow::Result<
         },
         baseline: None,
         grade: String::new(),
+        skipped: Vec::new(),
     };
     Ok(Published {
         about,

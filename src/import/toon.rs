@@ -77,6 +77,7 @@ impl Importer for Toon {
                 .into(),
             baseline: Some(Format::JsonPretty),
             grade: String::new(),
+            skipped: Vec::new(),
         };
         Ok(vec![Published {
             about,

@@ -19,9 +19,11 @@ pub struct Verdict {
     pub format: String,
     /// The baseline format.
     pub baseline: String,
-    /// Accuracy of the format, percent.
+    /// Weighted accuracy of the format, percent (plain accuracy when the source has one
+    /// category, as the TOON benchmark's).
     pub accuracy_pct: Option<f64>,
-    /// Δ accuracy against the baseline, percentage points, over the paired questions.
+    /// Δ weighted accuracy against the baseline, percentage points, over the runs both
+    /// answered: the number the bootstrap interval is around.
     pub delta_pp: Option<f64>,
     /// Question-clustered bootstrap 95 % interval of Δ, pp.
     pub delta_low_pp: Option<f64>,
@@ -56,15 +58,19 @@ fn decision(c: &ComparisonRow, several_variants: bool) -> String {
         .token_ratio
         .map(|r| format!(" at {r:.2}× its billed tokens"))
         .unwrap_or_default();
-    let delta = c.delta_accuracy_pp.unwrap_or(0.0);
+    // The Δ the interval is around (weighted), and McNemar's on the (question, run) pairs.
+    let delta = c.delta_weighted_pp.unwrap_or(0.0);
+    let plain = c.delta_accuracy_pp.unwrap_or(0.0);
     if c.worse() {
         format!(
-            "on {m}, {f} is worse than {b} ({delta:+.1} pp, Holm p {:.3})",
+            "on {m}, {f} is worse than {b} ({delta:+.1} pp; McNemar on the pairs {plain:+.1} pp, \
+             Holm p {:.3})",
             c.p_holm
         )
-    } else if c.significant && delta > 0.0 {
+    } else if c.significant && plain > 0.0 {
         format!(
-            "on {m}, {f} is better than {b} ({delta:+.1} pp, Holm p {:.3}){ratio}",
+            "on {m}, {f} is better than {b} ({delta:+.1} pp; McNemar on the pairs {plain:+.1} pp, \
+             Holm p {:.3}){ratio}",
             c.p_holm
         )
     } else if c.noninferior() {
@@ -76,6 +82,13 @@ fn decision(c: &ComparisonRow, several_variants: bool) -> String {
             .or(c.runs_needed)
             .map(|r| ((r - c.runs).max(1) as f64 * per_run).round() as i64);
         match more {
+            // Past 20 times the questions asked (Δ on the pairs near −margin), more of the same
+            // questions is no practical way to decide; an exact count would mislead.
+            Some(n) if n > 20 * c.n_pairs => format!(
+                "on {m}, {f} against {b}: undecided: at the pairs' Δ ({plain:+.1} pp) over {} \
+                 questions would be needed, so more of the same questions cannot decide it",
+                crate::numfmt::thousands(20 * c.n_pairs)
+            ),
             Some(n) => format!(
                 "on {m}, {f} against {b}: undecided: about {} more questions would decide",
                 crate::numfmt::thousands(n)
@@ -109,8 +122,8 @@ pub fn verdicts(dir: &Path, baseline: &str) -> Result<Vec<Verdict>> {
             variant: c.family.variant.clone(),
             format: c.format.clone(),
             baseline: c.baseline.clone(),
-            accuracy_pct: acc(c).and_then(|a| a.accuracy).map(|x| 100.0 * x),
-            delta_pp: c.delta_accuracy_pp,
+            accuracy_pct: acc(c).and_then(|a| a.weighted_accuracy).map(|x| 100.0 * x),
+            delta_pp: c.delta_weighted_pp,
             delta_low_pp: c.delta_low_pp,
             delta_high_pp: c.delta_high_pp,
             p_holm: c.p_holm,
@@ -141,12 +154,12 @@ pub fn table(vs: &[Verdict]) -> String {
         if name != group {
             group = name;
             out.push_str(&format!(
-                "\n{group} (against {}, margin {:.0} pp)\n  {:<13} {:>6} {:>22} {:>8} {:>6} {:>7} {:>9}\n",
+                "\n{group} (against {}, margin {:.0} pp)\n  {:<13} {:>6} {:>24} {:>8} {:>6} {:>7} {:>9}\n",
                 v.baseline,
                 v.margin_pp,
                 "format",
-                "acc %",
-                "Δ pp [95 % bootstrap]",
+                "w.acc%",
+                "Δ w. pp [95 % bootstrap]",
                 "Holm p",
                 "pairs",
                 "tokens",
@@ -160,7 +173,7 @@ pub fn table(vs: &[Verdict]) -> String {
             pct(v.delta_high_pp)
         );
         out.push_str(&format!(
-            "  {:<13} {:>6} {:>22} {:>8.3} {:>6} {:>7} {:>9}\n  → {}\n",
+            "  {:<13} {:>6} {:>24} {:>8.3} {:>6} {:>7} {:>9}\n  → {}\n",
             v.format,
             pct(v.accuracy_pct),
             interval,

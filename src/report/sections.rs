@@ -665,7 +665,7 @@ fn imported_item(i: &crate::runlog::meta::Imported) -> String {
         .collect();
     format!(
         "**Answers imported from {}, not produced by bench**: {}{}, licence {}; files {}; \
-         tokens as the source counted them: {}; verdicts use {}'s grade (both are kept)",
+         tokens as the source counted them: {}; verdicts use {}'s grade (both are kept){}",
         i.name,
         i.url,
         i.commit
@@ -675,6 +675,10 @@ fn imported_item(i: &crate::runlog::meta::Imported) -> String {
         i.licence,
         files.join(", "),
         i.token_counter,
-        i.grade
+        i.grade,
+        i.skipped
+            .iter()
+            .map(|s| format!("; skipped: {s}"))
+            .collect::<String>()
     )
 }

@@ -171,6 +171,9 @@ pub struct Imported {
     pub baseline: Option<Format>,
     /// Whose grade the answers' `passed` holds: `bench` (default) or `source` (`--grade source`).
     pub grade: String,
+    /// Files of the source left out, each with why (a format bench has no equivalent of).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<String>,
 }
 
 /// One file an imported run was read from.

@@ -380,3 +380,50 @@ fn docs_published_md_is_current() {
         "docs/published.md is not current: run BENCH=target/debug/bench tools/published.sh"
     );
 }
+
+/// The seed's Haiku 4.5 runs (shipped): its `toon_unsafe` files, a format bench has none of,
+/// are named as skipped with their answers, never dropped silently; formats ran 3 to 9 times,
+/// and every verdict's Δ lies inside its own bootstrap interval (both weighted, over the runs
+/// both formats have: the plain Δ of all runs once sat outside it, -14.0 against [-12.9, -4.5]).
+#[test]
+fn the_haiku_runs_name_what_they_skip_and_each_delta_lies_in_its_interval() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("data");
+    let out = bench()
+        .arg("import")
+        .arg(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("benchmarks/published/hoeltig/benchmark_haiku_4_5"),
+        )
+        .args(["--from", "hoeltig", "--output-root"])
+        .arg(&root)
+        .output()
+        .unwrap();
+    let said = crate::success_stdout(&out);
+    assert!(said.contains("8,804 answers from 16 files"), "{said}");
+    let skipped: Vec<&str> = said.lines().filter(|l| l.contains("skipped:")).collect();
+    assert_eq!(skipped.len(), 2, "{said}");
+    assert!(
+        skipped
+            .iter()
+            .all(|l| l.contains("toon_unsafe_flat_")
+                && l.contains("its 372 answers are not imported")),
+        "{skipped:?}"
+    );
+    let run = std::fs::read_dir(root.join("benchmarks"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let verdicts = bench::import::verdict::verdicts(&run, "json_compact").unwrap();
+    assert_eq!(verdicts.len(), 14, "7 formats × 2 variants: {verdicts:?}");
+    for v in &verdicts {
+        let (d, lo, hi) = (
+            v.delta_pp.unwrap(),
+            v.delta_low_pp.unwrap(),
+            v.delta_high_pp.unwrap(),
+        );
+        assert!(lo - 1e-9 <= d && d <= hi + 1e-9, "{v:?}");
+    }
+}
