@@ -37,20 +37,29 @@ per_format AS (
     FROM runs
     GROUP BY ALL
 ),
--- Δ weighted accuracy as the mean over the runs both formats completed (the runs the pairs
--- come from), so the bootstrap interval of `bench report` is around this very number.
+-- Δ weighted accuracy over the pairs: per run, each category's accuracy on the questions both
+-- formats answered, weighted as `runs` weights them, then the mean over the runs both formats
+-- completed; so the bootstrap interval of `bench report` is around this very number, also
+-- when the formats were asked different questions (an imported source's CSV answers only its
+-- flat questions) or ran different numbers of times.
 run_deltas AS (
-    SELECT f.provider, f.model, f.format, f.structure, f.variant, f.records, f.experiment,
-           f.primer, avg(f.weighted_accuracy - b.weighted_accuracy) AS delta_weighted
-    FROM runs AS f
-    JOIN runs AS b
-        ON b.format = coalesce(getvariable('bench_baseline'), 'json_compact')
-        AND f.format <> b.format
-        AND (b.benchmark_id, b.provider, b.model, b.structure, b.variant, b.records,
-             b.experiment, b.primer, b.run)
-          = (f.benchmark_id, f.provider, f.model, f.structure, f.variant, f.records,
-             f.experiment, f.primer, f.run)
-    WHERE NOT f.failed AND NOT b.failed
+    SELECT provider, model, format, structure, variant, records, experiment, primer,
+           avg(delta) AS delta_weighted
+    FROM (
+        SELECT c.benchmark_id, c.provider, c.model, c.format, c.structure, c.variant,
+               c.records, c.experiment, c.primer, c.run,
+               sum((c.accuracy - c.baseline_accuracy) * w.weight ORDER BY c.category)
+                   / sum(w.weight ORDER BY c.category) AS delta
+        FROM (
+            SELECT benchmark_id, provider, model, format, structure, variant, records,
+                   experiment, primer, run, category, avg(passed) AS accuracy,
+                   avg(baseline_passed) AS baseline_accuracy
+            FROM paired_answers
+            GROUP BY ALL
+        ) AS c
+        JOIN category_weights AS w USING (benchmark_id, category)
+        GROUP BY ALL
+    ) AS per_run
     GROUP BY ALL
 ),
 tested AS (

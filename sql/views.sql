@@ -459,20 +459,22 @@ FROM results, unnest(map_entries(by_category)) AS t(c)
 WHERE NOT warmup AND error IS NULL
 GROUP BY ALL;
 
+-- The weight of each question category in a run, from the run's own metadata line: `runs`
+-- weights its categories' accuracy with them, paired_comparison.sql its paired Δ.
+CREATE OR REPLACE VIEW category_weights AS
+-- DISTINCT: the shards of one plan, exported as one run, each bring its metadata line.
+SELECT DISTINCT benchmark_id, k AS category,
+       json_extract_string(data, '$.weights.' || k)::DOUBLE AS weight
+FROM benchmarks, unnest(json_keys(data, '$.weights')) AS t(k)
+WHERE type = 'metadata';
+
 -- One row per run of a rendering: the call itself in one-prompt mode, its per-question calls merged
 -- in per-question mode. Weighted accuracy is recomputed from the per-category counts of the
 -- run's successful calls, with the category weights of the run's own metadata line (so it
 -- needs no scan of the answers; weighted_accuracy.sql checks it against them); a run with any
 -- failed call is `failed`, and reports leave it out of their averages.
 CREATE OR REPLACE VIEW runs AS
-WITH weights AS (
-    -- DISTINCT: the shards of one plan, exported as one run, each bring its metadata line.
-    SELECT DISTINCT benchmark_id, k AS category,
-           json_extract_string(data, '$.weights.' || k)::DOUBLE AS weight
-    FROM benchmarks, unnest(json_keys(data, '$.weights')) AS t(k)
-    WHERE type = 'metadata'
-),
-accuracy AS (
+WITH accuracy AS (
     SELECT benchmark_id, provider, model, format, structure, variant, records, experiment,
            primer, run,
            -- Summed in category order, so two runs with the same answers get the same bits
@@ -480,7 +482,7 @@ accuracy AS (
            sum(accuracy * weight ORDER BY category) / sum(weight ORDER BY category)
                AS weighted_accuracy
     FROM run_categories
-    JOIN weights USING (benchmark_id, category)
+    JOIN category_weights USING (benchmark_id, category)
     GROUP BY ALL
 ),
 calls AS (

@@ -1,15 +1,8 @@
 -- Weighted accuracy of every run, recomputed from its individual answers (not copied from the
 -- result summaries): Σ weight · passed/total per category over the categories present, divided
--- by their weights. Weights come from each run's metadata line. `reported` is what bench wrote
+-- by their weights. Weights come from each run's metadata line (the `category_weights` view). `reported` is what bench wrote
 -- on the result line (one-prompt mode; in per-question mode a result holds one question, so null).
-WITH weights AS (
-    -- DISTINCT: the shards of one plan, exported as one run, each bring its metadata line.
-    SELECT DISTINCT benchmark_id, k AS category,
-           json_extract_string(data, '$.weights.' || k)::DOUBLE AS weight
-    FROM benchmarks, unnest(json_keys(data, '$.weights')) AS t(k)
-    WHERE type = 'metadata'
-),
-per_category AS (
+WITH per_category AS (
     SELECT benchmark_id, provider, model, format, structure, variant, records, primer, run,
            category, avg(passed) AS accuracy
     FROM answers
@@ -20,7 +13,7 @@ recomputed AS (
     SELECT benchmark_id, provider, model, format, structure, variant, records, primer, run,
            sum(accuracy * weight) / sum(weight) AS weighted_accuracy
     FROM per_category
-    JOIN weights USING (benchmark_id, category)
+    JOIN category_weights USING (benchmark_id, category)
     GROUP BY ALL
 ),
 one_prompt AS (

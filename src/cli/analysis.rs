@@ -215,4 +215,8 @@ pub struct ImportArgs {
     /// category optional).
     #[arg(long, value_name = "FIELD=COLUMN,…")]
     pub map: Option<String>,
+    /// Also write each run of several models pooled as one model (`all N models`), each
+    /// model's answers a run of its own, for a verdict over every model at once.
+    #[arg(long)]
+    pub pool: bool,
 }

@@ -12,7 +12,11 @@ pub fn execute(args: &ImportArgs) -> Result<()> {
     let opts = import::Options {
         map: args.map.clone(),
     };
-    let runs = import::importer(&args.from)?.read(&args.sources, &opts)?;
+    let mut runs = import::importer(&args.from)?.read(&args.sources, &opts)?;
+    if args.pool {
+        let pooled: Vec<_> = runs.iter().filter_map(import::pooled).collect();
+        runs.extend(pooled);
+    }
     let written = import::write_runs(&args.output_root, runs, args.grade == GradeBy::Source)?;
     for w in &written {
         crate::outln!("imported run: {}", w.dir.display())?;

@@ -166,3 +166,39 @@ pub(crate) fn commit_beside(file: &Path) -> Option<String> {
         re.find(&text).map(|m| m.as_str().to_string())
     })
 }
+
+/// The answers of every model of `run` as one model, `all N models`, each model's answers a
+/// run of the questions of its own (model i's run r becomes run i·R + r, R the most runs of
+/// any model): bench's paired statistics then pool the models, pairing answers by question and
+/// model and clustering the bootstrap by question. None when the run has one model.
+pub fn pooled(run: &Published) -> Option<Published> {
+    let mut models: Vec<&str> = run.answers.iter().map(|a| a.model.as_str()).collect();
+    models.sort_unstable();
+    models.dedup();
+    if models.len() < 2 {
+        return None;
+    }
+    let most = run.answers.iter().map(|a| a.run).max().unwrap_or(1);
+    let name = format!("all {} models", models.len());
+    let answers = run
+        .answers
+        .iter()
+        .map(|a| {
+            let i = models.binary_search(&a.model.as_str()).unwrap_or(0) as u32;
+            Answer {
+                model: name.clone(),
+                run: i * most + a.run,
+                ..a.clone()
+            }
+        })
+        .collect();
+    Some(Published {
+        about: run.about.clone(),
+        description: format!(
+            "{}, pooled: {} as one model, each model's answers a run of its own",
+            run.description,
+            models.join(", ")
+        ),
+        answers,
+    })
+}

@@ -427,3 +427,40 @@ fn the_haiku_runs_name_what_they_skip_and_each_delta_lies_in_its_interval() {
         assert!(lo - 1e-9 <= d && d <= hi + 1e-9, "{v:?}");
     }
 }
+
+/// `--pool` writes the four TOON models as one more run, `all 4 models`; in both runs every
+/// verdict's Δ lies in its own interval, CSV included, which was asked only the 109 flat
+/// questions (its Δ over all of JSON's 244 questions once read -11.4 against [-4.4, 4.8]).
+#[test]
+fn pooled_toon_models_get_one_verdict_and_each_delta_lies_in_its_interval() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("data");
+    let said = import(&root, &["--pool"]);
+    assert_eq!(said.matches("imported run: ").count(), 2, "{said}");
+    assert!(
+        said.contains("\nall 4 models (against json_pretty"),
+        "{said}"
+    );
+    let mut runs: Vec<PathBuf> = std::fs::read_dir(root.join("benchmarks"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    runs.sort();
+    let mut pooled = 0;
+    for run in &runs {
+        for v in bench::import::verdict::verdicts(run, "json_pretty").unwrap() {
+            let (d, lo, hi) = (
+                v.delta_pp.unwrap(),
+                v.delta_low_pp.unwrap(),
+                v.delta_high_pp.unwrap(),
+            );
+            assert!(lo - 1e-9 <= d && d <= hi + 1e-9, "{v:?}");
+            if v.model == "all 4 models" {
+                pooled += 1;
+                let pairs = if v.format == "csv" { 436 } else { 976 };
+                assert_eq!(v.pairs, pairs, "{v:?}");
+            }
+        }
+    }
+    assert_eq!(pooled, 5, "{said}");
+}
