@@ -31,16 +31,18 @@ export COLUMNS
     echo "model files (not the report's 5,856 calls: CSV answers only the 109 flat questions);"
     echo "\`bench_pct\` is the same answers by bench's grade. The tokens are each call's whole"
     echo "prompt as the provider billed it (inputTokens), not the README's o200k_base count of the"
-    echo "data, so they are larger (toon 4,647 billed against 2,474 data tokens)."
+    echo "data, so they are larger (toon 4,647 billed against 2,474 data tokens). After the four"
+    echo "models, \`all 4 models\` pools them (\`--pool\`): answers paired by question and model,"
+    echo "the bootstrap clustered by question."
     echo
     echo '```'
-    "$BENCH" import benchmarks/published/toon --from toon --output-root "$tmp/toon" \
+    "$BENCH" import benchmarks/published/toon --from toon --pool --output-root "$tmp/toon" \
         | sed -e '/^imported run: /d' -e 's/[[:space:]]*$//'
     echo '```'
     echo
     echo "### Where bench's grade and the source's differ"
     echo
-    "$BENCH" query sql/imported_disagreements.sql --root "$tmp/toon" --format markdown
+    "$BENCH" query sql/imported_disagreements.sql --run latest~1 --root "$tmp/toon" --format markdown
     echo
     echo "## The seed benchmark's runs (thoeltig/file-format-token-accuracy-benchmark-results)"
     echo
