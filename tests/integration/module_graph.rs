@@ -414,8 +414,10 @@ fn folder_graphs(src: &Path) -> BTreeMap<String, BTreeMap<String, BTreeSet<Strin
                 continue;
             };
             g.entry(from.clone()).or_default();
-            for (abs, _, _) in paths {
-                if !abs.starts_with(folder) {
+            for (abs, public, _) in paths {
+                // The folder's re-exports are its facade, not its code's needs: names used
+                // through them already point at the child that owns them.
+                if !abs.starts_with(folder) || (*public && from == "mod") {
                     continue;
                 }
                 let to = match abs.get(n) {
