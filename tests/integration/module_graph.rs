@@ -256,7 +256,7 @@ fn expand_use(tree: &str) -> Vec<String> {
         out.into_iter().filter(|p| !p.is_empty()).collect()
     }
     fn go(prefix: &str, s: &str, out: &mut Vec<String>) {
-        let s = s.split(" as ").next().unwrap().trim();
+        let s = s.trim();
         if let (Some(i), Some(j)) = (s.find('{'), s.rfind('}'))
             && i < j
         {
@@ -266,10 +266,13 @@ fn expand_use(tree: &str) -> Vec<String> {
             for part in split_top(inner) {
                 go(&p, part.trim(), out);
             }
-        } else if s == "self" {
-            out.push(prefix.to_string());
         } else {
-            out.push(join(prefix, s));
+            let s = s.split(" as ").next().unwrap().trim();
+            if s == "self" {
+                out.push(prefix.to_string());
+            } else {
+                out.push(join(prefix, s));
+            }
         }
     }
     fn join(a: &str, b: &str) -> String {
@@ -486,17 +489,126 @@ fn round(g: &BTreeMap<String, BTreeSet<String>>, comp: &[String]) -> String {
     members.join(", ")
 }
 
-#[test]
-fn list_circles_inside_folders() {
+/// Folders whose circles issue 52 item 1 has not untangled yet, each with the circle's
+/// members as they stand. Listed in the open, not skipped: a new circle anywhere else fails,
+/// and so does a listed one that changed or went away (then shrink this list).
+const NOT_YET_UNTANGLED: &[(&str, &str)] = &[
+    (
+        "formats",
+        "csv, html_table, ini, json, jsonl, markdown_kv, markdown_table, mod, tealeaf, toon, \
+         toon_v3, toon_v4, xml, yaml",
+    ),
+    ("formats/tealeaf", "decode, encode, infer, mod"),
+    ("formats/toon", "decode, encode, expand, mod"),
+    ("formats/toon/decode", "mod, tables"),
+    ("import", "hoeltig, mod, table, toon"),
+    (
+        "report/charts",
+        "bars, heatmap, intervals, lines, mod, scatter",
+    ),
+    ("runlog", "rankings, summary"),
+    ("runner", "basis, batch, call, fits, folder, mod, shortfall"),
+    (
+        "suites",
+        "asked, corrupted, data, formats, mod, plan, tasks, write",
+    ),
+];
+
+/// Each folder's circles as `folder: a -> b -> a (component: …)` lines, for `keep` folders.
+fn circle_lines(keep: impl Fn(&str) -> bool) -> Vec<(String, String)> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let g = folder_graphs(&src);
-    for (folder, circles) in folder_circles(&src) {
-        for c in circles {
-            println!("{folder}: {c}");
+    let mut out = Vec::new();
+    for (folder, found) in folder_circles(&src) {
+        if keep(&folder) {
+            for c in found {
+                out.push((folder.clone(), c));
+            }
         }
     }
-    for f in ["suites", "report", "questions"] {
-        println!("{f}: {:?}", g[f]);
+    out
+}
+
+fn in_providers(folder: &str) -> bool {
+    folder == "providers" || folder.starts_with("providers/")
+}
+
+#[test]
+fn no_circles_between_files_of_a_folder() {
+    let found = circle_lines(|f| !in_providers(f));
+    for (folder, c) in &found {
+        println!("{folder}: {c}");
     }
-    assert!(g["suites"]["plan"].contains("mod") || !g["suites"]["mod"].contains("plan"));
+    let mut new = Vec::new();
+    for (folder, c) in &found {
+        let members = c
+            .rsplit("(component: ")
+            .next()
+            .unwrap()
+            .trim_end_matches(')');
+        if !NOT_YET_UNTANGLED.contains(&(folder.as_str(), members)) {
+            new.push(format!("{folder}: {c}"));
+        }
+    }
+    assert!(
+        new.is_empty(),
+        "import circles inside a folder:\n{}",
+        new.join("\n")
+    );
+    for (folder, members) in NOT_YET_UNTANGLED {
+        assert!(
+            found
+                .iter()
+                .any(|(f, c)| f == folder && c.ends_with(&format!("(component: {members})"))),
+            "{folder}'s circle ({members}) changed or is gone: update NOT_YET_UNTANGLED"
+        );
+    }
+}
+
+#[test]
+fn no_circles_inside_providers() {
+    let found: Vec<String> = circle_lines(in_providers)
+        .into_iter()
+        .map(|(f, c)| format!("{f}: {c}"))
+        .collect();
+    assert!(
+        found.is_empty(),
+        "import circles inside src/providers:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_folder_scan_sees_imports_and_circles() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let g = folder_graphs(&src);
+    // `use crate::questions::numbers;` in sql.rs, `use super::numbers::integral;` in query.rs.
+    assert!(
+        g["questions"]["sql"].contains("numbers"),
+        "{:?}",
+        g["questions"]
+    );
+    assert!(
+        g["questions"]["query"].contains("numbers"),
+        "{:?}",
+        g["questions"]
+    );
+    // A subfolder is one node: synth/*.rs name `crate::questions::query::…`.
+    assert!(
+        g["questions"]["synth"].contains("query"),
+        "{:?}",
+        g["questions"]
+    );
+    // Through a `pub use` of mod.rs a name reaches the child that owns it, not `mod`.
+    assert!(g["report"]["write"].contains("data"), "{:?}", g["report"]);
+    assert_eq!(
+        expand_use("super::{a::{self, B}, c::D as E, f}"),
+        ["super::a", "super::a::B", "super::c::D", "super::f"]
+    );
+    let mut two: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    two.insert("a".into(), ["mod".to_string()].into());
+    two.insert("mod".into(), ["a".to_string()].into());
+    assert_eq!(
+        round(&two, &circles(&two)[0]),
+        "a -> mod -> a (component: a, mod)"
+    );
 }
