@@ -506,7 +506,6 @@ const NOT_YET_UNTANGLED: &[(&str, &str)] = &[
         "report/charts",
         "bars, heatmap, intervals, lines, mod, scatter",
     ),
-    ("runlog", "rankings, summary"),
     ("runner", "basis, batch, call, fits, folder, mod, shortfall"),
     (
         "suites",
