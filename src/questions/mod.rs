@@ -3,6 +3,7 @@
 
 pub mod file;
 pub(crate) mod generate;
+pub mod numbers;
 pub mod query;
 pub mod sql;
 pub mod synth;

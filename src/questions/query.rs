@@ -2,6 +2,7 @@
 //! reference answerer both evaluate the same query, on the source records and on what the
 //! reference decoded from the prompt respectively.
 
+use super::numbers::integral;
 use crate::dataset::Record;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -585,15 +586,6 @@ fn aggregate(func: Func, xs: &[f64]) -> Value {
         Func::Count => xs.len() as f64,
     };
     integral(v)
-}
-
-/// A number as JSON, integral values as integers ("1234", not "1234.0"), as answers print.
-pub fn integral(x: f64) -> Value {
-    if x.fract() == 0.0 && x.abs() < 9.0e15 {
-        json!(x as i64)
-    } else {
-        json!(x)
-    }
 }
 
 #[cfg(test)]

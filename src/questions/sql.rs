@@ -6,7 +6,7 @@
 
 use crate::dataset::Record;
 use crate::error::one_line;
-use crate::questions::query;
+use crate::questions::numbers;
 use duckdb::Connection;
 use serde_json::Value;
 
@@ -106,7 +106,7 @@ impl Table {
 /// Integral floats as integers, as the synthesised questions' answers are printed.
 pub(crate) fn integral(v: Value) -> Value {
     match v.as_f64() {
-        Some(x) if v.is_f64() => query::integral(x),
+        Some(x) if v.is_f64() => numbers::integral(x),
         _ => v,
     }
 }

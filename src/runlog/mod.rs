@@ -15,12 +15,13 @@ use crate::tokens::DataStats;
 use anyhow::{Context, Result};
 pub use inline::{INLINE_DATA_MAX, as_logged, logged_input};
 use meta::QuestionMode;
+pub use rankings::RankingRow;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-pub use summary::{ProviderIssue, RankingRow, SummaryRecord, build_summary};
+pub use summary::{ProviderIssue, SummaryRecord, build_summary};
 
 /// One line of the run log.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -2,52 +2,12 @@
 //! computed from the result records of the run (warm-ups excluded).
 
 use super::ResultRecord;
+use super::rankings::RankingRow;
 use crate::dataset::{Structure, Variant};
 use crate::formats::Format;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
-
-/// One row of the ranking (a row of `sql/rankings.sql`): a (format, structure, variant,
-/// provider/model) averaged over runs.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct RankingRow {
-    /// 1-based rank by weighted accuracy, then fewer data tokens; ties share a rank.
-    pub rank: usize,
-    /// Format.
-    pub format: Format,
-    /// Structure.
-    pub structure: Structure,
-    /// Variant.
-    pub variant: Variant,
-    /// Records in the data.
-    #[serde(default)]
-    pub records: usize,
-    /// The data asked about, in words (`orders.csv · 60 records`; empty in older logs).
-    #[serde(default)]
-    pub dataset: String,
-    /// Whether the format primer preceded the data.
-    #[serde(default)]
-    pub primer: bool,
-    /// `provider/model`.
-    pub provider: String,
-    /// Successful runs averaged.
-    pub runs: usize,
-    /// Failed calls.
-    pub errors: usize,
-    /// Mean weighted accuracy, 0..1.
-    pub weighted_accuracy: f64,
-    /// Mean accuracy per category name.
-    pub accuracy_by_category: BTreeMap<String, f64>,
-    /// Data tokens: the model's own counts where its provider counted them, else o200k_base.
-    pub data_tokens: usize,
-    /// Data tokens per non-null value (same basis).
-    pub tokens_per_value: f64,
-    /// What the data tokens rest on (`anthropic count_tokens`, `o200k_base`; empty in older
-    /// logs, which ranked by o200k_base).
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub token_basis: String,
-}
 
 /// The `summary` line.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -5,7 +5,8 @@
 use super::profile::{Field, Identifier, Kind, Profile};
 use crate::dataset::Record;
 use crate::questions::generate::ordinal;
-use crate::questions::query::{Func, KeyValue, integral, text};
+use crate::questions::numbers::integral;
+use crate::questions::query::{Func, KeyValue, text};
 use crate::questions::{Category, Filter, Position, Query};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
