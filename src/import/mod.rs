@@ -117,12 +117,8 @@ pub(crate) fn bad(file: &Path, place: &str, why: impl std::fmt::Display) -> anyh
 
 /// Hex sha256 of a file's bytes, with the bytes.
 pub(crate) fn read_hashed(path: &Path) -> anyhow::Result<(Vec<u8>, String)> {
-    use sha2::{Digest, Sha256};
     let bytes = std::fs::read(path).map_err(|e| bad(path, "", format!("cannot read: {e}")))?;
-    let hex = Sha256::digest(&bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let hex = crate::layout::sha256_hex(&bytes);
     Ok((bytes, hex))
 }
 

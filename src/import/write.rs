@@ -5,6 +5,7 @@
 
 use super::{Published, bad, grade};
 use crate::grading::summarize;
+use crate::layout::sha256_hex;
 use crate::providers::Usage;
 use crate::runlog::meta::{ImportedGrades, QuestionMode};
 use crate::runlog::{
@@ -13,7 +14,6 @@ use crate::runlog::{
 use crate::tokens::DataStats;
 use anyhow::Result;
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -32,10 +32,6 @@ pub struct Written {
     pub graded_both: usize,
     /// Of those, the answers whose grades agree.
     pub agree: usize,
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Refuses a run with two answers to one question of one model, format and run.
@@ -88,17 +84,23 @@ fn metadata(p: &Published, id: &str, ts: &str, records: usize) -> Metadata {
         categories.insert(a.category.clone());
     }
     let questions: BTreeSet<&str> = p.answers.iter().map(|a| a.question.as_str()).collect();
-    let question_hash = hex(&Sha256::digest(
-        questions.iter().copied().collect::<Vec<_>>().join("\n"),
-    ));
-    let files_hash = hex(&Sha256::digest(
+    let question_hash = sha256_hex(
+        questions
+            .iter()
+            .copied()
+            .collect::<Vec<_>>()
+            .join("\n")
+            .as_bytes(),
+    );
+    let files_hash = sha256_hex(
         p.about
             .files
             .iter()
             .map(|f| f.sha256.as_str())
             .collect::<Vec<_>>()
-            .join(","),
-    ));
+            .join(",")
+            .as_bytes(),
+    );
     Metadata {
         benchmark_id: id.into(),
         timestamp: ts.into(),

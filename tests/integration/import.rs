@@ -107,13 +107,11 @@ fn the_toon_files_reproduce_the_toon_readme_table_and_every_reader_reads_them() 
         .output()
         .unwrap();
     crate::success_stdout(&out);
-    let run = std::fs::read_dir(root.join("benchmarks"))
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
-    let md = walk_find(&run, "BENCHMARK_REPORT.md").expect("a report");
+    let run = super::run_cli::run_dir(&root);
+    let md = crate::files_under(&run)
+        .into_iter()
+        .find(|p| p.ends_with("BENCHMARK_REPORT.md"))
+        .expect("a report");
     let text = std::fs::read_to_string(md).unwrap();
     assert!(
         text.contains("Answers imported from the TOON benchmark, not produced by bench"),
@@ -146,21 +144,6 @@ fn the_toon_files_reproduce_the_toon_readme_table_and_every_reader_reads_them() 
         table["rows"].as_array().is_some_and(|rows| rows.len() >= 6),
         "{table}"
     );
-}
-
-fn walk_find(dir: &Path, name: &str) -> Option<PathBuf> {
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.file_name().is_some_and(|n| n == name) {
-            return Some(p);
-        }
-        if p.is_dir()
-            && let Some(found) = walk_find(&p, name)
-        {
-            return Some(found);
-        }
-    }
-    None
 }
 
 /// Writes `text` as a model file and imports it: exit 2, one line naming the file and
@@ -221,12 +204,7 @@ fn an_imported_run_cannot_be_resumed_or_rescored() {
         .output()
         .unwrap();
     crate::success_stdout(&out);
-    let run = std::fs::read_dir(root.join("benchmarks"))
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let run = super::run_cli::run_dir(&root);
     let log = run.join("imported.jsonl");
     let before = std::fs::read(&log).unwrap();
     for args in [vec!["run", "--resume"], vec!["rescore"]] {
@@ -410,12 +388,7 @@ fn the_haiku_runs_name_what_they_skip_and_each_delta_lies_in_its_interval() {
                 && l.contains("its 372 answers are not imported")),
         "{skipped:?}"
     );
-    let run = std::fs::read_dir(root.join("benchmarks"))
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let run = super::run_cli::run_dir(&root);
     let verdicts = bench::import::verdict::verdicts(&run, "json_compact").unwrap();
     assert_eq!(verdicts.len(), 14, "7 formats × 2 variants: {verdicts:?}");
     for v in &verdicts {
