@@ -64,4 +64,22 @@ export COLUMNS
     echo "### Where bench's grade and the seed's differ"
     echo
     "$BENCH" query sql/imported_disagreements.sql --root "$tmp/hoeltig" --format markdown
+    echo
+    echo "## TeaLeaf's evidence run (krishjag/tealeaf, MIT)"
+    echo
+    echo "Source: \`benchmarks/published/tealeaf/\` (see its PROVENANCE.md): 14 analysis tasks over"
+    echo "real public data, 3 formats, Claude Sonnet 4.5 and GPT-5.2, 84 replies. TeaLeaf scores"
+    echo "whole replies with a rubric (keywords and regexes of each task's expected elements; its"
+    echo "README calls it an LLM judge, but bench's copy of the rubric gives the published scores"
+    echo "of all 84 replies). The answers are not checked against the data by anyone, so this"
+    echo "run can tell whether a reply mentions what a task asks for, not whether its numbers are"
+    echo "right. bench makes each expected element a question (detected or not) so its paired"
+    echo "statistics apply; the table after the accuracy reproduces the evidence README's: the"
+    echo "mean rubric score and the input and output tokens per model and format. Its tokens are"
+    echo "each call's whole prompt as the provider billed it."
+    echo
+    echo '```'
+    "$BENCH" import benchmarks/published/tealeaf/2026-02-14-01 --from tealeaf --pool \
+        --output-root "$tmp/tealeaf" | sed -e '/^imported run: /d' -e 's/[[:space:]]*$//'
+    echo '```'
 } > "$OUT"

@@ -53,3 +53,6 @@ pub const COMPARE_TASKS: &str = include_str!("../../sql/compare_tasks.sql");
 pub const IMPORTED: &str = include_str!("../../sql/imported.sql");
 /// `sql/imported_disagreements.sql`: every imported answer the two grades disagree on.
 pub const IMPORTED_DISAGREEMENTS: &str = include_str!("../../sql/imported_disagreements.sql");
+/// `sql/imported_replies.sql`: imported analysis-task replies per model and format, by bench's
+/// copy of TeaLeaf's rubric, with the tokens the source counted.
+pub const IMPORTED_REPLIES: &str = include_str!("../../sql/imported_replies.sql");

@@ -201,7 +201,8 @@ pub struct ImportArgs {
     pub sources: Vec<PathBuf>,
     /// Which benchmark published them: toon (the TOON benchmark's per-model answer files),
     /// hoeltig (the seed benchmark's *_validation.json runs, one run per benchmark_<model>),
-    /// table (a CSV or JSONL of answers, with --map).
+    /// tealeaf (TeaLeaf's evidence folder: analysis.tl, responses/, and its task file), table
+    /// (a CSV or JSONL of answers, with --map).
     #[arg(long, value_name = "NAME")]
     pub from: String,
     /// Root folder the run folders are written under (ROOT/benchmarks/<timestamp>).

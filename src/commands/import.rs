@@ -25,6 +25,9 @@ pub fn execute(args: &ImportArgs) -> Result<()> {
         }
         let table = import::summary::accuracy(w)?;
         crate::out!("{}", report::render(&table, TableFormat::Table)?)?;
+        if let Some(replies) = import::summary::replies(w)? {
+            crate::out!("{}", report::render(&replies, TableFormat::Table)?)?;
+        }
         if let Some(baseline) = w.about.baseline {
             let verdicts = import::verdict::verdicts(&w.dir, baseline.name())?;
             crate::out!("{}", import::verdict::table(&verdicts))?;

@@ -37,6 +37,9 @@ fn rule_of(expected: &Value) -> (Validation, Value) {
 /// source`). Returns the metric and bench's own grade.
 pub fn metric(a: &Answer, by_source: bool) -> (Metric, Option<bool>) {
     let category = Category::from_name(&a.category);
+    if let Some(e) = &a.element {
+        return (element(a, e, category), Some(e.found.is_some()));
+    }
     let Some(expected) = &a.expected else {
         let passed = a.source_passed.unwrap_or(false);
         let m = Metric {
@@ -104,6 +107,36 @@ pub fn metric(a: &Answer, by_source: bool) -> (Metric, Option<bool>) {
     (m, Some(bench))
 }
 
+/// An expected element's metric: detected or not by bench's copy of TeaLeaf's rubric (its
+/// regex, else a keyword of its description); the source grades whole replies only, so this is
+/// bench's grade under either `--grade`.
+fn element(a: &Answer, e: &super::Element, category: Category) -> Metric {
+    let passed = e.found.is_some();
+    Metric {
+        metric: a.question.clone(),
+        category,
+        passed: u8::from(passed),
+        score: f64::from(u8::from(passed)),
+        reason: (!passed).then(|| match &e.pattern {
+            Some(p) => format!("not detected: no match of /{p}/ in the reply"),
+            None => "not detected: none of the description's first five long words is in the reply"
+                .into(),
+        }),
+        expected: Value::String(e.description.clone()),
+        actual: e.found.clone().map_or(Value::Null, Value::String),
+        validation: if e.pattern.is_some() {
+            "rubric_pattern"
+        } else {
+            "rubric_keywords"
+        }
+        .into(),
+        position: None,
+        failure: (!passed).then_some(Failure::Missing),
+        off_by: None,
+        normalization: Vec::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -127,6 +160,7 @@ mod tests {
             variant: Variant::Mandatory,
             place: String::new(),
             rule: None,
+            element: None,
         }
     }
 

@@ -225,6 +225,7 @@ fn read_model(model_dir: &Path, files: &[PathBuf]) -> anyhow::Result<Published> 
                         ri + 1
                     ),
                     rule: rules.get(&id).cloned(),
+                    element: None,
                 });
             }
         }
@@ -246,6 +247,7 @@ fn read_model(model_dir: &Path, files: &[PathBuf]) -> anyhow::Result<Published> 
         baseline: Some(Format::JsonCompact),
         grade: String::new(),
         skipped,
+        notes: Vec::new(),
     };
     Ok(Published {
         about,

@@ -7,6 +7,7 @@ mod grade;
 mod hoeltig;
 pub mod summary;
 mod table;
+mod tealeaf;
 mod toon;
 pub mod verdict;
 mod write;
@@ -53,6 +54,25 @@ pub struct Answer {
     /// The validation rule the source names for the question, when it names one (else bench
     /// reads the rule from the expected value's kind).
     pub rule: Option<crate::questions::Validation>,
+    /// The expected element this answer is graded on, when the source's questions are analysis
+    /// tasks (`--from tealeaf`): `actual` is then the whole reply.
+    pub element: Option<Box<Element>>,
+}
+
+/// One expected element of an analysis task and what bench's copy of TeaLeaf's rubric found of
+/// it in a reply: each element is one question, detected or not (`--from tealeaf`).
+#[derive(Debug, Clone)]
+pub struct Element {
+    /// The task it belongs to (`FIN-001`).
+    pub task: String,
+    /// The element's description, whose long words are its keywords.
+    pub description: String,
+    /// Its regex, when it has one.
+    pub pattern: Option<String>,
+    /// What detected it (the regex's match or a keyword); None when not detected.
+    pub found: Option<String>,
+    /// The whole reply's rubric scores as bench computes them.
+    pub scores: crate::tasks::grade::TaskScores,
 }
 
 /// One source run: where it came from and every answer of it.
@@ -85,7 +105,12 @@ pub struct Options {
 }
 
 /// Every source `bench import --from` knows.
-pub const IMPORTERS: &[&dyn Importer] = &[&toon::Toon, &hoeltig::Hoeltig, &table::Table];
+pub const IMPORTERS: &[&dyn Importer] = &[
+    &toon::Toon,
+    &hoeltig::Hoeltig,
+    &tealeaf::Tealeaf,
+    &table::Table,
+];
 
 /// The importer named `name`, or a one-line error naming the known ones.
 pub fn importer(name: &str) -> Result<&'static dyn Importer, UsageError> {

@@ -25,7 +25,13 @@ pub fn lines(w: &Written) -> Vec<String> {
             a.token_counter
         ),
     ];
-    out.push(if w.graded_both == 0 {
+    out.extend(a.notes.iter().cloned());
+    out.push(if w.graded_both == 0 && !a.notes.is_empty() {
+        format!(
+            "grades: {}'s (the notes above say how they were made)",
+            a.grade
+        )
+    } else if w.graded_both == 0 {
         "grades: the source published no expected values; its grade is the grade".into()
     } else {
         format!(
@@ -46,4 +52,13 @@ pub fn accuracy(w: &Written) -> Result<Table> {
     Analytics::open_run(&w.dir)?
         .query(sql::IMPORTED)
         .context("running sql/imported.sql")
+}
+
+/// The run's replies per model and format by the rubric, when its questions are the expected
+/// elements of analysis tasks (`--from tealeaf`); None for a run of single answers.
+pub fn replies(w: &Written) -> Result<Option<Table>> {
+    let t = Analytics::open_run(&w.dir)?
+        .query(sql::IMPORTED_REPLIES)
+        .context("running sql/imported_replies.sql")?;
+    Ok((!t.rows.is_empty()).then_some(t))
 }

@@ -254,6 +254,7 @@ fn read_table(f: &Path, map: &BTreeMap<&'static str, String>) -> anyhow::Result<
             variant: Variant::Mandatory,
             place: format!("{}: {place}", f.display()),
             rule: None,
+            element: None,
         });
     }
     let about = Imported {
@@ -277,6 +278,7 @@ fn read_table(f: &Path, map: &BTreeMap<&'static str, String>) -> anyhow::Result<
         baseline: None,
         grade: String::new(),
         skipped: Vec::new(),
+        notes: Vec::new(),
     };
     Ok(Published {
         about,

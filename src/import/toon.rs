@@ -78,6 +78,7 @@ impl Importer for Toon {
             baseline: Some(Format::JsonPretty),
             grade: String::new(),
             skipped: Vec::new(),
+            notes: Vec::new(),
         };
         Ok(vec![Published {
             about,
@@ -132,6 +133,7 @@ fn read_file(f: &Path, out: &mut Vec<Answer>) -> anyhow::Result<(usize, String)>
             variant: Variant::Mandatory,
             place: format!("{}: {place}", f.display()),
             rule: None,
+            element: None,
         });
     }
     Ok((out.len() - before, sha256))

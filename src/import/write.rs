@@ -207,7 +207,8 @@ fn result(
         prompt_variant: None,
         order_seed: None,
         task: None,
-        task_scores: None,
+        // The whole reply's rubric, on each of its elements' lines (`--from tealeaf`).
+        task_scores: a.element.as_ref().map(|e| e.scores),
         write: None,
         usage: Usage {
             input: a.input_tokens.unwrap_or(0),

@@ -679,6 +679,7 @@ fn imported_item(i: &crate::runlog::meta::Imported) -> String {
         i.skipped
             .iter()
             .map(|s| format!("; skipped: {s}"))
+            .chain(i.notes.iter().map(|n| format!("; {n}")))
             .collect::<String>()
     )
 }

@@ -174,6 +174,10 @@ pub struct Imported {
     /// Files of the source left out, each with why (a format bench has no equivalent of).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skipped: Vec<String>,
+    /// What else a reader must know about the grades, in words (how bench's recomputed scores
+    /// compare with the source's where the source grades whole replies).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// One file an imported run was read from.

@@ -226,6 +226,20 @@ pub fn score(reply: &str, elements: &[ExpectedElement], output_type: OutputType)
     }
 }
 
+/// What detects `element` in `reply`, as completeness counts it: the regex's first match,
+/// else the first of the description's first five keywords found; None when not detected.
+pub fn detected(reply: &str, element: &ExpectedElement) -> Option<String> {
+    if let Some(Ok(re)) = element.validation_pattern.as_deref().map(Regex::new) {
+        return re.find(reply).map(|m| m.as_str().to_string());
+    }
+    // No regex, or one that does not compile: TeaLeaf falls back to keywords.
+    let lower = reply.to_lowercase();
+    keywords(&element.description)
+        .take(5)
+        .find(|kw| lower.contains(&kw.to_lowercase()))
+        .map(str::to_string)
+}
+
 /// TeaLeaf's description keywords: whitespace-separated words longer than three bytes, kept with
 /// their punctuation and case (matching lower-cases them).
 fn keywords(description: &str) -> impl Iterator<Item = &str> {

@@ -515,7 +515,7 @@ fn every_report_returns_the_expected_rows() {
             }
             // Imported runs only (tests/integration/import.rs checks both on the published
             // files): a run bench made has no imported answers.
-            "imported.sql" | "imported_disagreements.sql" => {
+            "imported.sql" | "imported_disagreements.sql" | "imported_replies.sql" => {
                 assert!(t.rows.is_empty(), "{name}: {:?}", t.rows)
             }
             other => panic!("{other} has no expectations in tests/analytics.rs: add them"),

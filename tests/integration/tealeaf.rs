@@ -80,6 +80,23 @@ fn bad_input_names_the_line() {
     assert!(Format::Tealeaf.decode("products:@table nope[(a)]").is_err());
 }
 
+#[test]
+fn timestamps_read_as_their_text_and_a_last_comma_is_allowed() {
+    // As tealeaf-core's lexer and parser read them (TeaLeaf's own analysis.tl has both).
+    let text = "@struct call(id:string,at:timestamp)\ncalls:@table call[\n(a,2026-02-14T07:05:08Z),\n(b,2026-02-14),\n]\nrun:{started:2026-02-14T06:57:20.5+01:00,tags:[x,y,],}\n";
+    assert_eq!(
+        Format::Tealeaf.decode(text).unwrap(),
+        json!({
+            "calls": [{"id": "a", "at": "2026-02-14T07:05:08Z"}, {"id": "b", "at": "2026-02-14"}],
+            "run": {"started": "2026-02-14T06:57:20.5+01:00", "tags": ["x", "y"]}
+        })
+    );
+    // Commas stay required between items, and a date is no number.
+    assert!(Format::Tealeaf.decode("xs:[1 2]").is_err());
+    assert_eq!(Format::Tealeaf.decode("n:2026").unwrap(), json!({"n": 2026}));
+    assert!(Format::Tealeaf.decode("xs:[1,,]").is_err());
+}
+
 /// `doc` renders exactly as `want` and reads back to `doc`.
 fn renders_as(doc: &Value, want: &str) {
     let text = Format::Tealeaf.encode(doc).unwrap();

@@ -1,8 +1,9 @@
 //! Reading TeaLeaf text back into JSON as tealeaf-core's lexer and parser read it (lexer.rs,
 //! parser.rs), for everything the encoder writes: in a tuple `~` is an absent key when the
 //! field is nullable and null otherwise, `null` is null (parser.rs:469-493); elsewhere both are
-//! null. Stricter than tealeaf-core about commas and tuple arity, so a malformed answer is an
-//! error naming its line.
+//! null. Stricter than tealeaf-core about commas (required between items; one after the last
+//! is allowed) and tuple arity, so a malformed answer is an error naming its line. A timestamp
+//! reads as its text.
 
 use super::{FieldType, Schema, Schemas};
 use serde_json::{Map, Number, Value};
@@ -84,6 +85,11 @@ fn lex(text: &str) -> Result<Vec<Token>, (usize, String)> {
                     w => Tok::Word(w.to_string()),
                 }
             }
+            '0'..='9' if is_date(&text[start..]) => {
+                let end = timestamp_end(text, start);
+                while chars.next_if(|&(i, _)| i < end).is_some() {}
+                Tok::Str(text[start..end].to_string())
+            }
             '-' | '0'..='9' => {
                 let end = number_end(text, start);
                 while chars.next_if(|&(i, _)| i < end).is_some() {}
@@ -108,6 +114,48 @@ fn lex(text: &str) -> Result<Vec<Token>, (usize, String)> {
         line,
     });
     Ok(tokens)
+}
+
+/// Whether `rest` starts with a date, `YYYY-MM-DD` in ASCII digits: tealeaf-core reads a
+/// timestamp there before trying a number (lexer.rs:143-162).
+fn is_date(rest: &str) -> bool {
+    let b = rest.as_bytes();
+    b.len() >= 10
+        && [0, 1, 2, 3, 5, 6, 8, 9]
+            .iter()
+            .all(|&i| b[i].is_ascii_digit())
+        && b[4] == b'-'
+        && b[7] == b'-'
+}
+
+/// Where the timestamp starting at `start` ends: the date, then an optional `T` time with
+/// digits and `:`, fraction, and `Z` or a `+HH:MM`/`-HH:MM` zone (lexer.rs:398-443). bench
+/// reads it as its text, a string: JSON has no timestamp (tealeaf-core exports it as an ISO
+/// 8601 string too, normalised to milliseconds).
+fn timestamp_end(text: &str, start: usize) -> usize {
+    let b = text.as_bytes();
+    let mut i = start + 10;
+    let digits = |mut i: usize, colon: bool| {
+        while b
+            .get(i)
+            .is_some_and(|c| c.is_ascii_digit() || (colon && *c == b':'))
+        {
+            i += 1;
+        }
+        i
+    };
+    if b.get(i) == Some(&b'T') {
+        i = digits(i + 1, true);
+        if b.get(i) == Some(&b'.') {
+            i = digits(i + 1, false);
+        }
+        match b.get(i) {
+            Some(b'Z') => i += 1,
+            Some(b'+' | b'-') => i = digits(i + 1, true),
+            _ => {}
+        }
+    }
+    i
 }
 
 /// Where the number starting at `start` ends: `-`, digits, one `.`, one exponent with its
@@ -264,7 +312,8 @@ impl Reader {
         }
     }
 
-    /// Comma-separated items up to `close`, the opener already read.
+    /// Comma-separated items up to `close`, the opener already read; a comma after the last
+    /// item is allowed, as tealeaf-core allows it (parser.rs:438-441, 459-461).
     fn list<T>(
         &mut self,
         close: char,
@@ -274,6 +323,9 @@ impl Reader {
         while !self.eat(close) {
             if !items.is_empty() {
                 self.expect(',')?;
+                if self.eat(close) {
+                    break;
+                }
             }
             items.push(item(self)?);
         }
