@@ -13,6 +13,7 @@ pub mod import;
 pub mod layout;
 pub mod names;
 pub mod numfmt;
+pub mod ops;
 pub mod out;
 pub mod perf;
 pub mod prompt;

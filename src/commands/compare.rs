@@ -17,8 +17,8 @@ use std::path::Path;
 
 /// `bench compare RUN_A RUN_B`.
 pub fn execute(args: &CompareArgs) -> Result<()> {
-    let a_dir = super::report::resolve_run(&args.run_a, &args.root)?;
-    let b_dir = super::report::resolve_run(&args.run_b, &args.root)?;
+    let a_dir = crate::ops::runs::resolve_run(&args.run_a, &args.root)?;
+    let b_dir = crate::ops::runs::resolve_run(&args.run_b, &args.root)?;
     let c = compare_runs(&a_dir, &b_dir, args.margin)?;
     let sides = ((a_dir.as_path(), &c.a), (b_dir.as_path(), &c.b));
     crate::out!(

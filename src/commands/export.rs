@@ -1,9 +1,9 @@
 //! `bench export --parquet DIR`: appends the runs read to a Parquet table (see
 //! `analytics::export`).
 
-use super::query::open_warned;
 use crate::analytics::{check_layout, run_location, run_parts, scan_logs};
 use crate::cli::ExportArgs;
+use crate::ops::runs::open_warned;
 use anyhow::Result;
 
 /// Exports the views as Parquet and prints what was written.
@@ -20,7 +20,7 @@ pub fn execute(args: &ExportArgs) -> Result<()> {
     db.limit_memory(args.memory_limit.as_deref(), true)?;
     let (root, name) = match args.run.as_deref() {
         Some(spec) => {
-            let dir = super::report::resolve_run(spec, &args.root)?;
+            let dir = crate::ops::runs::resolve_run(spec, &args.root)?;
             let (root, name) = run_location(&dir)?;
             (root.to_path_buf(), Some(name.to_string()))
         }

@@ -4,9 +4,9 @@
 //! summary and the report over all of them. Shards of different plans are refused; a missing or repeated shard, and a
 //! sample held twice, are named.
 
-use super::rescore::{Source, read_run};
 use crate::UsageError;
 use crate::cli::MergeArgs;
+use crate::ops::rescore::{Source, read_run};
 use crate::runlog::{JsonlWriter, Line};
 use crate::runner::{SampleKey, create_run_dir, run_identity};
 use anyhow::Result;
@@ -18,7 +18,7 @@ pub fn execute(args: &MergeArgs) -> Result<()> {
     let out = merge(&args.shards, &args.output_root)?;
     crate::outln!("merged run: {}", out.display())?;
     if !args.no_report {
-        super::report::write_for_run(&out, None, None)?;
+        crate::ops::reports::write_for_run(&out, None, None)?;
     }
     Ok(())
 }

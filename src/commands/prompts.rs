@@ -2,9 +2,9 @@
 //! text file each, without calling anything. The plan is built by the run's own planner, so
 //! every suite (formats, `--data`, tasks, write, corrupted) is written exactly as it is asked.
 
-use super::run;
 use crate::UsageError;
 use crate::cli::{DumpPromptsArgs, RunArgs};
+use crate::ops::setup;
 use crate::runner::plan::{self, Combo};
 use anyhow::{Context, Result};
 use clap::{Args, FromArgMatches};
@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 /// `bench dump-prompts`.
 pub fn dump(args: &DumpPromptsArgs) -> Result<()> {
-    let plan = run::new_plan(&run_args(args)?)?;
+    let plan = setup::new_plan(&run_args(args)?)?;
     let (matrix, skipped) = plan::build_all(&plan)?;
     for s in &skipped {
         eprintln!("{s}");

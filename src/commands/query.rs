@@ -1,12 +1,13 @@
 //! `bench query`: SQL over the run logs.
 
 use crate::UsageError;
-use crate::analytics::{Analytics, Table, VIEWS_SQL, run_location, scan_logs};
+use crate::analytics::{Analytics, Table};
 use crate::cli::{QueryArgs, TableFormat};
+use crate::ops::runs::open_warned;
 use crate::report;
 use anyhow::{Result, anyhow};
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Stages the views on the root, warns about skipped lines, runs the SQL, prints the last result.
 pub fn execute(args: &QueryArgs) -> Result<()> {
@@ -142,45 +143,4 @@ fn ranked_elsewhere(db: &Analytics, origin: &str) -> Option<String> {
         suites.join(", "),
         files.join("; ")
     ))
-}
-
-/// Opens the views (compiled-in or from `views`) on `root`, or on the one run `run` names
-/// (`latest`, `latest~N`, a run folder or its log), after printing one warning per line
-/// DuckDB will skip.
-pub fn open_warned(root: &Path, run: Option<&str>, views: Option<&Path>) -> Result<Analytics> {
-    let run_dir = run
-        .map(|spec| super::report::resolve_run(spec, root))
-        .transpose()?;
-    let (root, name): (PathBuf, Option<String>) = match &run_dir {
-        Some(dir) => {
-            let (root, name) = run_location(dir)?;
-            (root.to_path_buf(), Some(name.to_string()))
-        }
-        None => (root.to_path_buf(), None),
-    };
-    let (logs, bad) = scan_logs(&root, name.as_deref())?;
-    // An empty log among others is skipped with a warning; the one log asked for is an error.
-    for e in logs.iter().filter_map(|l| crate::runlog::holds_no_lines(l)) {
-        if name.is_some() {
-            return Err(e.into());
-        }
-        eprintln!("warning: {e} (skipped)");
-    }
-    for b in &bad {
-        eprintln!(
-            "warning: {}:{}: truncated or corrupt line skipped",
-            b.file.display(),
-            b.line
-        );
-    }
-    let (sql, origin) = match views {
-        None => (VIEWS_SQL.to_string(), "sql/views.sql".to_string()),
-        Some(path) => {
-            let sql = crate::bundle::read_to_string(path).map_err(|e| {
-                UsageError::new(format!("cannot read views file '{}': {e}", path.display()))
-            })?;
-            (sql, path.display().to_string())
-        }
-    };
-    Analytics::open_scoped(&root, name.as_deref(), &sql, &origin)
 }

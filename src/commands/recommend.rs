@@ -1,11 +1,11 @@
 //! `bench recommend`: picks the candidates, runs the rounds of `crate::recommend` and prints
 //! the decision with its evidence, or what is still open and what another round costs.
 
-use super::run;
 use crate::UsageError;
 use crate::cli::RecommendArgs;
 use crate::formats::Format;
 use crate::numfmt::thousands as int;
+use crate::ops::setup;
 use crate::providers::ModelConfig;
 use crate::recommend::{self, Recommendation, Settings};
 use crate::runner::progress::Console;
@@ -17,13 +17,13 @@ use std::sync::Arc;
 pub fn execute(a: &RecommendArgs) -> Result<()> {
     let args = &a.run;
     super::refuse_run_only(args, "recommend", true)?;
-    let configs = run::model_configs(args)?;
+    let configs = setup::model_configs(args)?;
     let [config] = configs.as_slice() else {
         return Err(
             UsageError::new("bench recommend decides for one model: give one --provider").into(),
         );
     };
-    let mut plan = run::new_plan(args)?;
+    let mut plan = setup::new_plan(args)?;
     one_shape(&mut plan);
     let forced = args
         .data
@@ -34,12 +34,12 @@ pub fn execute(a: &RecommendArgs) -> Result<()> {
     plan.formats = Format::ALL.to_vec();
     plan.runs = 1;
     let model =
-        || -> Result<Model> { Ok(run::build_models(args, vec![config.clone()])?.remove(0)) };
+        || -> Result<Model> { Ok(setup::build_models(args, vec![config.clone()])?.remove(0)) };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     // A dry run makes no call, not even a count: it chooses by o200k_base.
-    let counts = run::options(args, None, false).cache;
+    let counts = setup::options(args, None, false).cache;
     let counts = crate::runner::basis::counts_dir(counts.as_ref().map(|c| c.dir()));
     if !args.dry_run {
         // Nothing is counted before what needs no network is checked.
@@ -72,7 +72,7 @@ pub fn execute(a: &RecommendArgs) -> Result<()> {
         )?;
         return Ok(());
     }
-    let options = || run::options(args, warmup, false);
+    let options = || setup::options(args, warmup, false);
     let settings = Settings {
         margin_pp: args.margin,
         max_rounds: a.max_rounds,
@@ -105,7 +105,7 @@ pub fn execute(a: &RecommendArgs) -> Result<()> {
         }
     }
     if !args.no_report {
-        super::report::write_for_run(&r.run_dir, Some(Format::JsonCompact), None)?;
+        crate::ops::reports::write_for_run(&r.run_dir, Some(Format::JsonCompact), None)?;
     }
     Ok(())
 }

@@ -1,9 +1,9 @@
 //! `bench sweep`: runs the steps of `crate::sweep` and prints, per model and data shape, the
 //! accuracy of each size and the largest size at which each format holds.
 
-use super::run;
 use crate::UsageError;
 use crate::cli::SweepArgs;
+use crate::ops::setup;
 use crate::runner::progress::Console;
 use crate::runner::{Plan, Stop};
 use crate::suites::data::DataPlan;
@@ -22,7 +22,7 @@ pub fn execute(a: &SweepArgs) -> Result<()> {
         )
         .into());
     }
-    let configs = run::model_configs(args)?;
+    let configs = setup::model_configs(args)?;
     // A real sweep plans its sizes within the windows the models' servers report too.
     let configs = if args.dry_run {
         configs
@@ -31,7 +31,7 @@ pub fn execute(a: &SweepArgs) -> Result<()> {
         crate::runner::check_output_root(&args.output_root)?;
         served(args, configs)?
     };
-    let mut plan = run::new_plan(args)?;
+    let mut plan = setup::new_plan(args)?;
     let start = plan.records.first().copied().unwrap_or(31);
     let samples = Samples::default();
     // A data file ends the sweep at its own size.
@@ -61,7 +61,7 @@ pub fn execute(a: &SweepArgs) -> Result<()> {
             .join(", "),
         a.until
     );
-    let models = || run::build_models(args, configs.clone());
+    let models = || setup::build_models(args, configs.clone());
     let warmup = args.warmup.forced();
     let batch = args.batch;
     let step_cost = |p: &Plan| Ok(super::plan_cost(p, &models()?, warmup, batch)?.1);
@@ -82,7 +82,7 @@ pub fn execute(a: &SweepArgs) -> Result<()> {
             &models()?,
         );
     }
-    let options = || run::options(args, warmup, false);
+    let options = || setup::options(args, warmup, false);
     let settings = Settings {
         until_pct: a.until,
         sizes,
@@ -105,7 +105,7 @@ pub fn execute(a: &SweepArgs) -> Result<()> {
     runtime.shutdown_background();
     print(&s)?;
     if !args.no_report && !s.steps.is_empty() {
-        super::report::write_for_run(&s.run_dir, None, None)?;
+        crate::ops::reports::write_for_run(&s.run_dir, None, None)?;
     }
     Ok(())
 }
@@ -185,7 +185,7 @@ fn served(
     args: &crate::cli::RunArgs,
     configs: Vec<crate::providers::ModelConfig>,
 ) -> Result<Vec<crate::providers::ModelConfig>> {
-    let models = run::with_served_windows(run::build_models(args, configs)?)?;
+    let models = setup::with_served_windows(setup::build_models(args, configs)?)?;
     Ok(models.into_iter().map(|m| m.config).collect())
 }
 

@@ -3,10 +3,10 @@
 //! the exact offline o200k_base count, for any suite. The plan is the run's own, so the prompts
 //! counted are the prompts a run sends.
 
-use super::run;
 use crate::UsageError;
 use crate::analytics::Table;
 use crate::cli::{RunArgs, TableFormat, TokensArgs};
+use crate::ops::setup;
 use crate::runner::billed::{CountCache, Counter};
 use crate::runner::plan::{self, Combo};
 use anyhow::Result;
@@ -25,12 +25,12 @@ struct Row<'a> {
 /// `bench tokens --provider`.
 pub fn execute(args: &TokensArgs) -> Result<()> {
     let run_args = run_args(args)?;
-    let plan = run::new_plan(&run_args)?;
+    let plan = setup::new_plan(&run_args)?;
     let (matrix, skipped) = plan::build_all(&plan)?;
     for s in &skipped {
         eprintln!("{s}");
     }
-    let models = run::build_models(&run_args, run::model_configs(&run_args)?)?;
+    let models = setup::build_models(&run_args, setup::model_configs(&run_args)?)?;
     let runtime = tokio::runtime::Runtime::new()?;
     for (i, m) in models.iter().enumerate() {
         let spec = m.config.spec();

@@ -3,7 +3,7 @@
 //! normalisation policy, never by the source's rules. Without the data the answers were about,
 //! a wrong answer's kind is only `missing`, `off_by_n` or `wrong_value`.
 
-use super::Answer;
+use super::source::Answer;
 use crate::grading::normalize::read_number;
 use crate::grading::{Failure, Metric, validate};
 use crate::questions::{Category, Validation};
@@ -110,7 +110,7 @@ pub fn metric(a: &Answer, by_source: bool) -> (Metric, Option<bool>) {
 /// An expected element's metric: detected or not by bench's copy of TeaLeaf's rubric (its
 /// regex, else a keyword of its description); the source grades whole replies only, so this is
 /// bench's grade under either `--grade`.
-fn element(a: &Answer, e: &super::Element, category: Category) -> Metric {
+fn element(a: &Answer, e: &super::source::Element, category: Category) -> Metric {
     let passed = e.found.is_some();
     Metric {
         metric: a.question.clone(),

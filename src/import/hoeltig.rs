@@ -5,7 +5,7 @@
 //! model folder's `answers_validation/questions_and_answers_with_<variant>_<N>_records.json`.
 //! Every model folder given (or the folder holding the files given) makes one run.
 
-use super::{Answer, Importer, Options, Published, bad, files_of, read_hashed};
+use super::source::{Answer, Importer, Options, Published, bad, files_of, read_hashed};
 use crate::dataset::{Structure, Variant};
 use crate::formats::Format;
 use crate::runlog::meta::{Imported, ImportedFile};

@@ -4,7 +4,7 @@
 //! optional: expected, actual, correct, input_tokens, output_tokens, latency_ms, run, category.
 //! Formats are bench's names (`json_compact`; `-` read as `_`). Every file makes one run.
 
-use super::{Answer, Importer, Options, Published, bad, read_hashed};
+use super::source::{Answer, Importer, Options, Published, bad, read_hashed};
 use crate::dataset::{Structure, Variant};
 use crate::formats::Format;
 use crate::runlog::meta::{Imported, ImportedFile};
@@ -157,7 +157,7 @@ impl Importer for Table {
 
     fn read(&self, paths: &[PathBuf], opts: &Options) -> anyhow::Result<Vec<Published>> {
         let map = mapping(opts.map.as_deref())?;
-        super::files_of(paths)?
+        super::source::files_of(paths)?
             .iter()
             .map(|f| read_table(f, &map))
             .collect()

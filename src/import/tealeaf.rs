@@ -7,7 +7,9 @@
 //! 0..=1; bench makes each expected element a question, detected or not by its copy of that
 //! rubric (`tasks::rubric`), and checks its scores of each reply against TeaLeaf's.
 
-use super::{Answer, Element, Importer, Options, Published, bad, commit_beside, read_hashed};
+use super::source::{
+    Answer, Element, Importer, Options, Published, bad, commit_beside, read_hashed,
+};
 use crate::dataset::{Structure, Variant};
 use crate::formats::Format;
 use crate::runlog::meta::{Imported, ImportedFile};

@@ -3,7 +3,9 @@
 //! format, model, expected, actual, isCorrect, inputTokens, outputTokens, latencyMs`. Every
 //! file given makes one run (the set behind its README table).
 
-use super::{Answer, Importer, Options, Published, bad, commit_beside, files_of, read_hashed};
+use super::source::{
+    Answer, Importer, Options, Published, bad, commit_beside, files_of, read_hashed,
+};
 use crate::dataset::{Structure, Variant};
 use crate::formats::Format;
 use crate::runlog::meta::{Imported, ImportedFile};

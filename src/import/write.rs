@@ -3,7 +3,8 @@
 //! summary that `bench run` writes, its ranking from `sql/rankings.sql`. Every run is checked
 //! whole before the first folder is made, so a bad file leaves nothing behind.
 
-use super::{Published, bad, grade};
+use super::grade;
+use super::source::{Published, bad};
 use crate::grading::summarize;
 use crate::layout::sha256_hex;
 use crate::providers::Usage;
@@ -153,7 +154,7 @@ fn metadata(p: &Published, id: &str, ts: &str, records: usize) -> Metadata {
 
 /// The result line of one answer; also returns bench's own grade.
 fn result(
-    a: &super::Answer,
+    a: &super::source::Answer,
     id: &str,
     records: usize,
     about: &crate::runlog::meta::Imported,

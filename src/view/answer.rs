@@ -73,8 +73,12 @@ fn find_line(state: &State, log: &Path, key: &Key) -> Result<Option<Value>, Stri
             continue;
         };
         let d = &line["data"];
+        // Lines of one call's tag are told apart by their question where each line asks one
+        // (per-question mode, imported answers).
+        let question = d["question"].as_str();
         if d["provider_config"]["provider"] == key.provider.as_str()
             && d["provider_config"]["model"] == key.model.as_str()
+            && question.is_none_or(|q| q == key.q)
         {
             return Ok(Some(line["data"].clone()));
         }

@@ -170,7 +170,7 @@ fn query_and_export_read_one_run_with_dash_dash_run() {
         let got = (&one[0]["runs"], &one[0]["records"]);
         assert_eq!(got, (&json!(1), &json!(records)), "{spec}");
     }
-    let newest = bench::commands::report::latest_run(&root).unwrap();
+    let newest = bench::ops::runs::latest_run(&root).unwrap();
     let one = query(&root, &["-e", count, "--run", &newest.to_string_lossy()]);
     assert_eq!(one[0]["records"], 12);
 

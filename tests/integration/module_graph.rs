@@ -508,7 +508,6 @@ const NOT_YET_UNTANGLED: &[(&str, &str)] = &[
     ),
     ("formats/toon", "decode, encode, expand, mod"),
     ("formats/toon/decode", "mod, tables"),
-    ("import", "hoeltig, mod, table, toon"),
     (
         "report/charts",
         "bars, heatmap, intervals, lines, mod, scatter",
@@ -599,5 +598,34 @@ fn the_folder_scan_sees_imports_and_circles() {
     assert_eq!(
         round(&two, &circles(&two)[0]),
         "a -> mod -> a (component: a, mod)"
+    );
+}
+
+/// Issue 52 item 5: commands are thin. A file of `src/commands/` uses no other command's file
+/// (what commands share is a library module, `src/ops/`); only `mod.rs`, which dispatches, and
+/// a command's own parts (`tokens` -> `tokens_billed`) are exempt.
+#[test]
+fn no_command_calls_another() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let graphs = folder_graphs(&src);
+    let g = graphs.get("commands").expect("src/commands is scanned");
+    let mut calls = Vec::new();
+    for (from, tos) in g {
+        for to in tos {
+            let own_part = to.starts_with(&format!("{from}_"));
+            if from != "mod" && to != "mod" && !own_part {
+                calls.push(format!("commands/{from}.rs uses commands/{to}.rs"));
+            }
+        }
+    }
+    assert!(
+        calls.is_empty(),
+        "move what they share to src/ops/:\n{}",
+        calls.join("\n")
+    );
+    // The scan sees the edges it is about: `tokens` uses its own parts.
+    assert!(
+        g.get("tokens").is_some_and(|t| t.contains("tokens_billed")),
+        "{g:?}"
     );
 }
