@@ -93,7 +93,10 @@ fn timestamps_read_as_their_text_and_a_last_comma_is_allowed() {
     );
     // Commas stay required between items, and a date is no number.
     assert!(Format::Tealeaf.decode("xs:[1 2]").is_err());
-    assert_eq!(Format::Tealeaf.decode("n:2026").unwrap(), json!({"n": 2026}));
+    assert_eq!(
+        Format::Tealeaf.decode("n:2026").unwrap(),
+        json!({"n": 2026})
+    );
     assert!(Format::Tealeaf.decode("xs:[1,,]").is_err());
 }
 
