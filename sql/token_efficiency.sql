@@ -13,7 +13,9 @@ WITH per_rendering AS (
         -- Null when the data has no records (objects) to count, as some task data has not.
         avg(e.value / nullif(data_objects, 0)) AS tokens_per_object
     FROM results, unnest(map_entries(data_tokens)) AS t(e)
-    WHERE NOT warmup
+    -- A rendering whose values were not counted (an imported data file bench's decoder
+    -- refuses, as the seed's yaml) has no per-value figures to rank.
+    WHERE NOT warmup AND data_values > 0
     GROUP BY ALL
 )
 SELECT *,

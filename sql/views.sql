@@ -367,6 +367,10 @@ SELECT ts, benchmark_id, provider, model, format, structure, variant, records, d
        r.imported.source_passed,
        r.imported.bench_passed,
        r.usage.input AS input_tokens,
+       -- The tokens as the source counted them (null where it published none, as the seed).
+       r.billed_data_tokens AS source_tokens,
+       -- bench's o200k_base count of the data file, where the source publishes it (the seed).
+       r.data_stats.tokens['o200k_base'] AS data_tokens_o200k,
        r.token_basis
 FROM result_keys
 WHERE r.imported IS NOT NULL;

@@ -161,6 +161,7 @@ mod tests {
             place: String::new(),
             rule: None,
             element: None,
+            data: None,
         }
     }
 

@@ -5,6 +5,7 @@
 //! model folder's `answers_validation/questions_and_answers_with_<variant>_<N>_records.json`.
 //! Every model folder given (or the folder holding the files given) makes one run.
 
+use super::hoeltig_data::{self, DataFiles};
 use super::source::{Answer, Importer, Options, Published, bad, files_of, read_hashed};
 use crate::dataset::{Structure, Variant};
 use crate::formats::Format;
@@ -154,6 +155,8 @@ fn read_model(model_dir: &Path, files: &[PathBuf]) -> anyhow::Result<Published> 
     let mut answers = Vec::new();
     let mut read = Vec::new();
     let mut skipped = Vec::new();
+    let mut data = DataFiles::new(model_dir);
+    let mut results_dirs: Vec<PathBuf> = Vec::new();
     for f in files {
         let (bytes, sha256) = read_hashed(f)?;
         let before = answers.len();
@@ -198,6 +201,13 @@ fn read_model(model_dir: &Path, files: &[PathBuf]) -> anyhow::Result<Published> 
             s => return Err(bad(f, "variant", format!("unknown variant '{s}'"))),
         };
         let rules = rules(model_dir, &v.variant, v.record_count);
+        let stats = data.stats(&v.format, format, &v.variant, v.record_count, &v.structure)?;
+        // `results_*/results/X_validation.json`: the seed's metrics.json is in `results_*`.
+        if let Some(dir) = f.parent().and_then(Path::parent)
+            && !results_dirs.iter().any(|d| d == dir)
+        {
+            results_dirs.push(dir.to_path_buf());
+        }
         for (qi, q) in v.questions_and_provided_answers.iter().enumerate() {
             let id = match &q.question_id {
                 Value::String(s) => s.clone(),
@@ -226,6 +236,7 @@ fn read_model(model_dir: &Path, files: &[PathBuf]) -> anyhow::Result<Published> 
                     ),
                     rule: rules.get(&id).cloned(),
                     element: None,
+                    data: stats.clone(),
                 });
             }
         }
@@ -243,11 +254,15 @@ fn read_model(model_dir: &Path, files: &[PathBuf]) -> anyhow::Result<Published> 
         commit: None,
         licence: "none found in the repository".into(),
         files: read,
-        token_counter: "none published per answer".into(),
+        token_counter: if data.any() {
+            hoeltig_data::COUNTER.into()
+        } else {
+            "none published per answer".into()
+        },
         baseline: Some(Format::JsonCompact),
         grade: String::new(),
         skipped,
-        notes: Vec::new(),
+        notes: data.notes(&results_dirs)?,
     };
     Ok(Published {
         about,

@@ -5,6 +5,7 @@
 
 mod grade;
 mod hoeltig;
+mod hoeltig_data;
 mod source;
 pub mod summary;
 mod table;

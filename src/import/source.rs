@@ -47,6 +47,9 @@ pub struct Answer {
     /// The expected element this answer is graded on, when the source's questions are analysis
     /// tasks (`--from tealeaf`): `actual` is then the whole reply.
     pub element: Option<Box<Element>>,
+    /// bench's measure of the data file the model was given, when the source publishes that
+    /// file (`--from hoeltig`): chars, bytes and tokens counted offline with bench's tokenizers.
+    pub data: Option<std::sync::Arc<crate::tokens::DataStats>>,
 }
 
 /// One expected element of an analysis task and what bench's copy of TeaLeaf's rubric found of

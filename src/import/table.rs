@@ -255,6 +255,7 @@ fn read_table(f: &Path, map: &BTreeMap<&'static str, String>) -> anyhow::Result<
             place: format!("{}: {place}", f.display()),
             rule: None,
             element: None,
+            data: None,
         });
     }
     let about = Imported {

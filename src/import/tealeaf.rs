@@ -264,6 +264,7 @@ fn read_run(dir: &Path, task_file: &Path) -> anyhow::Result<Published> {
                     found: rubric::detected(&reply, e),
                     scores,
                 })),
+                data: None,
             });
         }
         let name = reply_file.file_name().unwrap_or_default().to_string_lossy();

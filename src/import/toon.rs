@@ -136,6 +136,7 @@ fn read_file(f: &Path, out: &mut Vec<Answer>) -> anyhow::Result<(usize, String)>
             place: format!("{}: {place}", f.display()),
             rule: None,
             element: None,
+            data: None,
         });
     }
     Ok((out.len() - before, sha256))

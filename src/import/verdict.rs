@@ -35,9 +35,9 @@ pub struct Verdict {
     pub noninferior: bool,
     /// The margin, pp.
     pub margin_pp: f64,
-    /// Billed tokens of the format / of the baseline.
+    /// Tokens of the format / of the baseline: billed, else the o200k_base count of the data.
     pub token_ratio: Option<f64>,
-    /// Accuracy % per 1,000 billed tokens.
+    /// Accuracy % per 1,000 of those tokens.
     pub accuracy_per_1k_tokens: Option<f64>,
     /// Paired questions.
     pub pairs: i64,
@@ -45,9 +45,10 @@ pub struct Verdict {
     pub decision: String,
 }
 
-/// The decision in words: worse, better, non-inferior at its token ratio, or undecided with
-/// the questions that would decide.
-fn decision(c: &ComparisonRow, several_variants: bool) -> String {
+/// The decision in words: worse, better, non-inferior at its token ratio (of `tokens`: billed
+/// tokens, or the o200k_base count of the data), or undecided with the questions that would
+/// decide.
+fn decision(c: &ComparisonRow, several_variants: bool, tokens: &str) -> String {
     let m = if several_variants {
         format!("{} ({} data)", c.family.model, c.family.variant)
     } else {
@@ -56,7 +57,7 @@ fn decision(c: &ComparisonRow, several_variants: bool) -> String {
     let (f, b) = (&c.format, &c.baseline);
     let ratio = c
         .token_ratio
-        .map(|r| format!(" at {r:.2}× its billed tokens"))
+        .map(|r| format!(" at {r:.2}× its {tokens}"))
         .unwrap_or_default();
     // The Δ the interval is around (weighted), and McNemar's on the (question, run) pairs.
     let delta = c.delta_weighted_pp.unwrap_or(0.0);
@@ -102,6 +103,15 @@ fn decision(c: &ComparisonRow, several_variants: bool) -> String {
     }
 }
 
+/// What the token ratio counts: the source's billed tokens, or (where it published none, as the
+/// seed) bench's o200k_base count of the data file (`ranked_tokens` in sql/views.sql).
+fn tokens_named(a: Option<&AccuracyRow>) -> &'static str {
+    match a.and_then(|a| a.token_basis.as_deref()) {
+        Some("o200k_base") => "data tokens (o200k_base)",
+        _ => "billed tokens",
+    }
+}
+
 /// The verdicts of the run in `dir` against `baseline`, model by model.
 pub fn verdicts(dir: &Path, baseline: &str) -> Result<Vec<Verdict>> {
     let d = crate::report::gather::gather(dir, baseline)?;
@@ -132,7 +142,7 @@ pub fn verdicts(dir: &Path, baseline: &str) -> Result<Vec<Verdict>> {
             token_ratio: c.token_ratio,
             accuracy_per_1k_tokens: acc(c).and_then(|a| a.efficiency),
             pairs: c.n_pairs,
-            decision: decision(c, several),
+            decision: decision(c, several, tokens_named(acc(c))),
         })
         .collect();
     out.sort_by(|a, b| (&a.model, &a.variant, &a.format).cmp(&(&b.model, &b.variant, &b.format)));

@@ -217,16 +217,19 @@ fn result(
             ..Usage::default()
         },
         turns: Vec::new(),
-        data_stats: DataStats {
+        // bench's measure of the data file where the source publishes it (the seed's data
+        // files): rankings then rest on its o200k_base count (views.sql, `ranked_tokens`).
+        data_stats: a.data.as_deref().cloned().unwrap_or(DataStats {
             chars: 0,
             bytes: 0,
             values: 0,
             objects: 0,
             tokens: BTreeMap::new(),
-        },
+        }),
         // The source's token count is what the ranking rests on, labelled with its basis.
         billed_data_tokens: a.input_tokens,
-        token_basis: a.input_tokens.map(|_| about.token_counter.clone()),
+        token_basis: (a.input_tokens.is_some() || a.data.is_some())
+            .then(|| about.token_counter.clone()),
         cost_usd: None,
         cached: false,
         attempts: 0,

@@ -29,6 +29,7 @@ mod first_checks;
 mod gemini_batch_run;
 mod grading;
 mod import;
+mod import_hoeltig;
 mod import_tealeaf;
 mod latest;
 mod local_model;
