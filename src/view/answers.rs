@@ -216,7 +216,11 @@ pub fn query(state: &State, f: &Filter) -> Result<Paged, String> {
     let mut rows = Vec::new();
     if !ids.is_empty() {
         // Numbers DuckDB gave, not text from the browser.
-        let list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+        let list = ids
+            .iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
         let sql = format!(
             "SELECT id, ts, suite, provider, model, model_label, format, structure, variant, records, run, \
              wording, tag, metric, question_id, category, validation, passed, expected, actual, failure, \

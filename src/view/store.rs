@@ -20,6 +20,9 @@ const SERVE_MEMORY: &str = "384MB";
 /// DuckDB's memory while the database is built (reading logs, sorting one run's answers).
 const BUILD_MEMORY: &str = "512MB";
 
+/// One run log: its run folder, file name, size and modification time (ns).
+type Log = (String, String, u64, u128);
+
 /// One row per answer of the run folders views.sql reads (all, or the one its variable
 /// `bench_run` names), numbered after the `?` answers before them: newest run first, then
 /// suite, call and question. Every column comes from `sql/views.sql`'s `answers`.
@@ -45,7 +48,11 @@ pub fn open(root: &Path) -> Result<(Analytics, bool)> {
         && db
             .query("SELECT fingerprint FROM built")
             .ok()
-            .and_then(|t| t.rows.first().and_then(|r| r[0].as_str().map(str::to_string)))
+            .and_then(|t| {
+                t.rows
+                    .first()
+                    .and_then(|r| r[0].as_str().map(str::to_string))
+            })
             .as_deref()
             == Some(print.as_str())
     {
@@ -89,9 +96,9 @@ fn writable(dir: &Path) -> bool {
     ok
 }
 
-/// Every run log `views.sql` reads (`<root>/benchmarks/*/*.jsonl`): (run folder, file, size,
-/// modification time in ns), run folders newest first as the Runs page lists them.
-fn logs(root: &Path) -> Vec<(String, String, u64, u128)> {
+/// Every run log `views.sql` reads (`<root>/benchmarks/*/*.jsonl`), run folders newest first
+/// as the Runs page lists them.
+fn logs(root: &Path) -> Vec<Log> {
     let mut out = Vec::new();
     let runs = std::fs::read_dir(root.join("benchmarks"))
         .into_iter()
@@ -99,7 +106,11 @@ fn logs(root: &Path) -> Vec<(String, String, u64, u128)> {
         .flatten();
     for run in runs.filter(|e| e.path().is_dir()) {
         let name = run.file_name().to_string_lossy().into_owned();
-        for file in std::fs::read_dir(run.path()).into_iter().flatten().flatten() {
+        for file in std::fs::read_dir(run.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
             let path = file.path();
             if path.extension().is_none_or(|e| e != "jsonl") {
                 continue;
@@ -119,7 +130,7 @@ fn logs(root: &Path) -> Vec<(String, String, u64, u128)> {
 }
 
 /// What the database was built from: bench's version, the SQL, and every log's stamp.
-fn fingerprint(logs: &[(String, String, u64, u128)]) -> String {
+fn fingerprint(logs: &[Log]) -> String {
     let sql = crate::layout::sha256_hex(format!("{VIEWS_SQL}{ROWS}").as_bytes());
     let mut out = format!("bench {} sql {sql}\n", env!("CARGO_PKG_VERSION"));
     for (run, file, size, modified) in logs {
@@ -130,14 +141,17 @@ fn fingerprint(logs: &[(String, String, u64, u128)]) -> String {
 
 /// Builds the database at `path`: into a file of its own first, renamed into place when
 /// complete, so a stopped build leaves no half database and a running viewer keeps its own.
-fn build(root: &Path, logs: &[(String, String, u64, u128)], print: &str, path: &Path) -> Result<()> {
+fn build(root: &Path, logs: &[Log], print: &str, path: &Path) -> Result<()> {
     let tmp = path.with_extension(format!("building-{}", std::process::id()));
     let _ = std::fs::remove_file(&tmp);
     // No log: the same columns from an empty one, so the table never needs a second definition.
     let empty = std::env::temp_dir().join(format!("bench-view-empty-{}", std::process::id()));
     let source = if logs.is_empty() {
         std::fs::create_dir_all(empty.join("benchmarks").join("none"))?;
-        std::fs::write(empty.join("benchmarks").join("none").join("none.jsonl"), b"")?;
+        std::fs::write(
+            empty.join("benchmarks").join("none").join("none.jsonl"),
+            b"",
+        )?;
         empty.as_path()
     } else {
         root
@@ -146,16 +160,22 @@ fn build(root: &Path, logs: &[(String, String, u64, u128)], print: &str, path: &
     let _ = std::fs::remove_dir_all(&empty);
     if let Err(e) = built {
         let _ = std::fs::remove_file(&tmp);
-        return Err(e.context(format!("building the viewer's database '{}'", path.display())));
+        return Err(e.context(format!(
+            "building the viewer's database '{}'",
+            path.display()
+        )));
     }
     std::fs::rename(&tmp, path).with_context(|| format!("cannot write '{}'", path.display()))
 }
 
 /// Fills the new database file `tmp` from the logs under `source`, run folder by run folder.
-fn fill(source: &Path, logs: &[(String, String, u64, u128)], print: &str, tmp: &Path) -> Result<()> {
+fn fill(source: &Path, logs: &[Log], print: &str, tmp: &Path) -> Result<()> {
     let db = Analytics::open(source)?;
     db.limit_memory(Some(BUILD_MEMORY), false)?;
-    db.query(&format!("ATTACH {} AS store", sql_string(&tmp.to_string_lossy())))?;
+    db.query(&format!(
+        "ATTACH {} AS store",
+        sql_string(&tmp.to_string_lossy())
+    ))?;
     // The table's columns are those of the rows it holds: defined once, by ROWS.
     db.query_with(
         &format!("CREATE TABLE store.v_answers AS SELECT * FROM ({ROWS}) LIMIT 0"),

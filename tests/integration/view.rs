@@ -410,7 +410,10 @@ async fn the_answers_database_is_built_once_and_again_when_a_log_changes() {
     let first = serve(tmp.path()).await;
     let (_, page) = get(&format!("{first}/answers?sort=question&dir=desc")).await;
     assert_eq!(total(&page), 4 * 124);
-    let built = std::fs::metadata(&db).expect("the database file").modified().unwrap();
+    let built = std::fs::metadata(&db)
+        .expect("the database file")
+        .modified()
+        .unwrap();
 
     let again = serve(tmp.path()).await;
     let (_, same) = get(&format!("{again}/answers?sort=question&dir=desc")).await;
