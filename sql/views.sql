@@ -424,6 +424,9 @@ SELECT
     * EXCLUDE (m, task),
     -- A task's facts are numbered per task: the task id makes them one question each.
     CASE WHEN task IS NULL THEN m.metric ELSE task || '/' || m.metric END AS question_id,
+    -- The question's id within its call (a task's fact id without the task): with the call's
+    -- run, provider, model and sample_tag it names one answer (the viewer links by it).
+    m.metric,
     m.category,
     m.validation,
     m.position.label AS position,
@@ -446,6 +449,8 @@ FROM (
     SELECT
         * EXCLUDE (r),
         r.error,
+        r.sample.tag AS sample_tag,
+        coalesce(r.prompt_variant, 'default') AS prompt_variant,
         r.task,
         unnest(r.metrics) AS m
     FROM result_keys

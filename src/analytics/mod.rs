@@ -303,6 +303,21 @@ impl Analytics {
         Ok(Self { conn })
     }
 
+    /// Opens the DuckDB database file `path` read-only (one bench wrote, e.g. the viewer's
+    /// answers), DuckDB's memory capped at `memory_limit`; beyond it, sorts and joins spill to
+    /// `spill`. No views are created: the file holds its own tables.
+    pub fn open_read_only(path: &Path, memory_limit: &str, spill: &Path) -> Result<Self> {
+        let config = Config::default()
+            .enable_autoload_extension(false)?
+            .access_mode(duckdb::AccessMode::ReadOnly)?
+            .max_memory(memory_limit)?
+            .with("temp_directory", spill.to_string_lossy())?;
+        let conn = Connection::open_with_flags(path, config)
+            .with_context(|| format!("opening '{}'", path.display()))?;
+        return_freed_memory();
+        Ok(Self { conn })
+    }
+
     /// Runs SQL (one or more statements) and returns the result of the last one.
     pub fn query(&self, sql: &str) -> Result<Table, duckdb::Error> {
         self.query_with(sql, &[])

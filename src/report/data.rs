@@ -446,13 +446,11 @@ pub fn run_info(dir: &Path) -> Result<RunInfo> {
             .into());
         }
     };
-    let mut last = None;
-    for l in lines {
-        let l = l.with_context(|| format!("cannot read '{}'", log.display()))?;
-        if !l.trim().is_empty() {
-            last = Some(l);
-        }
-    }
+    // Read from the end: a log of millions of answers is not read through for its last line.
+    let last = crate::runlog::last_line(&log)
+        .with_context(|| format!("cannot read '{}'", log.display()))?
+        .filter(|(at, _)| *at > 0)
+        .map(|(_, l)| l);
     let summary = last
         .and_then(|l| serde_json::from_str::<Value>(&l).ok())
         .filter(|l| l.get("type").and_then(Value::as_str) == Some("summary"))

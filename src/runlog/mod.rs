@@ -5,6 +5,7 @@ mod inline;
 pub mod meta;
 pub mod rankings;
 mod summary;
+mod tail;
 
 use crate::dataset::{Structure, Variant};
 use crate::formats::Format;
@@ -22,6 +23,7 @@ use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 pub use summary::{ProviderIssue, SummaryRecord, build_summary};
+pub use tail::last_line;
 
 /// One line of the run log.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -202,16 +202,40 @@ pub fn query(state: &State, f: &Filter) -> Result<Paged, String> {
     let (limit, offset) = (per, (page - 1) * per);
     all.push(&limit);
     all.push(&offset);
-    let sql = format!(
-        "SELECT id, ts, suite, provider, model, model_label, format, structure, variant, records, run, \
-         wording, tag, metric, question_id, category, validation, passed, expected, actual, failure, \
-         normalization, call_error FROM v_answers WHERE {cond} \
-         ORDER BY {sort} {dir} NULLS LAST, id LIMIT ? OFFSET ?"
-    );
-    let t = state.query(&sql, &all).map_err(|e| format!("{e:#}"))?;
+    // Two steps: the page's ids (reading only the filtered and sorted columns), then their
+    // rows. One query would carry every column of every candidate row through the sort.
+    let ids = state
+        .query(
+            &format!(
+                "SELECT id FROM v_answers WHERE {cond} ORDER BY {sort} {dir} NULLS LAST, id LIMIT ? OFFSET ?"
+            ),
+            &all,
+        )
+        .map_err(|e| format!("{e:#}"))?;
+    let ids: Vec<i64> = ids.rows.iter().filter_map(|r| r[0].as_i64()).collect();
+    let mut rows = Vec::new();
+    if !ids.is_empty() {
+        // Numbers DuckDB gave, not text from the browser.
+        let list = ids
+            .iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let sql = format!(
+            "SELECT id, ts, suite, provider, model, model_label, format, structure, variant, records, run, \
+             wording, tag, metric, question_id, category, validation, passed, expected, actual, failure, \
+             normalization, call_error FROM v_answers WHERE id IN ({list})"
+        );
+        let t = state.query(&sql, &[]).map_err(|e| format!("{e:#}"))?;
+        let mut by_id: std::collections::HashMap<i64, serde_json::Map<String, Value>> = t
+            .objects()
+            .filter_map(|r| Some((r.get("id")?.as_i64()?, r)))
+            .collect();
+        rows = ids.iter().filter_map(|id| by_id.remove(id)).collect();
+    }
     Ok(Paged {
         total,
-        rows: t.objects().collect(),
+        rows,
         page,
         per,
     })

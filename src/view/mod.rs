@@ -11,6 +11,7 @@ mod files;
 mod html;
 mod runs;
 mod state;
+mod store;
 mod suites;
 
 use anyhow::{Context, Result};

@@ -1,6 +1,7 @@
-//! What the server holds: the root, its run folders, and a DuckDB in which the answers of every
-//! log were materialised once at start (`v_answers`), so a page of a million answers is one
-//! indexed query, never a scan of the logs.
+//! What the server holds: the root, its run folders, and the viewer's DuckDB database of
+//! every answer (`v_answers`, built on disk from `sql/views.sql`'s `answers` by
+//! [`super::store`]), so a page of ten million answers is a query over a file, never a scan of
+//! the logs nor a copy in memory.
 
 use super::runs::{self, Run};
 use crate::analytics::{Analytics, Table};
@@ -9,34 +10,14 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// The answers of every log, one row per graded answer, with what a filter, a sort or a link
-/// to the answer needs (the prompt and reply stay in the log; the answer page reads its line).
-const MATERIALISE: &str = "
-CREATE TABLE v_answers AS
-SELECT row_number() OVER (ORDER BY ts DESC, suite, tag, metric) AS id, *
-FROM (
-    SELECT ts, suite, benchmark_id, provider, model, provider || ':' || model AS model_label,
-           format, structure, variant, records, dataset, run, warmup, primer, wording, tag,
-           call_error, task, m.metric AS metric,
-           CASE WHEN task IS NULL THEN m.metric ELSE task || '/' || m.metric END AS question_id,
-           m.category, m.validation, m.passed = 1 AS passed, m.score,
-           CAST(m.expected AS VARCHAR) AS expected, CAST(m.actual AS VARCHAR) AS actual,
-           m.reason, m.failure, array_to_string(m.normalization, ', ') AS normalization
-    FROM (
-        SELECT * EXCLUDE (r), coalesce(r.prompt_variant, 'default') AS wording,
-               r.sample.tag AS tag, r.error AS call_error, r.task AS task,
-               unnest(r.metrics) AS m
-        FROM result_keys
-    )
-)";
-
 /// The server's state, shared by every request.
 pub struct State {
     /// The root folder, canonical (every served file must lie under it).
     pub root: PathBuf,
     /// The run folders, newest first.
     pub runs: Vec<Run>,
-    /// DuckDB with `v_answers` (one connection; requests take turns).
+    /// The viewer's database, read-only, with `v_answers` and `facets` (one connection;
+    /// requests take turns).
     pub db: Mutex<Analytics>,
     /// The distinct values of each filterable column, for the filter menus.
     pub facets: HashMap<&'static str, Vec<String>>,
@@ -61,7 +42,8 @@ pub const FACETS: [(&str, &str); 10] = [
 ];
 
 impl State {
-    /// Reads the run folders of `root` and materialises their answers.
+    /// Reads the run folders of `root` and opens the database of their answers (built first
+    /// when the logs changed since).
     pub fn load(root: &Path) -> Result<Self> {
         let root = root.canonicalize().map_err(|e| {
             // A first `bench view` in a fresh folder: say what a root is and how to make one.
@@ -83,21 +65,16 @@ impl State {
             ))
         );
         let runs = runs::scan(&root);
-        let db = Analytics::open(&root)?;
-        let has_logs = runs.iter().any(|r| r.info.is_ok());
-        if has_logs {
-            db.query(MATERIALISE)
-                .context("reading the answers of the run logs")?;
-        } else {
-            // No log to read (the views' glob would fail): the same columns, no rows.
-            db.query("CREATE TABLE v_answers (id BIGINT, ts VARCHAR, suite VARCHAR, benchmark_id VARCHAR, provider VARCHAR, model VARCHAR, model_label VARCHAR, format VARCHAR, structure VARCHAR, variant VARCHAR, records INTEGER, dataset VARCHAR, run INTEGER, warmup BOOLEAN, primer BOOLEAN, wording VARCHAR, tag VARCHAR, call_error VARCHAR, task VARCHAR, metric VARCHAR, question_id VARCHAR, category VARCHAR, validation VARCHAR, passed BOOLEAN, score DOUBLE, expected VARCHAR, actual VARCHAR, reason VARCHAR, failure VARCHAR, normalization VARCHAR)")?;
-        }
-        let mut facets = HashMap::new();
-        for (name, column) in FACETS {
-            let t = db.query(&format!(
-                "SELECT DISTINCT CAST({column} AS VARCHAR) FROM v_answers WHERE {column} IS NOT NULL ORDER BY {column}"
-            ))?;
-            facets.insert(name, column_strings(&t));
+        let (db, _built) = super::store::open(&root)?;
+        let mut facets: HashMap<&'static str, Vec<String>> = HashMap::new();
+        let t = db.query("SELECT name, value FROM facets ORDER BY name, n")?;
+        for row in &t.rows {
+            let (Some(name), Some(value)) = (row[0].as_str(), row[1].as_str()) else {
+                continue;
+            };
+            if let Some((key, _)) = FACETS.iter().find(|(n, _)| *n == name) {
+                facets.entry(*key).or_default().push(value.to_string());
+            }
         }
         Ok(Self {
             root,
@@ -121,12 +98,4 @@ impl State {
         db.query_with(sql, params)
             .with_context(|| "querying the answers".to_string())
     }
-}
-
-/// The first column of a table as text.
-pub fn column_strings(t: &Table) -> Vec<String> {
-    t.rows
-        .iter()
-        .filter_map(|r| r.first().and_then(|v| v.as_str()).map(str::to_string))
-        .collect()
 }

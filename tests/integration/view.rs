@@ -400,6 +400,43 @@ async fn tasks_write_and_corrupted_answers_show_their_facts_diff_and_defect() {
     assert_eq!(diff.matches("data-diff=\"del\"").count(), 1, "{diff}");
 }
 
+/// The answers are read from the logs once into `<root>/.bench-view/answers.duckdb`: a second
+/// start reuses it (same file, same pages), a new run makes the next start build it again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_answers_database_is_built_once_and_again_when_a_log_changes() {
+    let tmp = tempfile::tempdir().unwrap();
+    run(tmp.path(), "old", &[("csv", 3)], 31).await;
+    let db = tmp.path().join(".bench-view").join("answers.duckdb");
+    let first = serve(tmp.path()).await;
+    let (_, page) = get(&format!("{first}/answers?sort=question&dir=desc")).await;
+    assert_eq!(total(&page), 4 * 124);
+    let built = std::fs::metadata(&db)
+        .expect("the database file")
+        .modified()
+        .unwrap();
+
+    let again = serve(tmp.path()).await;
+    let (_, same) = get(&format!("{again}/answers?sort=question&dir=desc")).await;
+    assert_eq!(
+        std::fs::metadata(&db).unwrap().modified().unwrap(),
+        built,
+        "reused, not built again"
+    );
+    assert_eq!(rows(&same), rows(&page), "the same rows, ids and order");
+
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let b = run(tmp.path(), "new", &[], 31).await;
+    let third = serve(tmp.path()).await;
+    let (_, all) = get(&format!("{third}/answers")).await;
+    assert_eq!(total(&all), 2 * 4 * 124, "the new run's answers are read");
+    assert!(std::fs::metadata(&db).unwrap().modified().unwrap() > built);
+    // The newest run is listed first (id 1), as before.
+    assert!(rows(&all)[0].starts_with("\"1\""), "{}", rows(&all)[0]);
+    assert!(rows(&all)[0].contains(&name(&b)), "{}", rows(&all)[0]);
+    let (_, failed) = get(&format!("{third}/answers?passed=false")).await;
+    assert_eq!(total(&failed), 3);
+}
+
 #[test]
 fn the_command_prints_its_url_warns_off_loopback_and_refuses_a_root_without_runs() {
     use std::io::{BufRead, BufReader};
