@@ -277,31 +277,6 @@ pub static TABLE: &[Capabilities] = &[
     },
 ];
 
-/// Whether `rest` (what follows a row id in a model id) is a snapshot of that same model.
-fn snapshot(rest: &str) -> bool {
-    let Some(tag) = rest.strip_prefix('-') else {
-        return rest.is_empty();
-    };
-    let first = tag.split('-').next().unwrap_or("");
-    // A date or build number (`20250514`, `2024`, `001`), never a version step like `-6`.
-    (first.len() >= 3 && first.bytes().all(|b| b.is_ascii_digit()))
-        || tag == "latest"
-        || tag.starts_with("preview")
-        || tag.starts_with("exp")
-}
-
-/// How well `id` (a row id) matches `model`: the matched length, or None. Exact ids match
-/// themselves and their dated snapshots only; an id ending in `*` is a prefix.
-pub(crate) fn score(id: &str, model: &str) -> Option<usize> {
-    match id.strip_suffix('*') {
-        Some(prefix) => model.starts_with(prefix).then_some(prefix.len()),
-        None => model
-            .strip_prefix(id)
-            .filter(|rest| snapshot(rest))
-            .map(|_| id.len()),
-    }
-}
-
 /// The provider family of a wire API; None for servers the table does not describe.
 pub(crate) fn api(wire: Wire) -> Option<Api> {
     match wire {
@@ -315,13 +290,7 @@ pub(crate) fn api(wire: Wire) -> Option<Api> {
 /// The row for `model` behind `wire`: the longest matching id wins.
 pub fn lookup(wire: Wire, model: &str) -> Option<&'static Capabilities> {
     let api = api(wire)?;
-    let model = model.strip_prefix("models/").unwrap_or(model);
-    TABLE
-        .iter()
-        .filter(|c| c.api == api)
-        .filter_map(|c| Some((c.ids.iter().filter_map(|id| score(id, model)).max()?, c)))
-        .max_by_key(|(n, _)| *n)
-        .map(|(_, c)| c)
+    super::matching::longest(TABLE.iter().filter(|c| c.api == api), |c| c.ids, model)
 }
 
 /// The output-limit parameter each wire API takes.

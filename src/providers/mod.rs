@@ -10,6 +10,7 @@ pub mod config;
 pub mod counting;
 mod gemini;
 pub mod http;
+mod matching;
 mod openai;
 mod openai_responses;
 pub mod prices;

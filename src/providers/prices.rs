@@ -267,12 +267,8 @@ pub const UNPRICED: &[(&str, &str)] = &[
 
 /// Why `model` on `provider` has no price, when the table says.
 pub fn unpriced_reason(model: &str) -> Option<&'static str> {
-    let model = model.strip_prefix("models/").unwrap_or(model);
-    UNPRICED
-        .iter()
-        .filter_map(|(id, why)| Some((super::capabilities::score(id, model)?, *why)))
-        .max_by_key(|(n, _)| *n)
-        .map(|(_, why)| why)
+    super::matching::longest(UNPRICED.iter(), |(id, _)| std::slice::from_ref(id), model)
+        .map(|(_, why)| *why)
 }
 
 /// The fraction of the live price the provider's batch API charges, for providers that have
@@ -288,21 +284,11 @@ pub fn batch_discount(provider: &str) -> Option<f64> {
 /// The row for `model` on `provider`: the family whose id it is, or a dated snapshot of;
 /// none for a model not listed (its cost is then unknown, never a neighbour's).
 pub fn lookup(provider: &str, model: &str) -> Option<&'static Entry> {
-    let model = model.strip_prefix("models/").unwrap_or(model);
-    TABLE
-        .iter()
-        .filter(|e| e.providers.contains(&provider))
-        .filter_map(|e| {
-            Some((
-                e.ids
-                    .iter()
-                    .filter_map(|id| super::capabilities::score(id, model))
-                    .max()?,
-                e,
-            ))
-        })
-        .max_by_key(|(n, _)| *n)
-        .map(|(_, e)| e)
+    super::matching::longest(
+        TABLE.iter().filter(|e| e.providers.contains(&provider)),
+        |e| e.ids,
+        model,
+    )
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 //! tokens only with a beta header bench does not send, so their row says 200,000.
 
 use super::Wire;
-use super::capabilities::{Api, api, score};
+use super::capabilities::{Api, api};
 use super::config::ModelConfig;
 use crate::numfmt::thousands;
 
@@ -207,13 +207,7 @@ pub static TABLE: &[Row] = &[
 /// The row for `model` behind `wire`: the longest matching id wins.
 pub fn lookup(wire: Wire, model: &str) -> Option<&'static Row> {
     let api = api(wire)?;
-    let model = model.strip_prefix("models/").unwrap_or(model);
-    TABLE
-        .iter()
-        .filter(|r| r.api == api)
-        .filter_map(|r| Some((r.ids.iter().filter_map(|id| score(id, model)).max()?, r)))
-        .max_by_key(|(n, _)| *n)
-        .map(|(_, r)| r)
+    super::matching::longest(TABLE.iter().filter(|r| r.api == api), |r| r.ids, model)
 }
 
 /// A model's window as a run checks it.
