@@ -180,7 +180,7 @@ impl<W: WireApi> Provider for Http<W> {
         self.counting.count(&self.cfg.model, req, &body).await
     }
 
-    async fn served_window(&self) -> Option<super::windows::Served> {
+    async fn served_window(&self) -> Option<super::Served> {
         match &self.counting {
             Counting::Tokenize(t) if self.ready().is_ok() => t.served_window(&self.cfg.model).await,
             _ => None,

@@ -2,10 +2,11 @@
 //! block with `cache_control`, so every run after the first reads it from the prompt cache.
 
 use super::adapter::WireApi;
+use super::call::u64_at;
 use super::capabilities::temperature_allowed;
 use super::counting::Counting;
 use super::http::{Endpoint, Secret, join};
-use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage, split_prefix, u64_at};
+use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -88,6 +89,17 @@ impl WireApi for Anthropic {
     }
     fn counting(&self, _cfg: &ModelConfig, base: &str, chat: &Endpoint) -> Counting {
         Counting::Anthropic(chat.at(join(base, "/v1/messages/count_tokens")))
+    }
+}
+
+/// `text` cut after its first `prefix` bytes: the prefix and the rest (all of it as the rest
+/// when the cut is not at a character boundary).
+fn split_prefix(text: &str, prefix: usize) -> (String, String) {
+    let cut = prefix.min(text.len());
+    if text.is_char_boundary(cut) {
+        (text[..cut].to_string(), text[cut..].to_string())
+    } else {
+        (String::new(), text.to_string())
     }
 }
 

@@ -13,6 +13,8 @@
 
 use super::Wire;
 use super::config::ModelConfig;
+pub use super::matching::Api;
+use super::matching::api;
 use crate::UsageError;
 
 /// Where the rows were last checked against the providers' documentation.
@@ -73,17 +75,6 @@ pub struct Capabilities {
     pub batch: bool,
     /// Where this row was read.
     pub source: &'static str,
-}
-
-/// The provider family a row belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Api {
-    /// Anthropic Messages.
-    Anthropic,
-    /// OpenAI Chat Completions and Responses.
-    OpenAi,
-    /// Google Gemini.
-    Gemini,
 }
 
 const CLAUDE_THINKING: &str =
@@ -276,16 +267,6 @@ pub static TABLE: &[Capabilities] = &[
         source: GEMINI_THINKING,
     },
 ];
-
-/// The provider family of a wire API; None for servers the table does not describe.
-pub(crate) fn api(wire: Wire) -> Option<Api> {
-    match wire {
-        Wire::Anthropic => Some(Api::Anthropic),
-        Wire::OpenAi | Wire::OpenAiResponses => Some(Api::OpenAi),
-        Wire::Gemini => Some(Api::Gemini),
-        Wire::Reference | Wire::OpenAiCompatible | Wire::Ollama => None,
-    }
-}
 
 /// The row for `model` behind `wire`: the longest matching id wins.
 pub fn lookup(wire: Wire, model: &str) -> Option<&'static Capabilities> {

@@ -5,7 +5,7 @@
 //! has ([`super::adapter::WireApi::counting`]); the requests and replies of each live here.
 
 use super::http::{Endpoint, join};
-use super::windows::Served;
+use super::served::Served;
 use super::{ProviderError, Request};
 use crate::tokens::Tokenizer;
 use serde_json::{Value, json};

@@ -2,10 +2,11 @@
 //! key sent as the `x-goog-api-key` header, never in the URL.
 
 use super::adapter::WireApi;
+use super::call::u64_at;
 use super::capabilities::temperature_allowed;
 use super::counting::Counting;
 use super::http::{Endpoint, Secret, join};
-use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage, u64_at};
+use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage};
 use serde_json::{Value, json};
 use std::time::Duration;
 

@@ -2,10 +2,11 @@
 //! OpenAI-compatible server: Ollama, vLLM, llama.cpp, OpenRouter.
 
 use super::adapter::WireApi;
+use super::call::u64_at;
 use super::capabilities::temperature_allowed;
 use super::counting::{Counting, Tokenize};
 use super::http::{Endpoint, Secret, join};
-use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage, Wire, u64_at};
+use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage, Wire};
 use serde_json::{Value, json};
 use std::time::Duration;
 

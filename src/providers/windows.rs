@@ -10,8 +10,8 @@
 //! tokens only with a beta header bench does not send, so their row says 200,000.
 
 use super::Wire;
-use super::capabilities::{Api, api};
 use super::config::ModelConfig;
+use super::matching::{Api, api};
 use crate::numfmt::thousands;
 
 /// Where the rows were last checked against the providers' model pages.
@@ -245,18 +245,6 @@ impl Window {
             format!("input limit {}", thousands(i64::from(self.context)))
         }
     }
-}
-
-/// A context window as the model's own server reported it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Served {
-    /// Tokens the server takes in one call.
-    pub context: u32,
-    /// Whether the output counts in it: vLLM refuses a prompt plus `max_tokens` over it, while
-    /// llama.cpp refuses only a prompt over it (and stops writing when the window is full).
-    pub shared: bool,
-    /// Where it says so (`n_ctx of http://127.0.0.1:8088/props`).
-    pub source: String,
 }
 
 /// The window of `cfg.model`: `context_tokens` from the config (prompt plus output), else what
