@@ -3,8 +3,9 @@
 use super::adapter::WireApi;
 use super::call::u64_at;
 use super::capabilities::temperature_allowed;
-use super::counting::Counting;
+use super::counting::TokenCounter;
 use super::http::{Endpoint, Secret, join};
+use super::openai::Offline;
 use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage};
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -67,8 +68,15 @@ impl WireApi for OpenAiResponses {
             endpoint: "/v1/responses",
         }))
     }
-    fn counting(&self, cfg: &ModelConfig, _base: &str, _chat: &Endpoint) -> Counting {
-        Counting::Offline(crate::tokens::Tokenizer::openai(&cfg.model))
+    fn counting(
+        &self,
+        cfg: &ModelConfig,
+        _base: &str,
+        _chat: &Endpoint,
+    ) -> Result<Box<dyn TokenCounter>, String> {
+        Ok(Box::new(Offline(crate::tokens::Tokenizer::openai(
+            &cfg.model,
+        ))))
     }
 }
 
