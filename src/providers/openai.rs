@@ -6,8 +6,8 @@ use super::call::u64_at;
 use super::capabilities::temperature_allowed;
 use super::counting::{TokenCounter, Tokenize};
 use super::http::{Endpoint, Secret, join};
+use super::openai_responses::InputTokens;
 use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage, Wire};
-use crate::tokens::Tokenizer;
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -85,7 +85,7 @@ impl WireApi for OpenAi {
     }
     fn counting(
         &self,
-        cfg: &ModelConfig,
+        _cfg: &ModelConfig,
         base: &str,
         chat: &Endpoint,
     ) -> Result<Box<dyn TokenCounter>, String> {
@@ -96,44 +96,9 @@ impl WireApi for OpenAi {
                  prompts bench sends)"
                     .into(),
             ),
-            _ => Ok(Box::new(Offline(Tokenizer::openai(&cfg.model)))),
+            _ => Ok(Box::new(InputTokens::new(chat, base))),
         }
     }
-}
-
-/// OpenAI's own vocabulary counted offline, with the chat format's framing tokens.
-pub struct Offline(pub Tokenizer);
-
-#[async_trait::async_trait]
-impl TokenCounter for Offline {
-    fn basis(&self) -> String {
-        format!("{}, offline", self.0.name())
-    }
-
-    fn remote(&self) -> bool {
-        false
-    }
-
-    async fn count(
-        &self,
-        _cfg: &ModelConfig,
-        req: &Request<'_>,
-        _body: &Value,
-    ) -> Result<u64, ProviderError> {
-        Ok(offline(self.0, req))
-    }
-}
-
-/// Tokens of `req` under OpenAI's chat format, offline: each message costs 3 tokens of framing
-/// plus its role and content, and the reply is primed with 3 more (OpenAI's cookbook,
-/// "How to count tokens with tiktoken").
-fn offline(t: Tokenizer, req: &Request<'_>) -> u64 {
-    let per_message: usize = req
-        .messages
-        .iter()
-        .map(|m| 3 + t.count(&m.role) + t.count(&m.content))
-        .sum();
-    (per_message + 3) as u64
 }
 
 /// `finish_reason` normalised (OpenAI's names; compatible servers use the same ones).
