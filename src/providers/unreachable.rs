@@ -67,21 +67,3 @@ impl ConnectFault {
         }
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::providers::urls::origin;
-
-    #[test]
-    fn origins_name_where_a_server_should_listen() {
-        assert_eq!(
-            origin("http://127.0.0.1:11434/v1/chat/completions?key=SECRET"),
-            "http://127.0.0.1:11434"
-        );
-        assert_eq!(
-            origin("https://u:p@api.anthropic.com/v1/messages"),
-            "https://api.anthropic.com"
-        );
-    }
-}

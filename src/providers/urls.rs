@@ -21,3 +21,20 @@ pub fn origin(url: &str) -> String {
         Err(_) => public_url(url),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins_name_where_a_server_should_listen() {
+        assert_eq!(
+            origin("http://127.0.0.1:11434/v1/chat/completions?key=SECRET"),
+            "http://127.0.0.1:11434"
+        );
+        assert_eq!(
+            origin("https://u:p@api.anthropic.com/v1/messages"),
+            "https://api.anthropic.com"
+        );
+    }
+}
