@@ -10,8 +10,8 @@ use std::path::PathBuf;
 #[derive(Debug, Clone, Args)]
 pub struct CountArgs {
     /// Count each rendering's prompt with this model's own token counter, NAME:MODEL
-    /// (repeatable): Anthropic count_tokens, Gemini countTokens, /tokenize of an
-    /// OpenAI-compatible server (llama.cpp, vLLM), OpenAI's own vocabulary offline.
+    /// (repeatable): Anthropic count_tokens, Gemini countTokens, OpenAI
+    /// responses/input_tokens, /tokenize of an OpenAI-compatible server (llama.cpp, vLLM).
     #[arg(long = "provider", value_name = "NAME:MODEL")]
     pub providers: Vec<String>,
     /// With --provider: model settings file (see `bench init-config`).

@@ -78,8 +78,9 @@ pub struct RunArgs {
     #[arg(long)]
     pub dry_run: bool,
     /// With --dry-run: count each rendering's prompt with the provider's own token counter
-    /// (Anthropic count_tokens, Gemini countTokens, a server's /tokenize; free, cached), not an
-    /// offline vocabulary; a local server is asked its context window too.
+    /// (Anthropic count_tokens, Gemini countTokens, OpenAI responses/input_tokens, a server's
+    /// /tokenize; free, cached), not an offline vocabulary; a local server is asked its context
+    /// window too.
     #[arg(long, requires = "dry_run")]
     pub count_with_provider: bool,
     /// With --dry-run: print the exact request body each model will receive for the first

@@ -3,7 +3,7 @@
 //! where to send, what to send, how to read the answer.
 
 use super::batch::{BatchApi, Caps, Item, Outcome, Protocol, Raw, Status, Transport};
-use super::counting::Counting;
+use super::counting::TokenCounter;
 use super::http::{Endpoint, Secret};
 use super::{ModelConfig, Provider, ProviderError, Request, Response};
 use crate::UsageError;
@@ -38,8 +38,13 @@ pub(super) trait WireApi: Send + Sync {
         None
     }
     /// How the provider counts prompt tokens (see `counting`), given its chat endpoint.
-    fn counting(&self, _cfg: &ModelConfig, _base: &str, _chat: &Endpoint) -> Counting {
-        Counting::Missing(format!("{} has no token-counting endpoint", self.name()))
+    fn counting(
+        &self,
+        _cfg: &ModelConfig,
+        _base: &str,
+        _chat: &Endpoint,
+    ) -> Result<Box<dyn TokenCounter>, String> {
+        Err(format!("{} has no token-counting endpoint", self.name()))
     }
     /// Whether `body` carries a structured-output schema for this API, or why not.
     fn structured_output(&self) -> Result<(), String> {
@@ -59,8 +64,8 @@ pub(super) struct Http<W> {
     batch: Option<(Box<dyn Protocol>, Transport)>,
     /// The variable to set, when the API needs a key and none was found.
     missing_key: Option<String>,
-    /// How its prompt tokens are counted.
-    counting: Counting,
+    /// How its prompt tokens are counted, or why they cannot be.
+    counting: Result<Box<dyn TokenCounter>, String>,
 }
 
 impl<W: WireApi> Http<W> {
@@ -167,22 +172,27 @@ impl<W: WireApi> Provider for Http<W> {
 
     fn counter(&self) -> Result<String, String> {
         match &self.counting {
-            Counting::Missing(why) => Err(why.clone()),
-            c => Ok(c.basis()),
+            Ok(c) => Ok(c.basis()),
+            Err(why) => Err(why.clone()),
         }
     }
 
     async fn count_tokens(&self, req: &Request<'_>) -> Result<u64, ProviderError> {
-        if self.counting.remote() {
+        let counter = match &self.counting {
+            Ok(c) => c,
+            Err(why) => return Err(ProviderError::BadPrompt(why.clone())),
+        };
+        if counter.remote() {
             self.ready()?;
         }
-        let body = self.wire.body(&self.call_config(req), req);
-        self.counting.count(&self.cfg.model, req, &body).await
+        let cfg = self.call_config(req);
+        let body = self.wire.body(&cfg, req);
+        counter.count(&cfg, req, &body).await
     }
 
-    async fn served_window(&self) -> Option<super::windows::Served> {
+    async fn served_window(&self) -> Option<super::Served> {
         match &self.counting {
-            Counting::Tokenize(t) if self.ready().is_ok() => t.served_window(&self.cfg.model).await,
+            Ok(c) if self.ready().is_ok() => c.served_window(&self.cfg.model).await,
             _ => None,
         }
     }

@@ -2,10 +2,11 @@
 //! block with `cache_control`, so every run after the first reads it from the prompt cache.
 
 use super::adapter::WireApi;
+use super::call::u64_at;
 use super::capabilities::temperature_allowed;
-use super::counting::Counting;
+use super::counting::{TokenCounter, number};
 use super::http::{Endpoint, Secret, join};
-use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage, split_prefix, u64_at};
+use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -86,9 +87,68 @@ impl WireApi for Anthropic {
     fn protocol(&self) -> Option<Box<dyn super::batch::Protocol>> {
         Some(Box::new(super::batch::anthropic::Anthropic))
     }
-    fn counting(&self, _cfg: &ModelConfig, base: &str, chat: &Endpoint) -> Counting {
-        Counting::Anthropic(chat.at(join(base, "/v1/messages/count_tokens")))
+    fn counting(
+        &self,
+        _cfg: &ModelConfig,
+        base: &str,
+        chat: &Endpoint,
+    ) -> Result<Box<dyn TokenCounter>, String> {
+        Ok(Box::new(CountTokens(
+            chat.at(join(base, "/v1/messages/count_tokens")),
+        )))
     }
+}
+
+/// `text` cut after its first `prefix` bytes: the prefix and the rest (all of it as the rest
+/// when the cut is not at a character boundary).
+fn split_prefix(text: &str, prefix: usize) -> (String, String) {
+    let cut = prefix.min(text.len());
+    if text.is_char_boundary(cut) {
+        (text[..cut].to_string(), text[cut..].to_string())
+    } else {
+        (String::new(), text.to_string())
+    }
+}
+
+/// Anthropic `POST {base}/v1/messages/count_tokens`: the Messages body without the generation
+/// settings; the reply's `input_tokens`.
+struct CountTokens(Endpoint);
+
+#[async_trait::async_trait]
+impl TokenCounter for CountTokens {
+    fn basis(&self) -> String {
+        "anthropic count_tokens".into()
+    }
+
+    async fn count(
+        &self,
+        _cfg: &ModelConfig,
+        _req: &Request<'_>,
+        body: &Value,
+    ) -> Result<u64, ProviderError> {
+        let reply = self.0.post(&count_tokens_body(body)).await?;
+        number(&reply.body, "input_tokens")
+    }
+}
+
+/// The Messages body with only the fields count_tokens takes (it refuses `max_tokens`,
+/// `temperature` and the other generation settings).
+fn count_tokens_body(body: &Value) -> Value {
+    const KEEP: [&str; 6] = [
+        "model",
+        "messages",
+        "system",
+        "thinking",
+        "tools",
+        "tool_choice",
+    ];
+    let mut out = serde_json::Map::new();
+    for k in KEEP {
+        if let Some(v) = body.get(k) {
+            out.insert(k.to_string(), v.clone());
+        }
+    }
+    Value::Object(out)
 }
 
 /// `stop_reason` normalised.
@@ -136,4 +196,20 @@ fn parse(body: &Value) -> Result<Response, ProviderError> {
         finish_reason: reason.map(str::to_string),
         ..Response::default()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn count_tokens_gets_no_generation_settings() {
+        let body = json!({"model": "m", "messages": [], "max_tokens": 5, "temperature": 0.0,
+                          "thinking": {"type": "adaptive"}, "output_config": {"effort": "low"}});
+        let b = count_tokens_body(&body);
+        assert_eq!(
+            b,
+            json!({"model": "m", "messages": [], "thinking": {"type": "adaptive"}})
+        );
+    }
 }

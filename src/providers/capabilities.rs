@@ -13,6 +13,8 @@
 
 use super::Wire;
 use super::config::ModelConfig;
+pub use super::matching::Api;
+use super::matching::api;
 use crate::UsageError;
 
 /// Where the rows were last checked against the providers' documentation.
@@ -73,17 +75,6 @@ pub struct Capabilities {
     pub batch: bool,
     /// Where this row was read.
     pub source: &'static str,
-}
-
-/// The provider family a row belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Api {
-    /// Anthropic Messages.
-    Anthropic,
-    /// OpenAI Chat Completions and Responses.
-    OpenAi,
-    /// Google Gemini.
-    Gemini,
 }
 
 const CLAUDE_THINKING: &str =
@@ -277,51 +268,10 @@ pub static TABLE: &[Capabilities] = &[
     },
 ];
 
-/// Whether `rest` (what follows a row id in a model id) is a snapshot of that same model.
-fn snapshot(rest: &str) -> bool {
-    let Some(tag) = rest.strip_prefix('-') else {
-        return rest.is_empty();
-    };
-    let first = tag.split('-').next().unwrap_or("");
-    // A date or build number (`20250514`, `2024`, `001`), never a version step like `-6`.
-    (first.len() >= 3 && first.bytes().all(|b| b.is_ascii_digit()))
-        || tag == "latest"
-        || tag.starts_with("preview")
-        || tag.starts_with("exp")
-}
-
-/// How well `id` (a row id) matches `model`: the matched length, or None. Exact ids match
-/// themselves and their dated snapshots only; an id ending in `*` is a prefix.
-pub(crate) fn score(id: &str, model: &str) -> Option<usize> {
-    match id.strip_suffix('*') {
-        Some(prefix) => model.starts_with(prefix).then_some(prefix.len()),
-        None => model
-            .strip_prefix(id)
-            .filter(|rest| snapshot(rest))
-            .map(|_| id.len()),
-    }
-}
-
-/// The provider family of a wire API; None for servers the table does not describe.
-pub(crate) fn api(wire: Wire) -> Option<Api> {
-    match wire {
-        Wire::Anthropic => Some(Api::Anthropic),
-        Wire::OpenAi | Wire::OpenAiResponses => Some(Api::OpenAi),
-        Wire::Gemini => Some(Api::Gemini),
-        Wire::Reference | Wire::OpenAiCompatible | Wire::Ollama => None,
-    }
-}
-
 /// The row for `model` behind `wire`: the longest matching id wins.
 pub fn lookup(wire: Wire, model: &str) -> Option<&'static Capabilities> {
     let api = api(wire)?;
-    let model = model.strip_prefix("models/").unwrap_or(model);
-    TABLE
-        .iter()
-        .filter(|c| c.api == api)
-        .filter_map(|c| Some((c.ids.iter().filter_map(|id| score(id, model)).max()?, c)))
-        .max_by_key(|(n, _)| *n)
-        .map(|(_, c)| c)
+    super::matching::longest(TABLE.iter().filter(|c| c.api == api), |c| c.ids, model)
 }
 
 /// The output-limit parameter each wire API takes.

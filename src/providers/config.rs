@@ -1,48 +1,13 @@
 //! Per-model settings: from a `--provider NAME:MODEL` spec, a `--config models.toml` file, or
 //! both (the file's entry for the same provider and model supplies the settings).
 
-use super::{Wire, prices};
+use super::Wire;
+use super::prices::{self, Price};
+use super::served::Served;
 use crate::UsageError;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::path::Path;
-
-/// Dollars per million tokens.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Price {
-    /// Uncached prompt tokens.
-    pub input: f64,
-    /// Generated tokens (reasoning included).
-    pub output: f64,
-    /// Prompt tokens read from cache (defaults to `input`).
-    #[serde(default)]
-    pub cache_read: Option<f64>,
-    /// Prompt tokens written to cache (defaults to `input`).
-    #[serde(default)]
-    pub cache_write: Option<f64>,
-    /// What a call through the batch API (`--batch`) costs, as a fraction of the prices
-    /// above: 0.5 is half price. Unset: the provider's discount (`prices::batch_discount`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub batch: Option<f64>,
-}
-
-impl Price {
-    /// Cost of one call in USD.
-    pub fn cost(&self, u: &super::Usage) -> f64 {
-        let uncached = u.input.saturating_sub(u.cache_read + u.cache_write);
-        (uncached as f64 * self.input
-            + u.cache_read as f64 * self.cache_read.unwrap_or(self.input)
-            + u.cache_write as f64 * self.cache_write.unwrap_or(self.input)
-            + u.output as f64 * self.output)
-            / 1_000_000.0
-    }
-
-    /// Cost of one call made through the batch API.
-    pub fn batch_cost(&self, u: &super::Usage) -> f64 {
-        self.cost(u) * self.batch.unwrap_or(1.0)
-    }
-}
 
 /// One model's settings; every field but `provider` and `model` is optional.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -97,7 +62,7 @@ pub struct ModelConfig {
     /// `/props`, vLLM's `/v1/models`) and where, when neither `context_tokens` nor the table
     /// knows it. Learnt, not a setting: never read from a config file or written to a log.
     #[serde(skip)]
-    pub served_context: Option<super::windows::Served>,
+    pub served_context: Option<Served>,
 }
 
 /// Default output cap when `max_tokens` is unset.

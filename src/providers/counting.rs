@@ -1,31 +1,38 @@
-//! Prompt tokens as the provider counts them, for free and without generating anything:
-//! Anthropic's `POST /v1/messages/count_tokens`, Gemini's `models/{model}:countTokens`, the
-//! `/tokenize` of an OpenAI-compatible server at its root (llama.cpp after `/apply-template`,
-//! vLLM with the messages), OpenAI's own vocabulary offline. Each wire file says which one it
-//! has ([`super::adapter::WireApi::counting`]); the requests and replies of each live here.
+//! Prompt tokens as the provider counts them, for free and without generating anything: the
+//! [`TokenCounter`] a wire file returns from [`super::adapter::WireApi::counting`]. A hosted
+//! API's own counter lives in its wire file (Anthropic's `count_tokens` in `anthropic.rs`,
+//! Gemini's `countTokens` in `gemini.rs`, OpenAI's in `openai.rs`); the `/tokenize` of an
+//! OpenAI-compatible server at its root (llama.cpp after `/apply-template`, vLLM with the
+//! messages) lives here.
 
 use super::http::{Endpoint, join};
-use super::windows::Served;
-use super::{ProviderError, Request};
-use crate::tokens::Tokenizer;
+use super::served::Served;
+use super::{ModelConfig, ProviderError, Request};
 use serde_json::{Value, json};
 use std::sync::OnceLock;
 
 /// How one wire API counts prompt tokens.
-pub enum Counting {
-    /// Anthropic `POST {base}/v1/messages/count_tokens`: the Messages body without the
-    /// generation settings; the reply's `input_tokens`.
-    Anthropic(Endpoint),
-    /// Gemini `POST {base}/v1beta/models/{model}:countTokens`: the `generateContent` body as
-    /// `generateContentRequest`; the reply's `totalTokens`.
-    Gemini(Endpoint),
-    /// `POST {root}/tokenize` of an OpenAI-compatible server, whose base URL usually ends in
-    /// `/v1` while `/tokenize` sits at the server's root.
-    Tokenize(Tokenize),
-    /// OpenAI's own vocabulary, offline, with the chat format's framing tokens.
-    Offline(Tokenizer),
-    /// No counter, and why.
-    Missing(String),
+#[async_trait::async_trait]
+pub trait TokenCounter: Send + Sync {
+    /// What the counts rest on, in words (`anthropic count_tokens`).
+    fn basis(&self) -> String;
+    /// Whether the counts come from the provider's own servers (which need the key), not an
+    /// offline vocabulary.
+    fn remote(&self) -> bool {
+        true
+    }
+    /// The prompt tokens of `req` sent with `cfg`'s settings, whose request body to the model
+    /// is `body` (the wire's own).
+    async fn count(
+        &self,
+        cfg: &ModelConfig,
+        req: &Request<'_>,
+        body: &Value,
+    ) -> Result<u64, ProviderError>;
+    /// The context window the model's own server reports, for a counter that asks that server.
+    async fn served_window(&self, _model: &str) -> Option<Served> {
+        None
+    }
 }
 
 /// The `/tokenize` of an OpenAI-compatible server; which dialect it speaks is learnt from its
@@ -64,55 +71,29 @@ pub fn server_root(base: &str) -> String {
     b.strip_suffix("/v1").unwrap_or(b).to_string()
 }
 
-impl Counting {
-    /// What the counts rest on, in words (`anthropic count_tokens`).
-    pub fn basis(&self) -> String {
-        match self {
-            Counting::Anthropic(_) => "anthropic count_tokens".into(),
-            Counting::Gemini(_) => "gemini countTokens".into(),
-            Counting::Tokenize(t) => public(&join(&t.root_url, "/tokenize")),
-            Counting::Offline(t) => format!("{}, offline", t.name()),
-            Counting::Missing(why) => format!("no counter: {why}"),
-        }
+#[async_trait::async_trait]
+impl TokenCounter for Tokenize {
+    fn basis(&self) -> String {
+        public(&join(&self.root_url, "/tokenize"))
     }
 
-    /// Whether the counts come from the provider's own servers (not an offline vocabulary).
-    pub fn remote(&self) -> bool {
-        matches!(
-            self,
-            Counting::Anthropic(_) | Counting::Gemini(_) | Counting::Tokenize(_)
-        )
-    }
-
-    /// The prompt tokens of `req`, whose request body to the model is `body` (the wire's own),
-    /// for `model`.
-    pub async fn count(
+    async fn count(
         &self,
-        model: &str,
-        req: &Request<'_>,
+        cfg: &ModelConfig,
+        _req: &Request<'_>,
         body: &Value,
     ) -> Result<u64, ProviderError> {
-        match self {
-            Counting::Anthropic(ep) => {
-                let reply = ep.post(&anthropic_body(body)).await?;
-                number(&reply.body, "input_tokens")
-            }
-            Counting::Gemini(ep) => {
-                let mut inner = body.clone();
-                inner["model"] = json!(format!("models/{}", bare(model)));
-                let reply = ep.post(&json!({ "generateContentRequest": inner })).await?;
-                number(&reply.body, "totalTokens")
-            }
-            Counting::Tokenize(t) => t.count(model, body).await,
-            Counting::Offline(t) => Ok(offline(*t, req)),
-            Counting::Missing(why) => Err(ProviderError::BadPrompt(why.clone())),
-        }
+        self.count_chat(&cfg.model, body).await
+    }
+
+    async fn served_window(&self, model: &str) -> Option<Served> {
+        self.window(model).await
     }
 }
 
 impl Tokenize {
     /// Counts the chat `body`'s messages as the server's chat endpoint would.
-    async fn count(&self, model: &str, body: &Value) -> Result<u64, ProviderError> {
+    async fn count_chat(&self, model: &str, body: &Value) -> Result<u64, ProviderError> {
         let messages = body.get("messages").cloned().unwrap_or(json!([]));
         if self.dialect.get() != Some(&Dialect::Vllm) {
             let template = self
@@ -170,7 +151,7 @@ impl Tokenize {
     /// `GET /props` (`default_generation_settings.n_ctx`, a slot's window), else vLLM's
     /// `GET /v1/models` (`max_model_len` of the model's entry); None when neither answers
     /// within a few seconds (another server, or none).
-    pub async fn served_window(&self, model: &str) -> Option<Served> {
+    async fn window(&self, model: &str) -> Option<Served> {
         let ask = |path: &str| {
             let url = join(&self.root_url, path);
             let ep = self.root.at(url.clone());
@@ -209,50 +190,13 @@ impl Tokenize {
 /// How long a server may take to say its context window before the run goes on without it.
 const WINDOW_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
-/// The Messages body with only the fields count_tokens takes (it refuses `max_tokens`,
-/// `temperature` and the other generation settings).
-fn anthropic_body(body: &Value) -> Value {
-    const KEEP: [&str; 6] = [
-        "model",
-        "messages",
-        "system",
-        "thinking",
-        "tools",
-        "tool_choice",
-    ];
-    let mut out = serde_json::Map::new();
-    for k in KEEP {
-        if let Some(v) = body.get(k) {
-            out.insert(k.to_string(), v.clone());
-        }
-    }
-    Value::Object(out)
-}
-
-/// Tokens of `req` under OpenAI's chat format, offline: each message costs 3 tokens of framing
-/// plus its role and content, and the reply is primed with 3 more (OpenAI's cookbook,
-/// "How to count tokens with tiktoken").
-fn offline(t: Tokenizer, req: &Request<'_>) -> u64 {
-    let per_message: usize = req
-        .messages
-        .iter()
-        .map(|m| 3 + t.count(&m.role) + t.count(&m.content))
-        .sum();
-    (per_message + 3) as u64
-}
-
-/// A model id without Gemini's `models/` prefix.
-fn bare(model: &str) -> &str {
-    model.strip_prefix("models/").unwrap_or(model)
-}
-
 /// A URL as it may be shown (no user info or query).
 fn public(url: &str) -> String {
     super::http::public_url(url)
 }
 
 /// The count at `key` of a reply body.
-fn number(body: &Value, key: &str) -> Result<u64, ProviderError> {
+pub(super) fn number(body: &Value, key: &str) -> Result<u64, ProviderError> {
     body.get(key)
         .and_then(Value::as_u64)
         .ok_or_else(|| ProviderError::BadBody {
@@ -273,6 +217,7 @@ fn tokens_len(body: &Value) -> Result<u64, ProviderError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tokens::Tokenizer;
 
     #[test]
     fn the_tokenize_root_is_the_base_without_v1() {
@@ -293,16 +238,5 @@ mod tests {
         assert_eq!(Tokenizer::openai("gpt-4"), Tokenizer::Cl100kBase);
         assert_eq!(Tokenizer::openai("gpt-4-turbo"), Tokenizer::Cl100kBase);
         assert_eq!(Tokenizer::openai("gpt-3.5-turbo"), Tokenizer::Cl100kBase);
-    }
-
-    #[test]
-    fn count_tokens_gets_no_generation_settings() {
-        let body = json!({"model": "m", "messages": [], "max_tokens": 5, "temperature": 0.0,
-                          "thinking": {"type": "adaptive"}, "output_config": {"effort": "low"}});
-        let b = anthropic_body(&body);
-        assert_eq!(
-            b,
-            json!({"model": "m", "messages": [], "thinking": {"type": "adaptive"}})
-        );
     }
 }

@@ -2,10 +2,11 @@
 //! key sent as the `x-goog-api-key` header, never in the URL.
 
 use super::adapter::WireApi;
+use super::call::u64_at;
 use super::capabilities::temperature_allowed;
-use super::counting::Counting;
+use super::counting::{TokenCounter, number};
 use super::http::{Endpoint, Secret, join};
-use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage, u64_at};
+use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -73,9 +74,17 @@ impl WireApi for Gemini {
     fn protocol(&self) -> Option<Box<dyn super::batch::Protocol>> {
         Some(Box::new(super::batch::gemini::Gemini))
     }
-    fn counting(&self, cfg: &ModelConfig, base: &str, chat: &Endpoint) -> Counting {
-        let model = cfg.model.strip_prefix("models/").unwrap_or(&cfg.model);
-        Counting::Gemini(chat.at(join(base, &format!("/v1beta/models/{model}:countTokens"))))
+    fn counting(
+        &self,
+        cfg: &ModelConfig,
+        base: &str,
+        chat: &Endpoint,
+    ) -> Result<Box<dyn TokenCounter>, String> {
+        let model = bare(&cfg.model);
+        Ok(Box::new(CountTokens(chat.at(join(
+            base,
+            &format!("/v1beta/models/{model}:countTokens"),
+        )))))
     }
 
     fn body_request_id(&self, body: &Value) -> Option<String> {
@@ -83,6 +92,37 @@ impl WireApi for Gemini {
             .and_then(Value::as_str)
             .map(str::to_string)
     }
+}
+
+/// Gemini `POST {base}/v1beta/models/{model}:countTokens`: the `generateContent` body as
+/// `generateContentRequest`; the reply's `totalTokens`.
+struct CountTokens(Endpoint);
+
+#[async_trait::async_trait]
+impl TokenCounter for CountTokens {
+    fn basis(&self) -> String {
+        "gemini countTokens".into()
+    }
+
+    async fn count(
+        &self,
+        cfg: &ModelConfig,
+        _req: &Request<'_>,
+        body: &Value,
+    ) -> Result<u64, ProviderError> {
+        let mut inner = body.clone();
+        inner["model"] = json!(format!("models/{}", bare(&cfg.model)));
+        let reply = self
+            .0
+            .post(&json!({ "generateContentRequest": inner }))
+            .await?;
+        number(&reply.body, "totalTokens")
+    }
+}
+
+/// A model id without Gemini's `models/` prefix.
+fn bare(model: &str) -> &str {
+    model.strip_prefix("models/").unwrap_or(model)
 }
 
 /// `finishReason` normalised.

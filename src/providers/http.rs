@@ -2,7 +2,9 @@
 //! retryable / fatal errors, the wait a server asks for, and redaction of secrets.
 
 use super::ProviderError;
-use super::unreachable::{ConnectFault, origin};
+use super::unreachable::ConnectFault;
+use super::urls::origin;
+pub use super::urls::public_url;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::Value;
 use std::time::Duration;
@@ -66,19 +68,6 @@ fn is_version(segment: &str) -> bool {
         .strip_prefix('v')
         .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
         && segment.chars().all(|c| c.is_ascii_alphanumeric())
-}
-
-/// A URL as it may be recorded: without query string or user info, which can carry keys.
-pub fn public_url(url: &str) -> String {
-    match reqwest::Url::parse(url) {
-        Ok(mut u) => {
-            u.set_query(None);
-            let _ = u.set_username("");
-            let _ = u.set_password(None);
-            u.to_string()
-        }
-        Err(_) => url.split(['?', '#']).next().unwrap_or_default().to_string(),
-    }
 }
 
 /// One endpoint of one provider: the URL, the headers (auth included, marked sensitive) and

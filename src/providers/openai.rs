@@ -2,10 +2,12 @@
 //! OpenAI-compatible server: Ollama, vLLM, llama.cpp, OpenRouter.
 
 use super::adapter::WireApi;
+use super::call::u64_at;
 use super::capabilities::temperature_allowed;
-use super::counting::{Counting, Tokenize};
+use super::counting::{TokenCounter, Tokenize};
 use super::http::{Endpoint, Secret, join};
-use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage, Wire, u64_at};
+use super::openai_responses::InputTokens;
+use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage, Wire};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -81,15 +83,20 @@ impl WireApi for OpenAi {
             }) as Box<dyn super::batch::Protocol>
         })
     }
-    fn counting(&self, cfg: &ModelConfig, base: &str, chat: &Endpoint) -> Counting {
+    fn counting(
+        &self,
+        _cfg: &ModelConfig,
+        base: &str,
+        chat: &Endpoint,
+    ) -> Result<Box<dyn TokenCounter>, String> {
         match self.0 {
-            Wire::OpenAiCompatible => Counting::Tokenize(Tokenize::new(chat, base)),
-            Wire::Ollama => Counting::Missing(
+            Wire::OpenAiCompatible => Ok(Box::new(Tokenize::new(chat, base))),
+            Wire::Ollama => Err(
                 "Ollama's API has no token-counting endpoint (its replies' usage counts the \
                  prompts bench sends)"
                     .into(),
             ),
-            _ => Counting::Offline(crate::tokens::Tokenizer::openai(&cfg.model)),
+            _ => Ok(Box::new(InputTokens::new(chat, base))),
         }
     }
 }

@@ -1,10 +1,13 @@
-//! OpenAI Responses API (`POST {base}/responses`), with reasoning effort.
+//! OpenAI Responses API (`POST {base}/responses`), with reasoning effort, and OpenAI's token
+//! counter (`POST {base}/responses/input_tokens`), which counts a Chat Completions model's
+//! prompts too.
 
 use super::adapter::WireApi;
+use super::call::u64_at;
 use super::capabilities::temperature_allowed;
-use super::counting::Counting;
+use super::counting::{TokenCounter, number};
 use super::http::{Endpoint, Secret, join};
-use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage, u64_at};
+use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -66,9 +69,65 @@ impl WireApi for OpenAiResponses {
             endpoint: "/v1/responses",
         }))
     }
-    fn counting(&self, cfg: &ModelConfig, _base: &str, _chat: &Endpoint) -> Counting {
-        Counting::Offline(crate::tokens::Tokenizer::openai(&cfg.model))
+    fn counting(
+        &self,
+        _cfg: &ModelConfig,
+        base: &str,
+        chat: &Endpoint,
+    ) -> Result<Box<dyn TokenCounter>, String> {
+        Ok(Box::new(InputTokens::new(chat, base)))
     }
+}
+
+/// OpenAI `POST {base}/responses/input_tokens`: the Responses body of the request without its
+/// generation settings (for a Chat Completions model too: the same messages and settings); the
+/// reply's `input_tokens`.
+pub(super) struct InputTokens(Endpoint);
+
+impl InputTokens {
+    /// The counter of the API whose model endpoint is `call`, under `base`.
+    pub(super) fn new(call: &Endpoint, base: &str) -> Self {
+        Self(call.at(join(base, "/responses/input_tokens")))
+    }
+}
+
+#[async_trait::async_trait]
+impl TokenCounter for InputTokens {
+    fn basis(&self) -> String {
+        "openai input_tokens".into()
+    }
+
+    async fn count(
+        &self,
+        cfg: &ModelConfig,
+        req: &Request<'_>,
+        _body: &Value,
+    ) -> Result<u64, ProviderError> {
+        let body = input_tokens_body(&OpenAiResponses.body(cfg, req));
+        let reply = self.0.post(&body).await?;
+        number(&reply.body, "input_tokens")
+    }
+}
+
+/// The Responses body with only the fields input_tokens takes (it has no `max_output_tokens`,
+/// `store` or `temperature`).
+fn input_tokens_body(body: &Value) -> Value {
+    const KEEP: [&str; 7] = [
+        "model",
+        "input",
+        "instructions",
+        "reasoning",
+        "text",
+        "tools",
+        "tool_choice",
+    ];
+    let mut out = serde_json::Map::new();
+    for k in KEEP {
+        if let Some(v) = body.get(k) {
+            out.insert(k.to_string(), v.clone());
+        }
+    }
+    Value::Object(out)
 }
 
 /// The raw reason (`incomplete_details.reason` of an incomplete response, else `status`) and
@@ -128,4 +187,19 @@ fn parse(body: &Value) -> Result<Response, ProviderError> {
         finish_reason: finish.map(|f| f.0),
         ..Response::default()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn input_tokens_gets_no_generation_settings() {
+        let body = json!({"model": "m", "input": [], "max_output_tokens": 5, "store": false,
+                          "temperature": 0.0, "reasoning": {"effort": "low"}});
+        assert_eq!(
+            input_tokens_body(&body),
+            json!({"model": "m", "input": [], "reasoning": {"effort": "low"}})
+        );
+    }
 }

@@ -1,7 +1,45 @@
 //! Built-in list prices, USD per 1M tokens, for common models. Dated: prices change, so a
 //! `price` in the config overrides them, and models not listed get no cost (null, not 0).
 
-use super::Price;
+use super::Usage;
+use serde::{Deserialize, Serialize};
+
+/// Dollars per million tokens.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Price {
+    /// Uncached prompt tokens.
+    pub input: f64,
+    /// Generated tokens (reasoning included).
+    pub output: f64,
+    /// Prompt tokens read from cache (defaults to `input`).
+    #[serde(default)]
+    pub cache_read: Option<f64>,
+    /// Prompt tokens written to cache (defaults to `input`).
+    #[serde(default)]
+    pub cache_write: Option<f64>,
+    /// What a call through the batch API (`--batch`) costs, as a fraction of the prices
+    /// above: 0.5 is half price. Unset: the provider's discount (`prices::batch_discount`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch: Option<f64>,
+}
+
+impl Price {
+    /// Cost of one call in USD.
+    pub fn cost(&self, u: &Usage) -> f64 {
+        let uncached = u.input.saturating_sub(u.cache_read + u.cache_write);
+        (uncached as f64 * self.input
+            + u.cache_read as f64 * self.cache_read.unwrap_or(self.input)
+            + u.cache_write as f64 * self.cache_write.unwrap_or(self.input)
+            + u.output as f64 * self.output)
+            / 1_000_000.0
+    }
+
+    /// Cost of one call made through the batch API.
+    pub fn batch_cost(&self, u: &Usage) -> f64 {
+        self.cost(u) * self.batch.unwrap_or(1.0)
+    }
+}
 
 /// When these prices were last checked against the providers' price pages.
 pub const AS_OF: &str = "2026-11-25";
@@ -267,12 +305,8 @@ pub const UNPRICED: &[(&str, &str)] = &[
 
 /// Why `model` on `provider` has no price, when the table says.
 pub fn unpriced_reason(model: &str) -> Option<&'static str> {
-    let model = model.strip_prefix("models/").unwrap_or(model);
-    UNPRICED
-        .iter()
-        .filter_map(|(id, why)| Some((super::capabilities::score(id, model)?, *why)))
-        .max_by_key(|(n, _)| *n)
-        .map(|(_, why)| why)
+    super::matching::longest(UNPRICED.iter(), |(id, _)| std::slice::from_ref(id), model)
+        .map(|(_, why)| *why)
 }
 
 /// The fraction of the live price the provider's batch API charges, for providers that have
@@ -288,21 +322,11 @@ pub fn batch_discount(provider: &str) -> Option<f64> {
 /// The row for `model` on `provider`: the family whose id it is, or a dated snapshot of;
 /// none for a model not listed (its cost is then unknown, never a neighbour's).
 pub fn lookup(provider: &str, model: &str) -> Option<&'static Entry> {
-    let model = model.strip_prefix("models/").unwrap_or(model);
-    TABLE
-        .iter()
-        .filter(|e| e.providers.contains(&provider))
-        .filter_map(|e| {
-            Some((
-                e.ids
-                    .iter()
-                    .filter_map(|id| super::capabilities::score(id, model))
-                    .max()?,
-                e,
-            ))
-        })
-        .max_by_key(|(n, _)| *n)
-        .map(|(_, e)| e)
+    super::matching::longest(
+        TABLE.iter().filter(|e| e.providers.contains(&provider)),
+        |e| e.ids,
+        model,
+    )
 }
 
 #[cfg(test)]

@@ -2,8 +2,6 @@
 //! name that does not resolve, a failed TLS handshake, no answer to connect. Before a provider
 //! has answered once, these mean there is nothing to ask (the runner stops it after a few tries).
 
-use super::http::public_url;
-
 /// Why a connection could not be opened.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(super) enum ConnectFault {
@@ -67,31 +65,5 @@ impl ConnectFault {
             Self::TimedOut => format!("no answer from {origin} while connecting (timed out)"),
             Self::Other => format!("cannot connect to {origin} ({detail})"),
         }
-    }
-}
-
-/// Scheme, host and port of `url` (the port only when it is not the scheme's default): where a
-/// server should be listening, without path, query or user info.
-pub fn origin(url: &str) -> String {
-    match reqwest::Url::parse(url) {
-        Ok(u) => u.origin().ascii_serialization(),
-        Err(_) => public_url(url),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn origins_name_where_a_server_should_listen() {
-        assert_eq!(
-            origin("http://127.0.0.1:11434/v1/chat/completions?key=SECRET"),
-            "http://127.0.0.1:11434"
-        );
-        assert_eq!(
-            origin("https://u:p@api.anthropic.com/v1/messages"),
-            "https://api.anthropic.com"
-        );
     }
 }

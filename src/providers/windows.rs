@@ -10,8 +10,8 @@
 //! tokens only with a beta header bench does not send, so their row says 200,000.
 
 use super::Wire;
-use super::capabilities::{Api, api, score};
 use super::config::ModelConfig;
+use super::matching::{Api, api};
 use crate::numfmt::thousands;
 
 /// Where the rows were last checked against the providers' model pages.
@@ -207,13 +207,7 @@ pub static TABLE: &[Row] = &[
 /// The row for `model` behind `wire`: the longest matching id wins.
 pub fn lookup(wire: Wire, model: &str) -> Option<&'static Row> {
     let api = api(wire)?;
-    let model = model.strip_prefix("models/").unwrap_or(model);
-    TABLE
-        .iter()
-        .filter(|r| r.api == api)
-        .filter_map(|r| Some((r.ids.iter().filter_map(|id| score(id, model)).max()?, r)))
-        .max_by_key(|(n, _)| *n)
-        .map(|(_, r)| r)
+    super::matching::longest(TABLE.iter().filter(|r| r.api == api), |r| r.ids, model)
 }
 
 /// A model's window as a run checks it.
@@ -251,18 +245,6 @@ impl Window {
             format!("input limit {}", thousands(i64::from(self.context)))
         }
     }
-}
-
-/// A context window as the model's own server reported it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Served {
-    /// Tokens the server takes in one call.
-    pub context: u32,
-    /// Whether the output counts in it: vLLM refuses a prompt plus `max_tokens` over it, while
-    /// llama.cpp refuses only a prompt over it (and stops writing when the window is full).
-    pub shared: bool,
-    /// Where it says so (`n_ctx of http://127.0.0.1:8088/props`).
-    pub source: String,
 }
 
 /// The window of `cfg.model`: `context_tokens` from the config (prompt plus output), else what

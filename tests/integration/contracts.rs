@@ -432,13 +432,17 @@ async fn a_tasks_run_never_sends_a_temperature_the_model_refuses() {
         "{stderr}"
     );
     for server in [&openai, &anthropic] {
-        // The calls; Anthropic's token counts before them (every suite counts) set nothing.
+        // The calls; the token counts before them (every suite counts: Anthropic's
+        // count_tokens, OpenAI's input_tokens) set nothing.
         let sent: Vec<_> = server
             .received_requests()
             .await
             .unwrap()
             .into_iter()
-            .filter(|r| !r.url.path().ends_with("/count_tokens"))
+            .filter(|r| {
+                let p = r.url.path();
+                !p.ends_with("/count_tokens") && !p.ends_with("/input_tokens")
+            })
             .collect();
         assert_eq!(sent.len(), 2);
         for r in sent {

@@ -2,13 +2,15 @@
 //! request and reply types: Anthropic `count_tokens` (`MessageTokensCount`, its error object),
 //! Gemini `countTokens` (`CountTokensResponse`, its `google.rpc.Status` error), llama.cpp's
 //! `/apply-template` + `/tokenize` and vLLM's `/tokenize` (`TokenizeResponse`) at the server's
-//! root, OpenAI's vocabulary offline, Ollama without a counter; then `bench tokens --provider`
-//! and `bench run --dry-run --count-with-provider` as a user runs them.
+//! root, OpenAI's `responses/input_tokens` (`InputTokenCountResponse`), Ollama without a
+//! counter; then `bench tokens --provider`, `bench run` and `bench run --dry-run
+//! --count-with-provider` as a user runs them.
 
 use super::providers::{FAKE_KEY, fake_env};
-use super::run_cli::bench;
+use super::run_cli::{bench, parse, results, run_dir};
 use bench::prompt::Message;
 use bench::providers::{self, ModelConfig, Provider, ProviderError, Request};
+use bench::runlog::Line;
 use bench::runner::billed::Counter;
 use serde_json::{Value, json};
 use wiremock::matchers::{body_partial_json, header, method, path};
@@ -204,18 +206,43 @@ async fn vllm_counts_the_messages_when_there_is_no_apply_template() {
 }
 
 #[tokio::test]
-async fn openai_counts_offline_and_ollama_says_it_cannot() {
+async fn openai_counts_with_input_tokens_and_ollama_says_it_cannot() {
     let server = MockServer::start().await;
-    let p = provider("openai:gpt-4o", format!("{}/v1", server.uri()));
-    assert_eq!(p.counter().unwrap(), "o200k_base, offline");
+    Mock::given(method("POST"))
+        .and(path("/v1/responses/input_tokens"))
+        .and(header(
+            "authorization",
+            format!("Bearer {FAKE_KEY}").as_str(),
+        ))
+        .and(body_partial_json(json!({"model": "gpt-4o"})))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(json!({"object": "response.input_tokens", "input_tokens": 321})),
+        )
+        .expect(2)
+        .mount(&server)
+        .await;
     let m = messages();
-    let content = bench::tokens::Tokenizer::O200kBase.count(&m[0].content) as u64;
-    // 3 framing tokens and the role per message, 3 to prime the reply.
-    assert_eq!(
-        p.count_tokens(&Request::new(&m)).await.unwrap(),
-        3 + 1 + content + 3
-    );
-    assert!(server.received_requests().await.unwrap().is_empty());
+    // Chat Completions and Responses models alike: the Responses body, without the
+    // generation settings.
+    for spec in ["openai:gpt-4o", "openai-responses:gpt-4o"] {
+        let p = provider(spec, format!("{}/v1", server.uri()));
+        assert_eq!(p.counter().unwrap(), "openai input_tokens");
+        assert_eq!(p.count_tokens(&Request::new(&m)).await.unwrap(), 321);
+    }
+    for sent in bodies(&server, "/v1/responses/input_tokens").await {
+        assert_eq!(sent["input"][0]["role"], "user", "{sent}");
+        assert_eq!(sent["input"][0]["content"], m[0].content.as_str(), "{sent}");
+        for k in [
+            "max_output_tokens",
+            "max_completion_tokens",
+            "temperature",
+            "store",
+            "messages",
+        ] {
+            assert!(sent.get(k).is_none(), "{k}: {sent}");
+        }
+    }
     let ollama = provider("ollama:llama3", format!("{}/v1", server.uri()));
     let why = ollama.counter().unwrap_err();
     assert!(why.contains("Ollama"), "{why}");
@@ -225,6 +252,221 @@ async fn openai_counts_offline_and_ollama_says_it_cannot() {
             .counter()
             .is_err()
     );
+}
+
+#[tokio::test]
+async fn openai_counter_errors_are_named_and_never_hold_the_key() {
+    let server = MockServer::start().await;
+    Mock::given(path("/v1/responses/input_tokens"))
+        .respond_with(ResponseTemplate::new(500).set_body_json(
+            json!({"error": {"message": format!("internal error for key {FAKE_KEY}"),
+                   "type": "server_error"}}),
+        ))
+        .mount(&server)
+        .await;
+    let m = messages();
+    let p = provider("openai:gpt-4o", format!("{}/v1", server.uri()));
+    let e = p.count_tokens(&Request::new(&m)).await.unwrap_err();
+    assert!(
+        matches!(e, ProviderError::Status { status: 500, .. }),
+        "{e}"
+    );
+    assert!(e.retryable(), "{e}");
+    assert!(!e.to_string().contains(FAKE_KEY), "{e}");
+
+    // A 2xx of another shape: a bad body, said as such.
+    let odd = MockServer::start().await;
+    Mock::given(path("/v1/responses/input_tokens"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_json(json!({"object": "response.input_tokens"})),
+        )
+        .mount(&odd)
+        .await;
+    let p = provider("openai:gpt-4o", format!("{}/v1", odd.uri()));
+    let e = p.count_tokens(&Request::new(&m)).await.unwrap_err();
+    assert!(matches!(e, ProviderError::BadBody { .. }), "{e}");
+    assert!(e.to_string().contains("input_tokens"), "{e}");
+}
+
+/// Counts an input_tokens request as its text's bytes / 4.
+struct ByInput;
+
+impl Respond for ByInput {
+    fn respond(&self, r: &Received) -> ResponseTemplate {
+        let body: Value = serde_json::from_slice(&r.body).unwrap();
+        let n = body["input"].to_string().len() as u64 / 4;
+        ResponseTemplate::new(200)
+            .set_body_json(json!({"object": "response.input_tokens", "input_tokens": n}))
+    }
+}
+
+/// A Chat Completions answer (its grade does not matter here).
+fn chat_answer() -> ResponseTemplate {
+    ResponseTemplate::new(200).set_body_json(json!({"id": "c", "object": "chat.completion",
+        "model": "gpt-4o-2024-08-06",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": "{}"},
+                     "finish_reason": "stop"}],
+        "usage": {"prompt_tokens": 900, "completion_tokens": 2, "total_tokens": 902}}))
+}
+
+/// `bench run` of one csv rendering with `openai:gpt-4o` at `server`, under `root`: its
+/// output, and the metadata line and result lines of its log.
+fn openai_run(
+    server: &MockServer,
+    root: &std::path::Path,
+) -> (std::process::Output, Value, Vec<Value>) {
+    let out = bench(&root.join("cache"))
+        .env("OPENAI_API_KEY", FAKE_KEY)
+        .args(["run", "--formats", "csv", "--structures", "flat"])
+        .args(["--variants", "mandatory", "--records", "5", "--runs", "1"])
+        .args(["--no-cache", "--provider", "openai:gpt-4o", "--base-url"])
+        .arg(format!("{}/v1", server.uri()))
+        .arg("--output-root")
+        .arg(root.join("data"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dir = run_dir(&root.join("data"));
+    let log = bench::runlog::run_logs(&dir).unwrap()[0].clone();
+    let lines = parse(&log);
+    let meta = lines
+        .iter()
+        .find_map(|l| match l {
+            Line::Metadata(m) => Some(serde_json::to_value(m).unwrap()),
+            _ => None,
+        })
+        .unwrap();
+    let rs = results(&lines)
+        .iter()
+        .map(|r| serde_json::to_value(r).unwrap())
+        .collect();
+    (out, meta, rs)
+}
+
+#[tokio::test]
+async fn an_openai_run_rests_on_input_tokens_and_bench_tokens_shows_them() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/responses/input_tokens"))
+        .respond_with(ByInput)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .respond_with(chat_answer())
+        .mount(&server)
+        .await;
+    let tmp = tempfile::tempdir().unwrap();
+    let (out, meta, rs) = openai_run(&server, tmp.path());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "openai:gpt-4o: data tokens as openai input_tokens counts them: 1 renderings, \
+             2 counts (0 from cache)"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(
+        meta["providers"][0]["token_basis"],
+        json!({"basis": "openai input_tokens"})
+    );
+    assert!(!rs.is_empty());
+    for r in &rs {
+        assert_eq!(r["token_basis"], "openai input_tokens", "{r}");
+        assert!(r["billed_data_tokens"].as_u64().unwrap() > 0, "{r}");
+    }
+    assert_eq!(bodies(&server, "/v1/responses/input_tokens").await.len(), 2);
+
+    let tokens = bench(&tmp.path().join("cache"))
+        .args(["tokens", "--provider", "openai:gpt-4o", "--formats", "csv"])
+        .args(["--structures", "flat", "--variants", "mandatory"])
+        .env("OPENAI_BASE_URL", format!("{}/v1", server.uri()))
+        .env("OPENAI_API_KEY", FAKE_KEY)
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&tokens.stdout);
+    let err = String::from_utf8_lossy(&tokens.stderr);
+    assert!(tokens.status.success(), "{shown}\n{err}");
+    assert!(
+        shown.contains("as openai input_tokens counts them"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("2 counts: 2 sent to the counter, 0 from the cache"),
+        "{shown}"
+    );
+    // The key is nowhere: not on screen, not in the log or the count cache.
+    for text in [&stderr, &shown, &err] {
+        assert!(!text.contains(FAKE_KEY));
+    }
+    for f in walk(tmp.path()) {
+        let text = std::fs::read_to_string(&f).unwrap_or_default();
+        assert!(!text.contains(FAKE_KEY), "{}", f.display());
+    }
+}
+
+#[tokio::test]
+async fn an_openai_run_whose_counter_fails_falls_back_to_o200k_base_said_once() {
+    // An answer of another shape (asked once, never again), then a server error (retried,
+    // then given up): either way the run goes on, its rankings on o200k_base, said once.
+    let odd = ResponseTemplate::new(200).set_body_json(json!({"object": "response.input_tokens"}));
+    let failed = ResponseTemplate::new(500)
+        .set_body_json(json!({"error": {"message": "boom", "type": "server_error"}}));
+    for (reply, asked) in [(odd, 1), (failed, 5)] {
+        let server = MockServer::start().await;
+        Mock::given(method("POST"))
+            .and(path("/v1/responses/input_tokens"))
+            .respond_with(reply)
+            .mount(&server)
+            .await;
+        Mock::given(method("POST"))
+            .and(path("/v1/chat/completions"))
+            .respond_with(chat_answer())
+            .mount(&server)
+            .await;
+        let tmp = tempfile::tempdir().unwrap();
+        let (out, meta, rs) = openai_run(&server, tmp.path());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let warnings: Vec<&str> = stderr
+            .lines()
+            .filter(|l| l.contains("rest on o200k_base"))
+            .collect();
+        assert_eq!(warnings.len(), 1, "{stderr}");
+        assert!(
+            warnings[0].starts_with(
+                "warning: openai:gpt-4o: its rankings rest on o200k_base, not on the tokens it \
+                 bills: counting csv flat mandatory (5 records) with openai input_tokens failed"
+            ),
+            "{stderr}"
+        );
+        assert!(!stderr.contains(FAKE_KEY), "{stderr}");
+        let basis = &meta["providers"][0]["token_basis"];
+        assert_eq!(basis["fallback"], "o200k_base", "{basis}");
+        assert!(rs.iter().all(|r| r["billed_data_tokens"].is_null()));
+        assert_eq!(
+            bodies(&server, "/v1/responses/input_tokens").await.len(),
+            asked
+        );
+        if asked == 1 {
+            // `bench tokens --provider` has nothing to show without the counts: one line, exit 1.
+            let tokens = bench(&tmp.path().join("cache"))
+                .args(["tokens", "--provider", "openai:gpt-4o", "--formats", "csv"])
+                .args(["--structures", "flat", "--variants", "mandatory"])
+                .env("OPENAI_BASE_URL", format!("{}/v1", server.uri()))
+                .env("OPENAI_API_KEY", FAKE_KEY)
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&tokens.stderr);
+            assert_eq!(tokens.status.code(), Some(1), "{err}");
+            assert_eq!(err.trim().lines().count(), 1, "{err}");
+            assert!(err.contains("with openai input_tokens failed"), "{err}");
+            assert!(!err.contains(FAKE_KEY), "{err}");
+        }
+    }
 }
 
 /// Counts a count_tokens request as its text's bytes / 4, except that every line break costs

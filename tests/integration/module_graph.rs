@@ -499,13 +499,6 @@ const NOT_YET_UNTANGLED: &[(&str, &str)] = &[
          toon_v3, toon_v4, xml, yaml",
     ),
     ("formats/tealeaf", "decode, encode, infer, mod"),
-    // Issue 52 item 3 (one shared model-id matcher, the provider's knowledge on its own type)
-    // untangles this one; until then it is listed like the rest.
-    (
-        "providers",
-        "adapter, anthropic, batch, capabilities, config, counting, gemini, http, mod, openai, \
-         openai_responses, prices, unreachable, windows",
-    ),
     ("formats/toon", "decode, encode, expand, mod"),
     ("formats/toon/decode", "mod, tables"),
     (
