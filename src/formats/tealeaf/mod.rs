@@ -40,7 +40,8 @@ mod decode;
 mod encode;
 mod infer;
 
-use super::{Encoder, FormatError, FormatSpec, Learned, Splice};
+use crate::formats::encoder::{Encoder, FormatSpec, Learned, Splice};
+use crate::formats::error::FormatError;
 use serde_json::Value;
 
 /// TeaLeaf, compact.

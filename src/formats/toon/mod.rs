@@ -33,9 +33,9 @@ pub use tree::{Json, Node, Object, Str, View};
 
 /// How chunks of records join (see [`crate::formats::stream`]): the head is the
 /// `key[N]…:` line, which states the count; rows have no line break after the last.
-pub const SPLICE: crate::formats::Splice = crate::formats::Splice {
+pub const SPLICE: crate::formats::encoder::Splice = crate::formats::encoder::Splice {
     counted: true,
-    ..crate::formats::Splice::joined("\n")
+    ..crate::formats::encoder::Splice::joined("\n")
 };
 
 /// Whether the encoder collapses chains of single-key objects into dotted keys.
