@@ -4,7 +4,7 @@
 //! null. Stricter than tealeaf-core about commas and tuple arity, so a malformed answer is an
 //! error naming its line.
 
-use super::{FieldType, Schema, Schemas};
+use super::schema::{FieldType, Schema, Schemas};
 use serde_json::{Map, Number, Value};
 
 #[derive(Debug, Clone, PartialEq)]
