@@ -500,7 +500,6 @@ const NOT_YET_UNTANGLED: &[(&str, &str)] = &[
         "adapter, anthropic, batch, capabilities, config, counting, gemini, http, mod, openai, \
          openai_responses, prices, unreachable, windows",
     ),
-    ("formats/toon", "decode, encode, expand, mod"),
     ("formats/toon/decode", "mod, tables"),
     ("import", "hoeltig, mod, table, toon"),
     (
