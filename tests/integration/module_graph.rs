@@ -502,10 +502,6 @@ const NOT_YET_UNTANGLED: &[(&str, &str)] = &[
     ),
     ("formats/toon/decode", "mod, tables"),
     ("import", "hoeltig, mod, table, toon"),
-    (
-        "report/charts",
-        "bars, heatmap, intervals, lines, mod, scatter",
-    ),
     ("runner", "basis, batch, call, fits, folder, mod, shortfall"),
     (
         "suites",
