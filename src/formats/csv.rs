@@ -5,9 +5,9 @@
 //! any text reads back exactly (Python's `csv` module with `delimiter="\t"` or `"|"` reads them
 //! the same way). Decoding gives the bare array of records (no root key).
 
-use super::{
-    Encoder, FormatError, FormatSpec, Learned, Records, Splice, flat_records, no_empty_strings,
-};
+use super::encoder::{Encoder, FormatSpec, Learned, Splice};
+use super::error::FormatError;
+use super::shape::{Records, flat_records, no_empty_strings};
 use crate::scalar;
 use serde_json::{Map, Value};
 
@@ -100,11 +100,11 @@ impl Encoder for Delimited {
     }
 
     fn learn(&self, chunk: &Value, learned: &mut Option<Learned>) {
-        super::learn_columns(chunk, learned);
+        super::shape::learn_columns(chunk, learned);
     }
 
     fn encode_learned(&self, chunk: &Value, learned: &Learned) -> Result<String, FormatError> {
-        self.table(&super::flat_chunk(self.format, chunk, learned)?)
+        self.table(&super::shape::flat_chunk(self.format, chunk, learned)?)
     }
 
     fn decode(&self, text: &str) -> Result<Value, FormatError> {

@@ -3,9 +3,9 @@
 //! carriage return is written `&#13;` (HTML parsers turn a raw one into a newline), so every
 //! text reads back exactly. Decoding gives the bare array of records (no root key).
 
-use super::{
-    Encoder, FormatError, FormatSpec, Learned, Records, Splice, flat_records, no_empty_strings,
-};
+use super::encoder::{Encoder, FormatSpec, Learned, Splice};
+use super::error::FormatError;
+use super::shape::{Records, flat_records, no_empty_strings};
 use crate::scalar;
 use quick_xml::escape::partial_escape;
 use quick_xml::events::Event;
@@ -45,11 +45,11 @@ impl Encoder for HtmlTable {
     }
 
     fn learn(&self, chunk: &Value, learned: &mut Option<Learned>) {
-        super::learn_columns(chunk, learned);
+        super::shape::learn_columns(chunk, learned);
     }
 
     fn encode_learned(&self, chunk: &Value, learned: &Learned) -> Result<String, FormatError> {
-        table(&super::flat_chunk("html_table", chunk, learned)?)
+        table(&super::shape::flat_chunk("html_table", chunk, learned)?)
     }
 
     fn decode(&self, text: &str) -> Result<Value, FormatError> {

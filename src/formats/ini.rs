@@ -8,7 +8,10 @@
 //! nested object in its record (`description` after `pricing` in the product records) would
 //! have to move before it, and the record would read back in another order.
 
-use super::{Encoder, FormatError, FormatSpec, Splice, kv_paths, records};
+use super::encoder::{Encoder, FormatSpec, Splice};
+use super::error::FormatError;
+use super::kv_paths;
+use super::shape::records;
 use serde_json::Value;
 
 /// INI sections, one per record.

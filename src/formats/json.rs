@@ -1,6 +1,7 @@
 //! `json_compact` and `json_pretty`.
 
-use super::{Encoder, FormatError, FormatSpec, Splice};
+use super::encoder::{Encoder, FormatSpec, Splice};
+use super::error::FormatError;
 use serde_json::Value;
 
 /// JSON, minified or indented by 2 spaces.
@@ -45,7 +46,7 @@ pub const MAX_DEPTH: usize = 127;
 
 impl Encoder for Json {
     fn encode(&self, doc: &Value) -> Result<String, FormatError> {
-        super::within_depth(self.name, doc, MAX_DEPTH)?;
+        super::shape::within_depth(self.name, doc, MAX_DEPTH)?;
         let out = if self.pretty {
             serde_json::to_string_pretty(doc)
         } else {
@@ -65,9 +66,9 @@ impl Encoder for Json {
     fn frame(&self, text: &str, key: &str) -> Option<(usize, usize)> {
         let key = serde_json::to_string(key).ok()?;
         if self.pretty {
-            super::framed(text, &format!("{{\n  {key}: [\n"), "\n  ]\n}")
+            super::encoder::framed(text, &format!("{{\n  {key}: [\n"), "\n  ]\n}")
         } else {
-            super::framed(text, &format!("{{{key}:["), "]}")
+            super::encoder::framed(text, &format!("{{{key}:["), "]}")
         }
     }
 }

@@ -1,7 +1,9 @@
 //! `jsonl`: JSON Lines, one minified record per line (no root object): a document that is, or
 //! holds under one key, an array of records; decoding gives the bare array back.
 
-use super::{Encoder, FormatError, FormatSpec, Splice, records};
+use super::encoder::{Encoder, FormatSpec, Splice};
+use super::error::FormatError;
+use super::shape::records;
 use serde_json::Value;
 
 /// One record per line.
@@ -27,7 +29,7 @@ impl Encoder for Jsonl {
     fn encode(&self, doc: &Value) -> Result<String, FormatError> {
         let mut out = String::new();
         for (i, p) in records("jsonl", doc)?.items.into_iter().enumerate() {
-            let deep = 1 + p.values().map(super::depth).max().unwrap_or(0);
+            let deep = 1 + p.values().map(super::shape::depth).max().unwrap_or(0);
             if deep > super::json::MAX_DEPTH {
                 return Err(FormatError::cannot_represent(
                     "jsonl",

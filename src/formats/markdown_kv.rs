@@ -4,7 +4,10 @@
 //! (see [`kv_paths`]). A document that is not an array of records (several top-level keys) is
 //! one `## Document` block of paths. Decoding gives the bare array of records (no root key).
 
-use super::{Encoder, FormatError, FormatSpec, Splice, kv_paths, records};
+use super::encoder::{Encoder, FormatSpec, Splice};
+use super::error::FormatError;
+use super::kv_paths;
+use super::shape::records;
 use serde_json::Value;
 
 /// Markdown key-value records.

@@ -2,9 +2,9 @@
 //! Null is an empty cell; `\`, `|` and line breaks in text are backslash-escaped (`\\`, `\|`,
 //! `\n`, `\r`) so every cell stays on its row and the table reads back exactly.
 
-use super::{
-    Encoder, FormatError, FormatSpec, Learned, Records, Splice, flat_records, no_empty_strings,
-};
+use super::encoder::{Encoder, FormatSpec, Learned, Splice};
+use super::error::FormatError;
+use super::shape::{Records, flat_records, no_empty_strings};
 use crate::scalar;
 use serde_json::{Map, Value};
 
@@ -95,11 +95,11 @@ impl Encoder for MarkdownTable {
     }
 
     fn learn(&self, chunk: &Value, learned: &mut Option<Learned>) {
-        super::learn_columns(chunk, learned);
+        super::shape::learn_columns(chunk, learned);
     }
 
     fn encode_learned(&self, chunk: &Value, learned: &Learned) -> Result<String, FormatError> {
-        table(&super::flat_chunk("markdown_table", chunk, learned)?)
+        table(&super::shape::flat_chunk("markdown_table", chunk, learned)?)
     }
 
     fn decode(&self, text: &str) -> Result<Value, FormatError> {
@@ -141,7 +141,7 @@ impl Encoder for MarkdownTable {
 
     fn frame(&self, text: &str, _key: &str) -> Option<(usize, usize)> {
         // A cell never holds a line break (see `cell`): the header is two lines.
-        Some((super::lines(text, 2)?, 0))
+        Some((super::encoder::lines(text, 2)?, 0))
     }
 }
 

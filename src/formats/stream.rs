@@ -6,7 +6,9 @@
 //! rendered whole instead, and [`Splicer::push`] says why. The property tests prove the joined
 //! text equal to the whole rendering for every format.
 
-use super::{Encoder, Format, Learned, Splice};
+use super::Format;
+use super::encoder::{Encoder, Learned, Splice};
+use super::error::FormatError;
 use serde_json::Value;
 
 /// Joins one format's renderings of consecutive chunks.
@@ -130,14 +132,14 @@ pub fn refusal(
     key: &str,
     prefix: &[serde_json::Map<String, Value>],
     total: usize,
-) -> Option<super::FormatError> {
+) -> Option<FormatError> {
     if prefix.len() < total && prefix.iter().all(serde_json::Map::is_empty) {
         return None;
     }
     format
         .encode(&chunk_doc(key, prefix.to_vec()))
         .err()
-        .filter(super::FormatError::is_cannot_represent)
+        .filter(FormatError::is_cannot_represent)
 }
 
 /// What becomes of a format whose chunks stopped (`stop`): `Err`, its refusal of all `total`
@@ -149,7 +151,7 @@ pub fn settle(
     stop: Stop,
     upto: &[serde_json::Map<String, Value>],
     total: usize,
-) -> Result<String, super::FormatError> {
+) -> Result<String, FormatError> {
     match stop {
         Stop::Refused(n) => match refusal(format, key, &upto[..n], total) {
             Some(e) => Err(e),
@@ -249,7 +251,7 @@ pub fn render_all(
     key: &str,
     records: &[serde_json::Map<String, Value>],
     size: usize,
-) -> Vec<Result<String, super::FormatError>> {
+) -> Vec<Result<String, FormatError>> {
     use rayon::prelude::*;
     let joined = joined_all(formats, key, records, size);
     formats

@@ -1,8 +1,9 @@
 //! `toon_default` and `toon_keyfold`: TOON spec v3 on our own engine (see `toon/`), without and
 //! with safe key folding; decoding expands folded paths back.
 
+use super::encoder::{Encoder, FormatSpec, Splice};
+use super::error::FormatError;
 use super::toon::{self, DecodeOptions, EncodeOptions, KeyFolding};
-use super::{Encoder, FormatError, FormatSpec, Splice};
 use serde_json::Value;
 
 /// TOON v3 with key folding off or safe.
@@ -70,6 +71,6 @@ impl Encoder for ToonV3 {
     }
 
     fn frame(&self, text: &str, _key: &str) -> Option<(usize, usize)> {
-        Some((super::lines(text, 1)?, 0))
+        Some((super::encoder::lines(text, 1)?, 0))
     }
 }

@@ -1,8 +1,9 @@
 //! `toon_v4`: TOON spec v4.0 on the same engine as v3 (see `toon/`): columns of uniform objects
 //! become nested field groups, so the nested structure is one table too; no key folding.
 
+use super::encoder::{Encoder, FormatSpec, Splice};
+use super::error::FormatError;
 use super::toon::{self, DecodeOptions, EncodeOptions, Spec};
-use super::{Encoder, FormatError, FormatSpec, Splice};
 use serde_json::Value;
 
 /// TOON v4.
@@ -42,6 +43,6 @@ impl Encoder for ToonV4 {
     }
 
     fn frame(&self, text: &str, _key: &str) -> Option<(usize, usize)> {
-        Some((super::lines(text, 1)?, 0))
+        Some((super::encoder::lines(text, 1)?, 0))
     }
 }

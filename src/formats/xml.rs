@@ -6,7 +6,8 @@
 //! so every key survives. Shapes XML cannot say without type hints (empty lists and objects)
 //! are a "cannot represent" error, never a guess.
 
-use super::{Encoder, FormatError, FormatSpec, Splice};
+use super::encoder::{Encoder, FormatSpec, Splice};
+use super::error::FormatError;
 use crate::scalar;
 use quick_xml::Writer;
 use quick_xml::escape::partial_escape;
@@ -400,7 +401,7 @@ impl Encoder for Xml {
         } else {
             format!("{decl}<{key}>")
         };
-        super::framed(text, &head, &format!("</{key}>"))
+        super::encoder::framed(text, &head, &format!("</{key}>"))
     }
 }
 

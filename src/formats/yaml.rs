@@ -1,6 +1,7 @@
 //! `yaml`, block style, via serde-saphyr.
 
-use super::{Encoder, FormatError, FormatSpec, Splice};
+use super::encoder::{Encoder, FormatSpec, Splice};
+use super::error::FormatError;
 use serde_json::Value;
 
 /// YAML block style.
@@ -41,7 +42,7 @@ fn budget(text: &str) -> serde_saphyr::Budget {
 
 impl Encoder for Yaml {
     fn encode(&self, doc: &Value) -> Result<String, FormatError> {
-        super::within_depth("yaml", doc, MAX_DEPTH)?;
+        super::shape::within_depth("yaml", doc, MAX_DEPTH)?;
         serde_saphyr::to_string(doc).map_err(|e| FormatError::new("yaml", e))
     }
 
@@ -56,7 +57,7 @@ impl Encoder for Yaml {
     }
 
     fn frame(&self, text: &str, key: &str) -> Option<(usize, usize)> {
-        super::framed(text, &format!("{key}:\n"), "")
+        super::encoder::framed(text, &format!("{key}:\n"), "")
     }
 }
 

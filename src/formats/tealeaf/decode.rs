@@ -5,7 +5,7 @@
 //! is allowed) and tuple arity, so a malformed answer is an error naming its line. A timestamp
 //! reads as its text.
 
-use super::{FieldType, Schema, Schemas};
+use super::schema::{FieldType, Schema, Schemas};
 use serde_json::{Map, Number, Value};
 
 #[derive(Debug, Clone, PartialEq)]

@@ -2,7 +2,7 @@
 //! and `write_schema_array` in the compact layout with compact floats (lib.rs:1591-1953), plus
 //! deviations 1 and 2 of the module doc.
 
-use super::{FieldType, Schema, Schemas, keys_match, singularize, write_str};
+use super::schema::{FieldType, Schema, Schemas, keys_match, singularize, write_str};
 use serde_json::{Map, Number, Value};
 
 /// The text of a document: `@root-array` for a root list, the structs, then one `key:value`

@@ -1,7 +1,7 @@
 //! Which `@struct`s a document gets: tealeaf-core's `SchemaInferrer` (lib.rs:1112-1548), same
 //! structs in the same order with the same field types, but for deviation 3 of the module doc.
 
-use super::{FieldType, Schema, Schemas, keys_match, needs_quoting, singularize};
+use super::schema::{FieldType, Schema, Schemas, keys_match, needs_quoting, singularize};
 use serde_json::{Map, Value};
 
 /// The structs for a document's root entries (lib.rs:1126-1130).

@@ -3,9 +3,10 @@
 
 use serde_json::{Map, Value};
 
+use super::error::ToonError;
 use super::expand::ObjBuilder;
+use super::options::{DecodeOptions, Spec};
 use super::text::{find_closing_quote, parse_number, unescape};
-use super::{DecodeOptions, Spec, ToonError};
 
 #[path = "decode_tables.rs"]
 mod tables;

@@ -184,10 +184,9 @@ impl<'a> Parser<'a> {
 
     /// The entries of a keyed table whose header sits at `depth - 1`.
     pub(super) fn keyed_entries(&mut self, h: &Header, depth: usize, no: usize) -> Result<Value> {
-        let fields = h
-            .fields
-            .as_deref()
-            .ok_or_else(|| super::super::ToonError::new(no, "keyed table without a field list"))?;
+        let fields = h.fields.as_deref().ok_or_else(|| {
+            super::super::error::ToonError::new(no, "keyed table without a field list")
+        })?;
         let mut out = ObjBuilder::new(self.strict, false);
         let mut n = 0;
         let mut first = None;
@@ -224,9 +223,11 @@ impl<'a> Parser<'a> {
 fn entry_key(line: Line<'_>) -> Result<(String, bool, &str)> {
     let c = line.content;
     if c.starts_with('"') {
-        let end = find_closing_quote(c.as_bytes(), 0)
-            .ok_or_else(|| super::super::ToonError::new(line.no, "unterminated quoted key"))?;
-        let key = unescape(&c[1..end]).map_err(|m| super::super::ToonError::new(line.no, m))?;
+        let end = find_closing_quote(c.as_bytes(), 0).ok_or_else(|| {
+            super::super::error::ToonError::new(line.no, "unterminated quoted key")
+        })?;
+        let key =
+            unescape(&c[1..end]).map_err(|m| super::super::error::ToonError::new(line.no, m))?;
         let rest = trim(&c[end + 1..]);
         return match rest.strip_prefix(':') {
             Some(r) => Ok((key, true, trim(r))),

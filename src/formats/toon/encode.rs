@@ -1,11 +1,11 @@
 //! JSON → TOON. Everything is written straight into one `String`; the layout
 //! decisions mirror the reference encoder so output is byte-identical.
 
+use super::options::{Delimiter, EncodeOptions, KeyFolding, Spec};
 use super::text::{
     is_identifier_segment, write_key, write_number, write_quoted, write_string, write_u64,
 };
 use super::tree::{Node, Object, View};
-use super::{Delimiter, EncodeOptions, KeyFolding, Spec};
 
 pub(super) fn encode<N: Node>(value: &N, opts: &EncodeOptions) -> String {
     let mut enc = Encoder {

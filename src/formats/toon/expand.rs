@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use serde_json::map::Entry;
 use serde_json::{Map, Value};
 
-use super::ToonError;
+use super::error::ToonError;
 use super::text::is_identifier_segment;
 
 type Object = Map<String, Value>;

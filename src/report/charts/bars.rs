@@ -1,12 +1,33 @@
 //! Vertical bars grouped by category, one colour per series, values written over the bars
 //! when they fit.
 
-use super::GroupedBars;
 use super::style::{self, AXIS, AXIS_SIZE, GRID, INK, Key, LABEL_SIZE, MUTED, PAD, TICK_SIZE};
 use anyhow::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
+
+/// Vertical bars grouped by category, one bar per series in each group.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroupedBars {
+    /// Chart title.
+    pub title: String,
+    /// Caption of the vertical axis.
+    pub y_label: String,
+    /// Groups along the horizontal axis.
+    pub categories: Vec<String>,
+    /// One colour per series; each has one value per category.
+    pub series: Vec<BarSeries>,
+}
+
+/// One coloured series of a [`GroupedBars`] chart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BarSeries {
+    /// Legend entry.
+    pub name: String,
+    /// One value per category; `None` leaves a gap.
+    pub values: Vec<Option<f64>>,
+}
 
 /// Category labels longer than this are cut before measuring.
 const LABEL_CHARS: usize = 24;

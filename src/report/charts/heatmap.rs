@@ -1,12 +1,24 @@
 //! A grid of cells coloured on the viridis scale and annotated with their percentage, with a
 //! colour bar; missing cells are grey with a dash.
 
-use super::HeatMap;
 use super::style::{self, HEIGHT, INK, LABEL_SIZE, MISSING, MUTED, PAD, TICK_SIZE, WIDTH};
 use anyhow::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
+
+/// Grid of cells coloured by value (0..1, annotated as %); `None` cells are grey.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeatMap {
+    /// Chart title.
+    pub title: String,
+    /// Row captions, top to bottom.
+    pub rows: Vec<String>,
+    /// Column captions, left to right.
+    pub columns: Vec<String>,
+    /// `values[row][column]`.
+    pub values: Vec<Vec<Option<f64>>>,
+}
 
 /// Pixels per row: one line of text with room above and below.
 const ROW: i32 = 30;

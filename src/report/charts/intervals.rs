@@ -1,6 +1,5 @@
 //! Dot-and-whisker rows: one labelled row per estimate, coloured by group, values as %.
 
-use super::Intervals;
 use super::style::{
     self, AXIS, AXIS_SIZE, BAND, GRID, HEIGHT, INK, Key, LABEL_SIZE, MUTED, PAD, TICK_SIZE, WIDTH,
 };
@@ -8,6 +7,32 @@ use anyhow::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
+
+/// Horizontal dot-and-whisker chart: one row per label, values 0..1 shown as %.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Intervals {
+    /// Chart title.
+    pub title: String,
+    /// Caption of the horizontal axis.
+    pub x_label: String,
+    /// Rows, drawn top to bottom in this order.
+    pub rows: Vec<IntervalRow>,
+}
+
+/// One row of an [`Intervals`] chart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IntervalRow {
+    /// Row caption, e.g. "csv · flat · mandatory".
+    pub label: String,
+    /// Rows of one group share a colour and a legend entry.
+    pub group: String,
+    /// The dot.
+    pub value: f64,
+    /// Left end of the whisker.
+    pub low: f64,
+    /// Right end of the whisker.
+    pub high: f64,
+}
 
 /// Pixels per row: room for one line of label text and a little air.
 const ROW: u32 = 26;

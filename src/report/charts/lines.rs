@@ -1,11 +1,34 @@
 //! Lines over a numeric x axis, linear or logarithmic, with a dot on every point.
 
-use super::Lines;
 use super::style::{self, AXIS, AXIS_SIZE, GRID, INK, Key, MUTED, PAD, TICK_SIZE};
 use anyhow::Result;
 use plotters::coord::Shift;
 use plotters::coord::ranged1d::{AsRangedCoord, Ranged, ValueFormatter};
 use plotters::prelude::*;
+
+/// Line chart, one line per series, optionally with a logarithmic x axis.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lines {
+    /// Chart title.
+    pub title: String,
+    /// Caption of the horizontal axis.
+    pub x_label: String,
+    /// Caption of the vertical axis; values all within 0..1 are shown as %.
+    pub y_label: String,
+    /// Logarithmic x axis (ignored when some x is not positive).
+    pub log_x: bool,
+    /// One colour per series.
+    pub series: Vec<LineSeries>,
+}
+
+/// One line of a [`Lines`] chart.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LineSeries {
+    /// Legend entry.
+    pub name: String,
+    /// (x, y) points, joined in x order.
+    pub points: Vec<(f64, f64)>,
+}
 
 /// Draws the lines, on a log x axis when asked and possible.
 pub fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, c: &Lines) -> Result<()>

@@ -1,12 +1,50 @@
 //! Accuracy against tokens: labelled dots with interval bars and a dashed Pareto frontier.
 
-use super::Scatter;
 use super::style::{self, AXIS, AXIS_SIZE, GRID, INK, Key, LABEL_SIZE, MUTED, PAD, TICK_SIZE};
 use anyhow::Result;
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
+
+/// Accuracy against data tokens: one dot per format with its interval and a Pareto frontier.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scatter {
+    /// Chart title.
+    pub title: String,
+    /// Caption of the horizontal axis (data tokens).
+    pub x_label: String,
+    /// Caption of the vertical axis (accuracy, 0..1 shown as %).
+    pub y_label: String,
+    /// One colour per series.
+    pub series: Vec<ScatterSeries>,
+}
+
+/// One coloured group of points in a [`Scatter`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScatterSeries {
+    /// Legend entry.
+    pub name: String,
+    /// The dots.
+    pub points: Vec<ScatterPoint>,
+    /// Pareto frontier as (x, y) corners, drawn as a dashed polyline in x order.
+    pub frontier: Vec<(f64, f64)>,
+}
+
+/// One dot of a [`Scatter`] with an optional vertical interval.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScatterPoint {
+    /// Horizontal position (tokens).
+    pub x: f64,
+    /// Vertical position (0..1).
+    pub y: f64,
+    /// Lower end of the interval bar.
+    pub y_low: Option<f64>,
+    /// Upper end of the interval bar.
+    pub y_high: Option<f64>,
+    /// Short text drawn beside the dot (format name).
+    pub label: String,
+}
 
 /// Dot radius in pixels.
 const R: i32 = 6;
