@@ -3,7 +3,8 @@
 //! becomes SQL text.
 
 use super::html::{esc, href, page, value_text};
-use super::state::{FACETS, State};
+use super::state::State;
+use super::store::FACETS;
 use serde::Deserialize;
 use serde_json::Value;
 

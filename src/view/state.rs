@@ -27,20 +27,6 @@ pub struct State {
     pub reports: Mutex<HashMap<String, String>>,
 }
 
-/// The columns the answers page filters on: (query parameter, column).
-pub const FACETS: [(&str, &str); 10] = [
-    ("run", "ts"),
-    ("suite", "suite"),
-    ("model", "model_label"),
-    ("format", "format"),
-    ("structure", "structure"),
-    ("variant", "variant"),
-    ("size", "records"),
-    ("category", "category"),
-    ("failure", "failure"),
-    ("wording", "wording"),
-];
-
 impl State {
     /// Reads the run folders of `root` and opens the database of their answers (built first
     /// when the logs changed since).
@@ -72,7 +58,7 @@ impl State {
             let (Some(name), Some(value)) = (row[0].as_str(), row[1].as_str()) else {
                 continue;
             };
-            if let Some((key, _)) = FACETS.iter().find(|(n, _)| *n == name) {
+            if let Some((key, _)) = super::store::FACETS.iter().find(|(n, _)| *n == name) {
                 facets.entry(*key).or_default().push(value.to_string());
             }
         }

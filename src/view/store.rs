@@ -5,10 +5,23 @@
 //! modification time, bench's version and the SQL). Pages then read it read-only, DuckDB's
 //! memory capped, so a history larger than memory is paged from disk, never held.
 
-use super::state::FACETS;
 use crate::analytics::{Analytics, VIEWS_SQL, sql_string};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
+
+/// The columns the answers page filters on: (query parameter, column).
+pub const FACETS: [(&str, &str); 10] = [
+    ("run", "ts"),
+    ("suite", "suite"),
+    ("model", "model_label"),
+    ("format", "format"),
+    ("structure", "structure"),
+    ("variant", "variant"),
+    ("size", "records"),
+    ("category", "category"),
+    ("failure", "failure"),
+    ("wording", "wording"),
+];
 
 /// The folder in the root that holds the database (beside `benchmarks/`, which no glob of
 /// `sql/views.sql` reaches).
