@@ -29,40 +29,48 @@ fn dead_port() -> u16 {
 /// A server that answers one request with `body` and then stops listening (every later
 /// connection is refused): a server that was there once.
 fn answers_once(body: Value) -> u16 {
+    answers_times(body, 1)
+}
+
+/// [`answers_once`] for the first `times` requests (a provider whose token counter is asked
+/// first needs one more).
+fn answers_times(body: Value, times: usize) -> u16 {
     let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = l.local_addr().unwrap().port();
     std::thread::spawn(move || {
-        let (mut s, _) = l.accept().unwrap();
-        let mut buf = Vec::new();
-        let mut chunk = [0u8; 4096];
-        // Headers, then the body of the length they give.
-        loop {
-            let n = s.read(&mut chunk).unwrap();
-            buf.extend_from_slice(&chunk[..n]);
-            let text = String::from_utf8_lossy(&buf).to_string();
-            if let Some(end) = text.find("\r\n\r\n") {
-                let len = text[..end]
-                    .lines()
-                    .find_map(|l| {
-                        let (k, v) = l.split_once(':')?;
-                        k.eq_ignore_ascii_case("content-length")
-                            .then(|| v.trim().parse::<usize>().ok())?
-                    })
-                    .unwrap_or(0);
-                if buf.len() >= end + 4 + len {
+        for _ in 0..times {
+            let (mut s, _) = l.accept().unwrap();
+            let mut buf = Vec::new();
+            let mut chunk = [0u8; 4096];
+            // Headers, then the body of the length they give.
+            loop {
+                let n = s.read(&mut chunk).unwrap();
+                buf.extend_from_slice(&chunk[..n]);
+                let text = String::from_utf8_lossy(&buf).to_string();
+                if let Some(end) = text.find("\r\n\r\n") {
+                    let len = text[..end]
+                        .lines()
+                        .find_map(|l| {
+                            let (k, v) = l.split_once(':')?;
+                            k.eq_ignore_ascii_case("content-length")
+                                .then(|| v.trim().parse::<usize>().ok())?
+                        })
+                        .unwrap_or(0);
+                    if buf.len() >= end + 4 + len {
+                        break;
+                    }
+                }
+                if n == 0 {
                     break;
                 }
             }
-            if n == 0 {
-                break;
-            }
+            let body = body.to_string();
+            let reply = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            s.write_all(reply.as_bytes()).unwrap();
         }
-        let body = body.to_string();
-        let reply = format!(
-            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-            body.len()
-        );
-        s.write_all(reply.as_bytes()).unwrap();
         // The listener is dropped with the thread: the port refuses from now on.
     });
     port
@@ -219,6 +227,15 @@ async fn a_provider_that_answered_keeps_being_retried_through_503s_and_refusals(
     // Answers once, then 503 on every call: retried in full each time, never stopped.
     let tmp = tempfile::tempdir().unwrap();
     let server = MockServer::start().await;
+    // OpenAI's token counter (`/responses/input_tokens`) answers apart: the calls are counted.
+    Mock::given(method("POST"))
+        .and(wiremock::matchers::path_regex("/input_tokens$"))
+        .respond_with(
+            ResponseTemplate::new(200).set_body_json(serde_json::json!({"input_tokens": 10})),
+        )
+        .with_priority(1)
+        .mount(&server)
+        .await;
     Mock::given(method("POST"))
         .respond_with(ResponseTemplate::new(200).set_body_json((api.ok)("{}")))
         .up_to_n_times(1)
@@ -233,11 +250,16 @@ async fn a_provider_that_answered_keeps_being_retried_through_503s_and_refusals(
     cfg.concurrency = Some(1);
     let outcome = run_one(tmp.path(), cfg).await;
     assert!(outcome.fatal.is_empty() && outcome.missing == 0);
-    assert_eq!(server.received_requests().await.unwrap().len(), 1 + 3 * 5);
+    let calls = server.received_requests().await.unwrap();
+    let calls = calls
+        .iter()
+        .filter(|r| !r.url.path().ends_with("/input_tokens"));
+    assert_eq!(calls.count(), 1 + 3 * 5);
     assert!(outcome.summary.provider_issues.is_empty());
-    // Answers once, then nothing listens: the refusals are retried in full too.
+    // Answers once (after OpenAI's token counter is asked), then nothing listens: the
+    // refusals are retried in full too.
     let tmp = tempfile::tempdir().unwrap();
-    let port = answers_once((api.ok)("{}"));
+    let port = answers_times((api.ok)("{}"), 2);
     let mut cfg = bench::providers::ModelConfig::from_spec(api.spec).unwrap();
     cfg.base_url = Some(format!("http://127.0.0.1:{port}{}", api.base_suffix));
     cfg.concurrency = Some(1);

@@ -235,7 +235,10 @@ async fn futures_len(servers: &[MockServer]) -> Vec<usize> {
 /// count_tokens, Gemini countTokens, `/tokenize`; `runner::basis`) are not calls.
 async fn calls(s: &MockServer) -> usize {
     let counting = |p: &str| {
-        p.ends_with("/count_tokens") || p.ends_with(":countTokens") || p.ends_with("/tokenize")
+        p.ends_with("/count_tokens")
+            || p.ends_with(":countTokens")
+            || p.ends_with("/tokenize")
+            || p.ends_with("/input_tokens")
     };
     let reqs = s.received_requests().await.unwrap();
     reqs.iter().filter(|r| !counting(r.url.path())).count()
