@@ -29,6 +29,23 @@ fn import(sources: &[&Path], root: &Path) -> std::process::Output {
         .unwrap()
 }
 
+/// `sql/imported_replies.sql` over the runs under `root`, as JSON rows.
+fn replies(root: &Path) -> Vec<Value> {
+    let out = bench()
+        .args([
+            "query",
+            "sql/imported_replies.sql",
+            "--format",
+            "json",
+            "--root",
+        ])
+        .arg(root)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    serde_json::from_str(&crate::success_stdout(&out)).unwrap()
+}
+
 #[test]
 fn the_evidence_run_reproduces_tealeafs_tables_and_its_scores() {
     let tmp = tempfile::tempdir().unwrap();
@@ -41,19 +58,7 @@ fn the_evidence_run_reproduces_tealeafs_tables_and_its_scores() {
             && said.contains("equal TeaLeaf's on 84 of 84 replies"),
         "{said}"
     );
-    let out = bench()
-        .args([
-            "query",
-            "sql/imported_replies.sql",
-            "--format",
-            "json",
-            "--root",
-        ])
-        .arg(&root)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    let rows: Vec<Value> = serde_json::from_str(&crate::success_stdout(&out)).unwrap();
+    let rows = replies(&root);
     // The evidence README's "Accuracy" and "Token Usage" tables.
     for (model, format, score, input, output) in [
         (
@@ -161,19 +166,7 @@ fn an_excerpt_imports_and_bad_evidence_is_named_once() {
         said.contains("scores differ: T-1 a json: no TeaLeaf score published"),
         "{said}"
     );
-    let out = bench()
-        .args([
-            "query",
-            "sql/imported_replies.sql",
-            "--format",
-            "json",
-            "--root",
-        ])
-        .arg(&root)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
-    let rows: Vec<Value> = serde_json::from_str(&crate::success_stdout(&out)).unwrap();
+    let rows = replies(&root);
     assert_eq!(rows.len(), 2, "{rows:?}");
     assert!(rows.iter().all(|r| r["detected_pct"] == 50.0), "{rows:?}");
 
