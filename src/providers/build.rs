@@ -2,7 +2,7 @@
 
 use super::adapter::Http;
 use super::{ModelConfig, Provider, Reference, Wire};
-use super::{anthropic, capabilities, gemini, http, openai, openai_responses};
+use super::{anthropic, capabilities, gemini, http, openai};
 use crate::UsageError;
 
 /// Where a provider reads its environment (tests pass a map instead of the process env).
@@ -72,7 +72,7 @@ pub fn build(cfg: &ModelConfig, env: Env) -> Result<Box<dyn Provider>, UsageErro
             required,
         )?),
         Wire::OpenAiResponses => Box::new(Http::new(
-            openai_responses::OpenAiResponses,
+            openai::responses::OpenAiResponses,
             cfg,
             &base,
             key,

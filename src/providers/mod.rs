@@ -19,7 +19,6 @@ mod gemini;
 pub mod http;
 mod matching;
 mod openai;
-mod openai_responses;
 pub mod prices;
 mod provider;
 pub mod reference;

@@ -1,12 +1,15 @@
 //! Google Gemini `generateContent` (`POST {base}/v1beta/models/{model}:generateContent`), the
 //! key sent as the `x-goog-api-key` header, never in the URL.
 
-use super::adapter::WireApi;
-use super::call::u64_at;
-use super::capabilities::temperature_allowed;
-use super::counting::{TokenCounter, number};
-use super::http::{Endpoint, Secret, join};
-use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage};
+mod batch;
+
+use crate::providers::adapter::WireApi;
+use crate::providers::batch::Protocol;
+use crate::providers::call::u64_at;
+use crate::providers::capabilities::temperature_allowed;
+use crate::providers::counting::{TokenCounter, number};
+use crate::providers::http::{Endpoint, Secret, join};
+use crate::providers::{Finish, ModelConfig, ProviderError, Request, Response, Usage};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -71,8 +74,8 @@ impl WireApi for Gemini {
     fn parse(&self, body: &Value) -> Result<Response, ProviderError> {
         parse(body)
     }
-    fn protocol(&self) -> Option<Box<dyn super::batch::Protocol>> {
-        Some(Box::new(super::batch::gemini::Gemini))
+    fn protocol(&self) -> Option<Box<dyn Protocol>> {
+        Some(Box::new(batch::Gemini))
     }
     fn counting(
         &self,

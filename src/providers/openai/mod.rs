@@ -1,13 +1,17 @@
 //! OpenAI Chat Completions (`POST {base}/chat/completions`), also the wire API of every
 //! OpenAI-compatible server: Ollama, vLLM, llama.cpp, OpenRouter.
 
-use super::adapter::WireApi;
-use super::call::u64_at;
-use super::capabilities::temperature_allowed;
-use super::counting::{TokenCounter, Tokenize};
-use super::http::{Endpoint, Secret, join};
-use super::openai_responses::InputTokens;
-use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage, Wire};
+mod batch;
+pub(super) mod responses;
+
+use crate::providers::adapter::WireApi;
+use crate::providers::batch::Protocol;
+use crate::providers::call::u64_at;
+use crate::providers::capabilities::temperature_allowed;
+use crate::providers::counting::{TokenCounter, Tokenize};
+use crate::providers::http::{Endpoint, Secret, join};
+use crate::providers::{Finish, ModelConfig, ProviderError, Request, Response, Usage, Wire};
+use responses::InputTokens;
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -75,12 +79,12 @@ impl WireApi for OpenAi {
     fn parse(&self, body: &Value) -> Result<Response, ProviderError> {
         parse(body)
     }
-    fn protocol(&self) -> Option<Box<dyn super::batch::Protocol>> {
+    fn protocol(&self) -> Option<Box<dyn Protocol>> {
         // OpenAI's own API has the Batch API; compatible servers and Ollama do not.
         (self.0 == Wire::OpenAi).then(|| {
-            Box::new(super::batch::openai::OpenAi {
+            Box::new(batch::OpenAi {
                 endpoint: "/v1/chat/completions",
-            }) as Box<dyn super::batch::Protocol>
+            }) as Box<dyn Protocol>
         })
     }
     fn counting(

@@ -2,12 +2,13 @@
 //! counter (`POST {base}/responses/input_tokens`), which counts a Chat Completions model's
 //! prompts too.
 
-use super::adapter::WireApi;
-use super::call::u64_at;
-use super::capabilities::temperature_allowed;
-use super::counting::{TokenCounter, number};
-use super::http::{Endpoint, Secret, join};
-use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage};
+use crate::providers::adapter::WireApi;
+use crate::providers::batch::Protocol;
+use crate::providers::call::u64_at;
+use crate::providers::capabilities::temperature_allowed;
+use crate::providers::counting::{TokenCounter, number};
+use crate::providers::http::{Endpoint, Secret, join};
+use crate::providers::{Finish, ModelConfig, ProviderError, Request, Response, Usage};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -64,8 +65,8 @@ impl WireApi for OpenAiResponses {
     fn parse(&self, body: &Value) -> Result<Response, ProviderError> {
         parse(body)
     }
-    fn protocol(&self) -> Option<Box<dyn super::batch::Protocol>> {
-        Some(Box::new(super::batch::openai::OpenAi {
+    fn protocol(&self) -> Option<Box<dyn Protocol>> {
+        Some(Box::new(super::batch::OpenAi {
             endpoint: "/v1/responses",
         }))
     }

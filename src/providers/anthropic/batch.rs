@@ -1,8 +1,8 @@
 //! Anthropic Message Batches (`POST {base}/v1/messages/batches`): the requests go inline as
 //! `{custom_id, params}`; results are a JSONL file at the batch's `results_url`.
 
-use super::{Caps, Item, Phase, Protocol, Raw, Status, Transport, count, jsonl};
 use crate::providers::ProviderError;
+use crate::providers::batch::{Caps, Item, Phase, Protocol, Raw, Status, Transport, count, jsonl};
 use serde_json::{Value, json};
 
 /// The Message Batches API.

@@ -2,8 +2,8 @@
 //! `batch`), then `POST {base}/batches` runs them against one endpoint (`/v1/chat/completions`
 //! or `/v1/responses`); results and errors come back as two JSONL files.
 
-use super::{Caps, Item, Phase, Protocol, Raw, Status, Transport, count, jsonl};
 use crate::providers::ProviderError;
+use crate::providers::batch::{Caps, Item, Phase, Protocol, Raw, Status, Transport, count, jsonl};
 use serde_json::{Value, json};
 
 /// The Batch API for one endpoint.

@@ -2,8 +2,8 @@
 //! inline with their key in `metadata` (inline batches are capped at 20 MB, so larger plans
 //! become several batches); the answers come back inline in the finished operation.
 
-use super::{Caps, Item, Phase, Protocol, Raw, Status, Transport, count};
 use crate::providers::ProviderError;
+use crate::providers::batch::{Caps, Item, Phase, Protocol, Raw, Status, Transport, count};
 use serde_json::{Value, json};
 
 /// Gemini's batch mode, inline requests.

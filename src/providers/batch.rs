@@ -1,11 +1,8 @@
 //! The providers' batch APIs (Anthropic Message Batches, OpenAI Batch, Gemini batch mode):
-//! half-price calls that finish within a day. One file per API implements [`Protocol`] —
-//! submit, poll, results, cancel; the request bodies and answers are the live wire API's own,
-//! so a batch result is parsed and graded exactly as a live one.
-
-pub mod anthropic;
-pub mod gemini;
-pub mod openai;
+//! half-price calls that finish within a day. Each provider's folder implements [`Protocol`]
+//! in its own `batch.rs` (`anthropic/`, `openai/`, `gemini/`) — submit, poll, results,
+//! cancel; the request bodies and answers are the live wire API's own, so a batch result is
+//! parsed and graded exactly as a live one. This file holds what they share.
 
 use super::ProviderError;
 use super::Response;

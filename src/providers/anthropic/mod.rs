@@ -1,12 +1,15 @@
 //! Anthropic Messages API (`POST {base}/v1/messages`): the data block is sent as its own text
 //! block with `cache_control`, so every run after the first reads it from the prompt cache.
 
-use super::adapter::WireApi;
-use super::call::u64_at;
-use super::capabilities::temperature_allowed;
-use super::counting::{TokenCounter, number};
-use super::http::{Endpoint, Secret, join};
-use super::{Finish, ModelConfig, ProviderError, Request, Response, Usage};
+mod batch;
+
+use crate::providers::adapter::WireApi;
+use crate::providers::batch::Protocol;
+use crate::providers::call::u64_at;
+use crate::providers::capabilities::temperature_allowed;
+use crate::providers::counting::{TokenCounter, number};
+use crate::providers::http::{Endpoint, Secret, join};
+use crate::providers::{Finish, ModelConfig, ProviderError, Request, Response, Usage};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -84,8 +87,8 @@ impl WireApi for Anthropic {
     fn parse(&self, body: &Value) -> Result<Response, ProviderError> {
         parse(body)
     }
-    fn protocol(&self) -> Option<Box<dyn super::batch::Protocol>> {
-        Some(Box::new(super::batch::anthropic::Anthropic))
+    fn protocol(&self) -> Option<Box<dyn Protocol>> {
+        Some(Box::new(batch::Anthropic))
     }
     fn counting(
         &self,
