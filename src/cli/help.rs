@@ -44,7 +44,7 @@ pub fn tokenizers() -> String {
 pub fn providers() -> String {
     let names: Vec<&str> = Wire::ALL
         .iter()
-        .filter(|w| **w != Wire::Reference)
+        .filter(|w| !w.offline())
         .map(|w| w.name())
         .collect();
     format!(

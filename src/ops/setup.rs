@@ -67,7 +67,7 @@ fn check_base_url(args: &RunArgs, configs: &[ModelConfig]) -> Result<()> {
     }
     let takers: Vec<&ModelConfig> = configs
         .iter()
-        .filter(|c| c.wire().ok() != Some(providers::Wire::Reference))
+        .filter(|c| c.wire().map_or(true, |w| !w.offline()))
         .filter(|c| c.base_url.is_none() || args.resume.is_some())
         .collect();
     let kinds = unique(

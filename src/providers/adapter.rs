@@ -56,8 +56,8 @@ pub(super) trait WireApi: Send + Sync {
 }
 
 /// A model behind one wire API.
-pub(super) struct Http<W> {
-    wire: W,
+pub(super) struct Http {
+    wire: Box<dyn WireApi>,
     cfg: ModelConfig,
     endpoint: Endpoint,
     /// The batch API and where to reach it, when the wire API has one.
@@ -68,10 +68,10 @@ pub(super) struct Http<W> {
     counting: Result<Box<dyn TokenCounter>, String>,
 }
 
-impl<W: WireApi> Http<W> {
+impl Http {
     /// Binds `cfg.model` at `base`; `key_required` makes a missing key an error at run time.
     pub(super) fn new(
-        wire: W,
+        wire: Box<dyn WireApi>,
         cfg: &ModelConfig,
         base: &str,
         key: Option<Secret>,
@@ -130,7 +130,7 @@ impl<W: WireApi> Http<W> {
 }
 
 #[async_trait::async_trait]
-impl<W: WireApi> Provider for Http<W> {
+impl Provider for Http {
     fn name(&self) -> &str {
         self.wire.name()
     }
@@ -213,7 +213,7 @@ impl<W: WireApi> Provider for Http<W> {
 }
 
 #[async_trait::async_trait]
-impl<W: WireApi> BatchApi for Http<W> {
+impl BatchApi for Http {
     fn caps(&self) -> Caps {
         self.batch.as_ref().map_or(
             Caps {

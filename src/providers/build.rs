@@ -1,6 +1,6 @@
 //! Building the provider a model config describes: base URL, key and wire file.
 
-use super::adapter::Http;
+use super::adapter::{Http, WireApi};
 use super::{ModelConfig, Provider, Reference, Wire};
 use super::{anthropic, capabilities, gemini, http, openai};
 use crate::UsageError;
@@ -54,42 +54,21 @@ pub fn build(cfg: &ModelConfig, env: Env) -> Result<Box<dyn Provider>, UsageErro
     };
     let key = key.map(http::Secret::new);
     let required = wire != Wire::OpenAiCompatible && wire != Wire::Ollama;
-    let built: Box<dyn Provider> = match wire {
-        Wire::Anthropic => Box::new(Http::new(
-            anthropic::Anthropic,
-            cfg,
-            &base,
-            key,
-            key_env,
-            required,
-        )?),
-        Wire::OpenAi | Wire::OpenAiCompatible | Wire::Ollama => Box::new(Http::new(
-            openai::OpenAi(wire),
-            cfg,
-            &base,
-            key,
-            key_env,
-            required,
-        )?),
-        Wire::OpenAiResponses => Box::new(Http::new(
-            openai::responses::OpenAiResponses,
-            cfg,
-            &base,
-            key,
-            key_env,
-            required,
-        )?),
-        Wire::Gemini => Box::new(Http::new(
-            gemini::Gemini,
-            cfg,
-            &base,
-            key,
-            key_env,
-            required,
-        )?),
-        Wire::Reference => unreachable!("handled above"),
+    let http = |api: Box<dyn WireApi>| -> Result<Box<dyn Provider>, UsageError> {
+        Ok(Box::new(Http::new(
+            api, cfg, &base, key, key_env, required,
+        )?))
     };
-    Ok(built)
+    // The one place a wire API is bound to its file.
+    match wire {
+        Wire::Anthropic => http(Box::new(anthropic::Anthropic)),
+        Wire::OpenAi | Wire::OpenAiCompatible | Wire::Ollama => {
+            http(Box::new(openai::OpenAi(wire)))
+        }
+        Wire::OpenAiResponses => http(Box::new(openai::responses::OpenAiResponses)),
+        Wire::Gemini => http(Box::new(gemini::Gemini)),
+        Wire::Reference => unreachable!("handled above"),
+    }
 }
 
 /// Builds a provider from a bare `--provider` spec with default settings.

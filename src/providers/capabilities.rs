@@ -14,7 +14,6 @@
 use super::Wire;
 use super::config::ModelConfig;
 pub use super::matching::Api;
-use super::matching::api;
 use crate::UsageError;
 
 /// Where the rows were last checked against the providers' documentation.
@@ -270,19 +269,8 @@ pub static TABLE: &[Capabilities] = &[
 
 /// The row for `model` behind `wire`: the longest matching id wins.
 pub fn lookup(wire: Wire, model: &str) -> Option<&'static Capabilities> {
-    let api = api(wire)?;
+    let api = wire.family()?;
     super::matching::longest(TABLE.iter().filter(|c| c.api == api), |c| c.ids, model)
-}
-
-/// The output-limit parameter each wire API takes.
-pub fn token_param(wire: Wire) -> &'static str {
-    match wire {
-        Wire::Anthropic | Wire::OpenAiCompatible | Wire::Ollama | Wire::Reference => "max_tokens",
-        // OpenAI's reasoning models reject `max_tokens`; every OpenAI model takes this.
-        Wire::OpenAi => "max_completion_tokens",
-        Wire::OpenAiResponses => "max_output_tokens",
-        Wire::Gemini => "generationConfig.maxOutputTokens",
-    }
 }
 
 impl Capabilities {
@@ -307,7 +295,7 @@ fn thinking_on(cfg: &ModelConfig) -> bool {
 /// the table gets what is configured.
 pub fn temperature_allowed(cfg: &ModelConfig) -> bool {
     let Ok(wire) = cfg.wire() else { return true };
-    if wire == Wire::Anthropic && thinking_on(cfg) {
+    if wire.budgeted_thinking().is_some() && thinking_on(cfg) {
         return false;
     }
     lookup(wire, &cfg.model).is_none_or(|c| c.temperature_allowed(cfg))
@@ -318,26 +306,15 @@ pub fn temperature_allowed(cfg: &ModelConfig) -> bool {
 pub fn check(cfg: &ModelConfig) -> Result<(), UsageError> {
     let wire = cfg.wire()?;
     let err = |msg: String| Err(UsageError::new(format!("{}: {msg}", cfg.spec())));
-    if wire == Wire::Anthropic
-        && let Some(b) = cfg.thinking_budget
+    if let (Some(t), Some(b)) = (wire.budgeted_thinking(), cfg.thinking_budget)
+        && let Some(why) = t.refusal(b, cfg.max_tokens)
     {
-        if b < 1024 {
-            return err(format!(
-                "thinking_budget {b} is under 1024, the least Anthropic accepts"
-            ));
-        }
-        if let Some(m) = cfg.max_tokens
-            && m <= b
-        {
-            return err(format!(
-                "max_tokens {m} must exceed thinking_budget {b} (Anthropic counts thinking in max_tokens)"
-            ));
-        }
+        return err(why);
     }
     let Some(c) = lookup(wire, &cfg.model) else {
         return Ok(());
     };
-    if wire == Wire::OpenAi && !c.chat_completions {
+    if wire.chat_completions() && !c.chat_completions {
         return err(format!(
             "{} is served by the Responses API only: use provider \"openai-responses\"",
             cfg.model
@@ -415,7 +392,7 @@ pub fn notes(cfg: &ModelConfig, tasks: bool) -> Vec<String> {
     let mut out = Vec::new();
     let Ok(wire) = cfg.wire() else { return out };
     let row = lookup(wire, &cfg.model);
-    if row.is_none() && api(wire).is_some() {
+    if row.is_none() && wire.family().is_some() {
         out.push(format!(
             "{} is not in the capability table (docs/providers.md, \"What each model accepts\"): its settings are sent as configured",
             cfg.model
@@ -426,14 +403,17 @@ pub fn notes(cfg: &ModelConfig, tasks: bool) -> Vec<String> {
             Some(c) if !c.temperature_allowed(cfg) => {
                 format!("{}: only the default is accepted ({})", c.family, c.source)
             }
-            _ => "Anthropic requires the default temperature while thinking".into(),
+            _ => wire
+                .budgeted_thinking()
+                .map(|t| t.default_temperature())
+                .unwrap_or_default(),
         };
         out.push(format!(
             "temperature: the tasks' own temperatures are not sent: {why}"
         ));
     }
     if tasks
-        && wire == Wire::Anthropic
+        && wire.budgeted_thinking().is_some()
         && let Some(b) = cfg.thinking_budget
     {
         out.push(format!(

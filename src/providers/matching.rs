@@ -1,8 +1,6 @@
 //! Matching a model id against a table's row ids: one rule shared by capabilities, windows and prices.
 //! A table row is keyed by the provider family ([`Api`]) and its ids.
 
-use super::Wire;
-
 /// The provider family a row belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Api {
@@ -12,16 +10,6 @@ pub enum Api {
     OpenAi,
     /// Google Gemini.
     Gemini,
-}
-
-/// The provider family of a wire API; None for servers the table does not describe.
-pub(crate) fn api(wire: Wire) -> Option<Api> {
-    match wire {
-        Wire::Anthropic => Some(Api::Anthropic),
-        Wire::OpenAi | Wire::OpenAiResponses => Some(Api::OpenAi),
-        Wire::Gemini => Some(Api::Gemini),
-        Wire::Reference | Wire::OpenAiCompatible | Wire::Ollama => None,
-    }
 }
 
 /// Whether `rest` (what follows a row id in a model id) is a snapshot of that same model.

@@ -1,6 +1,8 @@
-//! The `Provider` trait and one file per wire API: `anthropic`, `openai` (Chat Completions, also
-//! for every OpenAI-compatible server), `openai_responses`, `gemini`, and the offline `reference`.
-//! Adding a wire API is one file plus one line in `Wire`.
+//! The `Provider` trait and one folder per provider: `anthropic/`, `openai/` (Chat Completions,
+//! also for every OpenAI-compatible server, and `responses.rs`), `gemini/`, each with its wire
+//! format, token counter and batch protocol (`batch.rs`), and the offline `reference.rs`.
+//! Adding a wire API is its folder, a variant and a row in `wire.rs`, and its arm in `build.rs`
+//! (with its models' rows in the capability, window and price tables).
 //!
 //! This file only declares and re-exports: the shared pieces (a call's request and answer, its
 //! errors, the trait, the wire names, building a provider) live in files of their own, so no
@@ -23,6 +25,7 @@ pub mod prices;
 mod provider;
 pub mod reference;
 mod served;
+mod thinking;
 mod unreachable;
 mod urls;
 pub mod windows;

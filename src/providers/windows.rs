@@ -11,7 +11,7 @@
 
 use super::Wire;
 use super::config::ModelConfig;
-use super::matching::{Api, api};
+use super::matching::Api;
 use crate::numfmt::thousands;
 
 /// Where the rows were last checked against the providers' model pages.
@@ -206,7 +206,7 @@ pub static TABLE: &[Row] = &[
 
 /// The row for `model` behind `wire`: the longest matching id wins.
 pub fn lookup(wire: Wire, model: &str) -> Option<&'static Row> {
-    let api = api(wire)?;
+    let api = wire.family()?;
     super::matching::longest(TABLE.iter().filter(|r| r.api == api), |r| r.ids, model)
 }
 
@@ -293,7 +293,7 @@ pub fn note(cfg: &ModelConfig) -> Option<String> {
             w.source
         ));
     }
-    (wire != Wire::Reference && of(cfg).is_none()).then(|| {
+    (!wire.offline() && of(cfg).is_none()).then(|| {
         format!(
             "context window unknown ({} is not in bench's window table, docs/providers.md \
              \"Context windows\"): prompts are not checked against it; set `context_tokens` in \

@@ -12,6 +12,7 @@ use super::Model;
 use super::plan::{self, Combo, Matrix, Plan};
 use crate::UsageError;
 use crate::numfmt::thousands;
+use crate::providers::capabilities::Api;
 use crate::providers::windows::{self, Window};
 use crate::providers::{ModelConfig, Wire};
 use crate::suites::Skip;
@@ -133,10 +134,8 @@ fn refusal(plan: &Plan, matrix: &Matrix, cfg: &ModelConfig, w: &Window) -> Optio
 
 /// What the prompt counts are to this model: its own vocabulary, or an estimate.
 fn vocabulary(cfg: &ModelConfig) -> &'static str {
-    match cfg.wire() {
-        Ok(Wire::OpenAi | Wire::OpenAiResponses) => {
-            "o200k_base count, the vocabulary of OpenAI's current models"
-        }
+    match cfg.wire().map(Wire::family) {
+        Ok(Some(Api::OpenAi)) => "o200k_base count, the vocabulary of OpenAI's current models",
         _ => "o200k_base count, an estimate: this model's own tokenizer counts differently",
     }
 }

@@ -611,3 +611,66 @@ fn no_command_calls_another() {
         "{g:?}"
     );
 }
+
+/// The files of `files` outside `home` and `registry` (module path prefixes) whose non-test
+/// code matches `name`, as `a/b.rs`-like module paths.
+fn named_outside(
+    files: &[SrcFile],
+    name: &regex::Regex,
+    home: &[&str],
+    registry: &[&[&str]],
+) -> Vec<String> {
+    let inside = |m: &[String], prefix: &[&str]| {
+        m.len() >= prefix.len() && m.iter().zip(prefix).all(|(a, b)| a == b)
+    };
+    files
+        .iter()
+        .filter(|f| !inside(&f.module, home) && !registry.iter().any(|r| inside(&f.module, r)))
+        .filter(|f| name.is_match(&f.code))
+        .map(|f| f.module.join("/"))
+        .collect()
+}
+
+/// Issue 52 item 3: a provider is one folder (or file) plus its rows in the tables. Its
+/// `Wire::` variant is named only in its own place, in `providers/wire.rs` (its row) and in
+/// `providers/build.rs` (the arm that binds it to its file): the files a new provider touches.
+#[test]
+fn a_provider_is_named_only_in_its_folder_the_wire_table_and_build() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let files = src_files(&src);
+    let registry: &[&[&str]] = &[&["providers", "wire"], &["providers", "build"]];
+    let home = |w: bench::providers::Wire| match w.name() {
+        "openai" | "openai-responses" | "openai-compatible" | "ollama" => "openai",
+        other => other,
+    };
+    let mut stray = Vec::new();
+    for w in bench::providers::Wire::ALL {
+        let name = regex::Regex::new(&format!(r"\bWire::{w:?}\b")).unwrap();
+        for f in named_outside(&files, &name, &["providers", home(w)], registry) {
+            stray.push(format!(
+                "src/{f}: names Wire::{w:?} (provider '{}')",
+                w.name()
+            ));
+        }
+    }
+    assert!(
+        stray.is_empty(),
+        "a provider's own rules belong in its folder or its row of providers/wire.rs:\n{}",
+        stray.join("\n")
+    );
+    // The scan sees a planted match, and the registry files it lets through do name providers.
+    let planted = SrcFile {
+        module: vec!["runner".into(), "call".into()],
+        code: "if wire == Wire::Gemini { }".into(),
+    };
+    let gemini = regex::Regex::new(r"\bWire::Gemini\b").unwrap();
+    assert_eq!(
+        named_outside(&[planted], &gemini, &["providers", "gemini"], registry),
+        ["runner/call"]
+    );
+    assert!(
+        files
+            .iter()
+            .any(|f| f.module == ["providers", "build"] && gemini.is_match(&f.code))
+    );
+}
