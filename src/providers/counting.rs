@@ -195,6 +195,18 @@ fn public(url: &str) -> String {
     super::http::public_url(url)
 }
 
+/// `body` with only the fields of `keep`: a counting endpoint takes the request body of its
+/// API but refuses the generation settings (`max_tokens`, `temperature`, …).
+pub(super) fn only(body: &Value, keep: &[&str]) -> Value {
+    let mut out = serde_json::Map::new();
+    for k in keep {
+        if let Some(v) = body.get(*k) {
+            out.insert(k.to_string(), v.clone());
+        }
+    }
+    Value::Object(out)
+}
+
 /// The count at `key` of a reply body.
 pub(super) fn number(body: &Value, key: &str) -> Result<u64, ProviderError> {
     body.get(key)

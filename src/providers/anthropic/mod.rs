@@ -7,7 +7,7 @@ use crate::providers::adapter::WireApi;
 use crate::providers::batch::Protocol;
 use crate::providers::call::u64_at;
 use crate::providers::capabilities::temperature_allowed;
-use crate::providers::counting::{TokenCounter, number};
+use crate::providers::counting::{TokenCounter, number, only};
 use crate::providers::http::{Endpoint, Secret, join};
 use crate::providers::{Finish, ModelConfig, ProviderError, Request, Response, Usage};
 use serde_json::{Value, json};
@@ -137,21 +137,17 @@ impl TokenCounter for CountTokens {
 /// The Messages body with only the fields count_tokens takes (it refuses `max_tokens`,
 /// `temperature` and the other generation settings).
 fn count_tokens_body(body: &Value) -> Value {
-    const KEEP: [&str; 6] = [
-        "model",
-        "messages",
-        "system",
-        "thinking",
-        "tools",
-        "tool_choice",
-    ];
-    let mut out = serde_json::Map::new();
-    for k in KEEP {
-        if let Some(v) = body.get(k) {
-            out.insert(k.to_string(), v.clone());
-        }
-    }
-    Value::Object(out)
+    only(
+        body,
+        &[
+            "model",
+            "messages",
+            "system",
+            "thinking",
+            "tools",
+            "tool_choice",
+        ],
+    )
 }
 
 /// `stop_reason` normalised.

@@ -6,7 +6,7 @@ use crate::providers::adapter::WireApi;
 use crate::providers::batch::Protocol;
 use crate::providers::call::u64_at;
 use crate::providers::capabilities::temperature_allowed;
-use crate::providers::counting::{TokenCounter, number};
+use crate::providers::counting::{TokenCounter, number, only};
 use crate::providers::http::{Endpoint, Secret, join};
 use crate::providers::{Finish, ModelConfig, ProviderError, Request, Response, Usage};
 use serde_json::{Value, json};
@@ -113,22 +113,18 @@ impl TokenCounter for InputTokens {
 /// The Responses body with only the fields input_tokens takes (it has no `max_output_tokens`,
 /// `store` or `temperature`).
 fn input_tokens_body(body: &Value) -> Value {
-    const KEEP: [&str; 7] = [
-        "model",
-        "input",
-        "instructions",
-        "reasoning",
-        "text",
-        "tools",
-        "tool_choice",
-    ];
-    let mut out = serde_json::Map::new();
-    for k in KEEP {
-        if let Some(v) = body.get(k) {
-            out.insert(k.to_string(), v.clone());
-        }
-    }
-    Value::Object(out)
+    only(
+        body,
+        &[
+            "model",
+            "input",
+            "instructions",
+            "reasoning",
+            "text",
+            "tools",
+            "tool_choice",
+        ],
+    )
 }
 
 /// The raw reason (`incomplete_details.reason` of an incomplete response, else `status`) and
