@@ -55,16 +55,18 @@ FROM per_run AS r
 LEFT JOIN plain AS p
     USING (provider, model, format, structure, variant, records, experiment, primer)
 )
+-- Ranked on values rounded to 9 places: a parallel average differs in its last bits from one
+-- run to the next, which would break a true tie differently each time.
 SELECT *,
     CASE WHEN weighted_accuracy IS NOT NULL THEN rank() OVER (
         PARTITION BY provider, model, structure, variant, experiment, primer
-        ORDER BY weighted_accuracy DESC NULLS LAST) END AS rank_weighted,
+        ORDER BY round(weighted_accuracy, 9) DESC NULLS LAST) END AS rank_weighted,
     CASE WHEN accuracy IS NOT NULL THEN rank() OVER (
         PARTITION BY provider, model, structure, variant, experiment, primer
-        ORDER BY accuracy DESC NULLS LAST) END AS rank_accuracy,
+        ORDER BY round(accuracy, 9) DESC NULLS LAST) END AS rank_accuracy,
     CASE WHEN efficiency IS NOT NULL THEN rank() OVER (
         PARTITION BY provider, model, structure, variant, experiment, primer
-        ORDER BY efficiency DESC NULLS LAST) END AS rank_efficiency
+        ORDER BY round(efficiency, 9) DESC NULLS LAST) END AS rank_efficiency
 FROM scored
 ORDER BY provider, model, records, dataset, experiment, primer, structure, variant,
          weighted_accuracy DESC NULLS LAST, data_tokens, format;

@@ -47,8 +47,11 @@ categories AS (
     GROUP BY ALL
 )
 SELECT
+    -- On values rounded to 9 places: a parallel average differs in its last bits from one run
+    -- to the next, which would break a true tie differently each time.
     rank() OVER (
-        PARTITION BY experiment, primer ORDER BY weighted_accuracy DESC NULLS LAST, data_tokens
+        PARTITION BY experiment, primer
+        ORDER BY round(weighted_accuracy, 9) DESC NULLS LAST, round(data_tokens, 9)
     ) AS rank,
     format,
     structure,

@@ -39,10 +39,13 @@ SELECT
     model,
     dataset,
     format,
+    -- Averages rounded to 9 places: a parallel average differs in its last bits from one run
+    -- to the next, which would break a true tie differently each time.
     rank() OVER (
         PARTITION BY provider, model, experiment
-        ORDER BY all_tasks DESC, fact_accuracy DESC NULLS LAST, composite DESC NULLS LAST,
-                 data_tokens, input_tokens
+        ORDER BY all_tasks DESC, round(fact_accuracy, 9) DESC NULLS LAST,
+                 round(composite, 9) DESC NULLS LAST, round(data_tokens, 9),
+                 round(input_tokens, 9)
     ) AS "rank",
     tasks,
     all_tasks,

@@ -18,13 +18,15 @@ WITH per_rendering AS (
     WHERE NOT warmup AND data_values > 0
     GROUP BY ALL
 )
+-- Ranked on values rounded to 9 places: a parallel average differs in its last bits from one
+-- run to the next, which would break a true tie differently each time.
 SELECT *,
     rank() OVER (PARTITION BY structure, variant, experiment, tokenizer
-                 ORDER BY chars_per_token DESC) AS rank_chars_per_token,
+                 ORDER BY round(chars_per_token, 9) DESC) AS rank_chars_per_token,
     rank() OVER (PARTITION BY structure, variant, experiment, tokenizer
-                 ORDER BY tokens_per_value) AS rank_tokens_per_value,
+                 ORDER BY round(tokens_per_value, 9)) AS rank_tokens_per_value,
     CASE WHEN tokens_per_object IS NOT NULL THEN rank() OVER (
         PARTITION BY structure, variant, experiment, tokenizer
-        ORDER BY tokens_per_object) END AS rank_tokens_per_object
+        ORDER BY round(tokens_per_object, 9)) END AS rank_tokens_per_object
 FROM per_rendering
 ORDER BY records, dataset, experiment, structure, variant, tokenizer, tokens, format;
