@@ -4,7 +4,7 @@
 # names, durations) masked, lines compared as sorted sets (calls run in parallel, so progress
 # and log lines come in the order calls finish): the check that a restructuring (issue 52)
 # changed no output. Ranks are masked too: before the SQL ranked on values rounded to 9 places
-# (5b0c1f1), a tie between formats was broken by the last bits of a parallel average.
+# (e65192b), a tie between formats was broken by the last bits of a parallel average.
 #   usage: tools/same-output.sh OLD_BENCH NEW_BENCH [WORKDIR]
 # Prints one line per command compared and exits 1 when any output differs (the diff follows).
 set -uo pipefail
