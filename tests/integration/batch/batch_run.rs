@@ -3,7 +3,7 @@
 //! followed by `--resume` that submits nothing new and loses nothing, `--cancel-batches`, and
 //! the key in no file or message.
 
-use super::run_cli::{bench, parse, results, run_dir};
+use crate::support::{bench, parse, results, run_dir};
 use bench::runner::ledger::Ledger;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -234,7 +234,7 @@ async fn run_bench(cache: &Path, args: Vec<String>) -> std::process::Output {
 
 /// Every file under `dir` and the command output are free of the key.
 fn assert_no_key(dir: &Path, outputs: &[&std::process::Output]) {
-    for e in super::files_under(dir) {
+    for e in crate::support::files_under(dir) {
         let bytes = std::fs::read(&e).unwrap();
         assert!(
             !String::from_utf8_lossy(&bytes).contains(KEY),

@@ -3,7 +3,7 @@
 //! keyed ones out of order (python-genai#1909). No paid batch is thrown away.
 
 use super::batch_run::batch_run_args;
-use super::run_cli::{bench, parse, results, run_dir};
+use crate::support::{bench, parse, results, run_dir};
 use bench::runlog::ResultRecord;
 use bench::runner::ledger::custom_id;
 use bench::runner::plan::SampleKey;

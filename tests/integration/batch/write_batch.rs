@@ -3,7 +3,7 @@
 //! every turn at the batch price, and kill -9 between rounds followed by `--resume` (with the
 //! response cache gone) continues the conversation from `batches.json` without paying twice.
 
-use super::run_cli::{bench, parse, results, run_dir};
+use crate::support::{bench, parse, results, run_dir};
 use bench::runner::ledger::{Ledger, custom_id};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -333,7 +333,7 @@ async fn kill_9_between_rounds_then_resume_continues_the_conversation_from_the_l
     let ledger = Ledger::load(&dir).unwrap();
     assert!(ledger.batches.iter().all(|b| b.collected));
     assert!(ledger.conversations.is_empty());
-    for f in super::files_under(tmp.path()) {
+    for f in crate::support::files_under(tmp.path()) {
         let text = String::from_utf8_lossy(&std::fs::read(&f).unwrap()).to_string();
         assert!(!text.contains(KEY), "the key is in {}", f.display());
     }

@@ -1,7 +1,7 @@
 //! The README's offline commands from an empty folder, as an installed binary is used: the
 //! bundled task files, their data, the example data sets and the SQL reports come from the binary.
 
-use super::run_cli::bench;
+use crate::support::bench;
 use std::path::Path;
 
 /// Runs bench in `dir` with `args`; returns stdout, failing with stderr when the exit is not 0.
@@ -45,7 +45,7 @@ fn readme_commands_run_from_an_empty_folder() {
         .concat(),
     );
     let log =
-        std::fs::read_to_string(super::run_cli::run_dir(&dir.join("out")).join("tasks.jsonl"))
+        std::fs::read_to_string(crate::support::run_dir(&dir.join("out")).join("tasks.jsonl"))
             .unwrap();
     // The run log names the task file as the user gave it, not the cache it was read from.
     assert!(log.contains("benchmarks/tasks/synthetic.json"));

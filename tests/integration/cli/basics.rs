@@ -1,17 +1,13 @@
 //! The binary as a user runs it: bad input, determinism, and an end-to-end offline run.
 
-use assert_cmd::Command;
+use crate::support::binary;
 use serde_json::Value;
 use std::fs;
 use std::path::Path;
 
-fn bench() -> Command {
-    Command::cargo_bin("bench").unwrap()
-}
-
 /// Runs bench with `args`, expects exit 2 and a single error line containing every `needle`.
 fn usage_error(args: &[&str], needles: &[&str]) {
-    let out = bench().args(args).output().unwrap();
+    let out = binary().args(args).output().unwrap();
     assert_eq!(out.status.code(), Some(2), "{args:?}");
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(
@@ -117,7 +113,7 @@ fn same_seed_gives_byte_identical_files_and_another_seed_does_not() {
     let tmp = tempfile::tempdir().unwrap();
     let dirs: Vec<_> = ["a", "b", "c"].iter().map(|d| tmp.path().join(d)).collect();
     for (dir, seed) in dirs.iter().zip(["7", "7", "8"]) {
-        bench()
+        binary()
             .args([
                 "generate",
                 "--seed",
@@ -150,7 +146,7 @@ fn same_seed_gives_byte_identical_files_and_another_seed_does_not() {
 fn offline_run_writes_the_jsonl_contract_and_scores_100_percent() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("data");
-    let out = bench()
+    let out = binary()
         .args([
             "run",
             "--runs",
@@ -269,7 +265,7 @@ fn query_prints_reports_and_reports_bad_input() {
     let root_s = root.to_str().unwrap();
     let rankings = concat!(env!("CARGO_MANIFEST_DIR"), "/sql/rankings.sql");
 
-    let out = bench()
+    let out = binary()
         .args(["query", rankings, "--root", root_s])
         .output()
         .unwrap();
@@ -280,7 +276,7 @@ fn query_prints_reports_and_reports_bad_input() {
         "{err}"
     );
 
-    bench()
+    binary()
         .args([
             "run",
             "--provider",
@@ -296,7 +292,7 @@ fn query_prints_reports_and_reports_bad_input() {
         ])
         .assert()
         .success();
-    let out = bench()
+    let out = binary()
         .args(["query", rankings, "--root", root_s, "--format", "csv"])
         .output()
         .unwrap();
@@ -312,7 +308,7 @@ fn query_prints_reports_and_reports_bad_input() {
     );
     assert_eq!(csv.lines().count(), 1 + 3, "csv flat, yaml flat and nested");
 
-    let md = bench()
+    let md = binary()
         .args([
             "query",
             "-e",
@@ -330,7 +326,7 @@ fn query_prints_reports_and_reports_bad_input() {
     );
 
     let file = tmp.path().join("out.json");
-    bench()
+    binary()
         .args([
             "query",
             "-e",
@@ -360,7 +356,7 @@ fn query_prints_reports_and_reports_bad_input() {
 
     let bad = tmp.path().join("bad.sql");
     fs::write(&bad, "SELECT nope\nFROM results;").unwrap();
-    let out = bench()
+    let out = binary()
         .args(["query", bad.to_str().unwrap(), "--root", root_s])
         .output()
         .unwrap();
@@ -368,7 +364,7 @@ fn query_prints_reports_and_reports_bad_input() {
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("bad.sql") && err.contains("nope"), "{err}");
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
-    let out = bench()
+    let out = binary()
         .args(["query", "-e", "SELEC 1", "--root", root_s])
         .output()
         .unwrap();
@@ -394,7 +390,7 @@ fn query_prints_reports_and_reports_bad_input() {
         format!("{text}{{\"type\": \"result\", \"data\": {{\"prov"),
     )
     .unwrap();
-    let out = bench()
+    let out = binary()
         .args([
             "query",
             "-e",
@@ -421,7 +417,7 @@ fn query_prints_reports_and_reports_bad_input() {
 fn a_broken_views_file_is_named() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("data");
-    bench()
+    binary()
         .args([
             "run",
             "--provider",
@@ -443,7 +439,7 @@ fn a_broken_views_file_is_named() {
         "CREATE VIEW results AS SELECT * FROM nowhere_at_all;",
     )
     .unwrap();
-    let out = bench()
+    let out = binary()
         .args([
             "query",
             "-e",
@@ -461,7 +457,7 @@ fn a_broken_views_file_is_named() {
         err.contains("my_views.sql") && err.contains("nowhere_at_all"),
         "{err}"
     );
-    let out = bench()
+    let out = binary()
         .args([
             "export",
             "--parquet",
@@ -485,7 +481,7 @@ fn a_broken_views_file_is_named() {
 fn query_and_export_take_a_memory_limit() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("data");
-    let out = super::run_cli::bench(&tmp.path().join("cache"))
+    let out = crate::support::bench(&tmp.path().join("cache"))
         .args([
             "run",
             "--formats",
@@ -500,8 +496,8 @@ fn query_and_export_take_a_memory_limit() {
         .arg(&root)
         .output()
         .unwrap();
-    super::success_stdout(&out);
-    let out = super::run_cli::bench(&tmp.path().join("cache"))
+    crate::support::success_stdout(&out);
+    let out = crate::support::bench(&tmp.path().join("cache"))
         .args([
             "query",
             "--format",
@@ -515,21 +511,21 @@ fn query_and_export_take_a_memory_limit() {
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
-    super::success_stdout(&out);
+    crate::support::success_stdout(&out);
     assert!(
         stdout.contains("61.0 MiB") || stdout.contains("64.0 MB"),
         "{stdout}"
     );
-    let out = super::run_cli::bench(&tmp.path().join("cache"))
+    let out = crate::support::bench(&tmp.path().join("cache"))
         .args(["export", "--memory-limit", "256MB", "--parquet"])
         .arg(tmp.path().join("pq"))
         .arg("--root")
         .arg(&root)
         .output()
         .unwrap();
-    super::success_stdout(&out);
+    crate::support::success_stdout(&out);
     assert!(tmp.path().join("pq/benchmarks").is_dir());
-    let out = super::run_cli::bench(&tmp.path().join("cache"))
+    let out = crate::support::bench(&tmp.path().join("cache"))
         .args(["query", "--memory-limit", "lots", "-e", "SELECT 1"])
         .output()
         .unwrap();

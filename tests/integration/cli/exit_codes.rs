@@ -1,7 +1,7 @@
 //! The exit status table of docs/commands.md is what bench does: each row's example command is
 //! run and must end with the row's code; a row without one names the test that checks it.
 
-use super::run_cli::bench;
+use crate::support::bench;
 use std::path::PathBuf;
 
 /// The rows of the "Exit status" table: code and the text of its example column.
@@ -34,9 +34,10 @@ fn every_exit_code_in_the_table_is_what_its_example_ends_with() {
     let tmp = tempfile::tempdir().unwrap();
     for (code, example) in &rows {
         if let Some(test) = example.strip_prefix("tested by ") {
-            // `file::name`: that test exists and checks this code.
+            // `folder::file::name`: that test exists and checks this code.
             let test = test.trim_matches('`');
-            let (file, name) = test.split_once("::").unwrap();
+            let (module, name) = test.rsplit_once("::").unwrap();
+            let file = module.replace("::", "/");
             let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
                 .join(format!("tests/integration/{file}.rs"));
             let src = std::fs::read_to_string(&path).unwrap();

@@ -1,7 +1,7 @@
 //! Every argument that takes a run folder takes `latest` and `latest~N` too: `rescore` and
 //! `run --resume` (issue 43, item 5), as `report`, `compare`, `query --run` and `export --run`.
 
-use crate::run_cli::{ONE_TABLE_RUN, bench};
+use crate::support::{ONE_TABLE_RUN, bench};
 
 #[test]
 fn rescore_and_resume_take_latest() {
@@ -14,7 +14,7 @@ fn rescore_and_resume_take_latest() {
         &["--runs", "1", "--no-report", "--output-root", r],
     ]
     .concat();
-    crate::success_stdout(&bench(cache).args(run).output().unwrap());
+    crate::support::success_stdout(&bench(cache).args(run).output().unwrap());
     let runs = || std::fs::read_dir(root.join("benchmarks")).unwrap().count();
     assert_eq!(runs(), 1);
 
@@ -22,7 +22,7 @@ fn rescore_and_resume_take_latest() {
         .args(["rescore", "latest", "--no-report", "--root", r])
         .output()
         .unwrap();
-    assert!(crate::success_stdout(&out).contains("rescored run:"));
+    assert!(crate::support::success_stdout(&out).contains("rescored run:"));
     assert_eq!(runs(), 2, "the rescore is a new run folder");
 
     let out = bench(cache)
@@ -36,7 +36,7 @@ fn rescore_and_resume_take_latest() {
         ])
         .output()
         .unwrap();
-    crate::success_stdout(&out);
+    crate::support::success_stdout(&out);
     assert!(String::from_utf8_lossy(&out.stderr).contains("resume:"));
 
     let out = bench(cache)

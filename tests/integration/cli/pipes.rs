@@ -46,7 +46,7 @@ fn every_printing_command_ends_quietly_on_a_closed_pipe() {
     let r = root.to_str().unwrap();
     // `bench run` of one table (run_cli's plan without its "run"), one run, under the root.
     let one_table: Vec<&str> = [
-        &crate::run_cli::ONE_TABLE_RUN[1..],
+        &crate::support::ONE_TABLE_RUN[1..],
         &["--runs", "1", "--output-root", r],
     ]
     .concat();

@@ -4,7 +4,7 @@
 //! decoded back: every value's text is the file's. DuckDB's typed reading printed
 //! `2024-09-05 12:32:00+00`, `20.0`, `true` and `9.876543210987654e+19` instead.
 
-use super::run_cli::{bench, run_dir};
+use crate::support::{bench, run_dir};
 use bench::dataset::user::{LoadOptions, load};
 use bench::formats::Format;
 use bench::scalar;

@@ -2,7 +2,7 @@
 //! command that takes `--data`: the file, where (line, column, byte), what is wrong and what to
 //! do; never DuckDB's message with bench's internal SQL in it. Exit 2 (bad input).
 
-use super::run_cli::bench;
+use crate::support::bench;
 
 /// Each bad file, and what its one line must say.
 const FILES: &[(&str, &[u8], &str)] = &[

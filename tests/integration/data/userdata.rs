@@ -283,7 +283,7 @@ fn root_name_is_a_plain_identifier() {
 fn cli_tokens_of_flat_jsonl_lists_every_format() {
     let dir = tempfile::tempdir().unwrap();
     let path = flat_jsonl(dir.path());
-    let out = super::run_cli::bench(&dir.path().join("cache"))
+    let out = crate::support::bench(&dir.path().join("cache"))
         .args(["tokens", "--data"])
         .arg(&path)
         .assert()
@@ -312,7 +312,7 @@ fn cli_tokens_of_flat_jsonl_lists_every_format() {
 fn cli_tokens_of_nested_data_lists_the_skipped_formats() {
     let dir = tempfile::tempdir().unwrap();
     let path = nested_json(dir.path());
-    let out = super::run_cli::bench(&dir.path().join("cache"))
+    let out = crate::support::bench(&dir.path().join("cache"))
         .args(["tokens", "--data"])
         .arg(&path)
         .assert()
@@ -339,7 +339,7 @@ fn cli_data_errors_are_one_line_usage_errors() {
         "two.json",
         r#"{"a": [{"x": 1}], "b": [{"y": 2}]}"#,
     );
-    let out = super::run_cli::bench(&dir.path().join("cache"))
+    let out = crate::support::bench(&dir.path().join("cache"))
         .args(["tokens", "--data"])
         .arg(&path)
         .assert()
@@ -353,12 +353,12 @@ fn cli_data_errors_are_one_line_usage_errors() {
         ),
         "{stderr}"
     );
-    super::run_cli::bench(&dir.path().join("cache"))
+    crate::support::bench(&dir.path().join("cache"))
         .args(["tokens", "--root-key", "a", "--records", "1", "--data"])
         .arg(&path)
         .assert()
         .success();
-    super::run_cli::bench(&dir.path().join("cache"))
+    crate::support::bench(&dir.path().join("cache"))
         .args(["tokens", "--records", "1,2", "--data"])
         .arg(&path)
         .assert()

@@ -2,7 +2,7 @@
 //! years) are preferred to the measurements questions aggregate, and a key that still takes a
 //! category's questions away is said on screen and in the run log, naming `--id-field`.
 
-use super::run_cli::{bench, parse, run_dir};
+use crate::support::{bench, parse, run_dir};
 use bench::runlog::Line;
 use bench::runner::userdata::DataMeta;
 use std::path::Path;
@@ -20,7 +20,7 @@ fn run(dir: &Path, name: &str, csv: &str) -> (String, DataMeta) {
         .arg(&root)
         .output()
         .unwrap();
-    let screen = crate::success_stdout(&out) + &String::from_utf8_lossy(&out.stderr);
+    let screen = crate::support::success_stdout(&out) + &String::from_utf8_lossy(&out.stderr);
     let lines = parse(&run_dir(&root).join("formats.jsonl"));
     let Line::Metadata(meta) = &lines[0] else {
         panic!("no metadata line")

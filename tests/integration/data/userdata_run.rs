@@ -3,7 +3,7 @@
 //! each rendering and the reference's evaluator agree), and the others are skipped with a
 //! reason on screen and in the metadata.
 
-use super::run_cli::{bench, parse, results, run_dir};
+use crate::support::{bench, parse, results, run_dir};
 use bench::formats::Format;
 use bench::runlog::Line;
 use bench::runner::userdata::DataMeta;
@@ -414,7 +414,7 @@ fn generate_writes_the_layout_and_lists_skips() {
         .arg(&out_dir)
         .output()
         .unwrap();
-    let stdout = crate::success_stdout(&out);
+    let stdout = crate::support::success_stdout(&out);
     assert!(
         stdout.contains("skipped people in csv: csv: cannot represent"),
         "{stdout}"

@@ -7,7 +7,7 @@
 //!
 //! `cargo test` runs a bounded number of cases (`CASES`, or `PROPTEST_CASES` when set); the
 //! long mode is `PROPTEST_CASES=5000 cargo test --test integration properties -- --ignored`.
-//! Shrunk failures are kept in `tests/integration/properties.txt` (proptest's regression
+//! Shrunk failures are kept in `tests/integration/formats/properties.txt` (proptest's regression
 //! file) and replayed first on every run.
 
 use bench::formats::{Format, same_value};
@@ -92,7 +92,7 @@ pub(crate) fn config() -> ProptestConfig {
         cases,
         failure_persistence: Some(Box::new(
             proptest::test_runner::FileFailurePersistence::Direct(
-                "tests/integration/properties.txt",
+                "tests/integration/formats/properties.txt",
             ),
         )),
         ..ProptestConfig::default()
@@ -421,7 +421,7 @@ fn base_log() -> &'static (std::path::PathBuf, String) {
     static LOG: std::sync::OnceLock<(std::path::PathBuf, String)> = std::sync::OnceLock::new();
     LOG.get_or_init(|| {
         let root = std::env::temp_dir().join(format!("bench-props-{}", std::process::id()));
-        let out = super::run_cli::bench(&root.join("cache"))
+        let out = crate::support::bench(&root.join("cache"))
             .args([
                 "run",
                 "--formats",
@@ -433,8 +433,8 @@ fn base_log() -> &'static (std::path::PathBuf, String) {
             .arg(root.join("data"))
             .output()
             .unwrap();
-        super::success_stdout(&out);
-        let dir = super::run_cli::run_dir(&root.join("data"));
+        crate::support::success_stdout(&out);
+        let dir = crate::support::run_dir(&root.join("data"));
         let text = std::fs::read_to_string(dir.join("formats.jsonl")).unwrap();
         (dir, text)
     })

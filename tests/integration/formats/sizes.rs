@@ -4,7 +4,7 @@
 //! 4 MiB is named by its hash, not repeated in each line), and `bench rescore` reproduces the
 //! run from such a log.
 
-use super::run_cli::{bench, parse, results, run_dir};
+use crate::support::{bench, parse, results, run_dir};
 use bench::formats::Format;
 use bench::runlog::{INLINE_DATA_MAX, Line};
 
@@ -47,7 +47,7 @@ fn ten_thousand_rows_score_100_in_every_format_and_the_log_stays_readable() {
         .arg(&root)
         .output()
         .unwrap();
-    let screen = crate::success_stdout(&out);
+    let screen = crate::support::success_stdout(&out);
     let run = run_dir(&root);
     let log = run.join("formats.jsonl");
     let text = std::fs::read_to_string(&log).unwrap();
@@ -106,7 +106,7 @@ fn ten_thousand_rows_score_100_in_every_format_and_the_log_stays_readable() {
         .arg(&run)
         .output()
         .unwrap();
-    crate::success_stdout(&out);
+    crate::support::success_stdout(&out);
     let rescored = run_dir(&root);
     assert_ne!(rescored, run);
     let again = parse(&rescored.join("formats.jsonl"));

@@ -2,7 +2,7 @@
 //! byte for byte, for every format and chunk size, or the format is rendered whole and says
 //! why; and `bench tokens --data` counts the same by chunks as whole.
 
-use crate::properties::{config, flat_records, records};
+use super::properties::{config, flat_records, records};
 use bench::formats::Format;
 use bench::formats::stream::{Stop, joined, refusal};
 use proptest::prelude::*;
@@ -126,13 +126,13 @@ fn long_join_counts() {
 /// `bench tokens --data` in chunks of `chunk` records, as JSON, with its stderr.
 fn tokens_by_chunks(file: &std::path::Path, chunk: &str, tokenizers: &str) -> (Value, String) {
     let dir = file.parent().unwrap();
-    let out = crate::run_cli::bench(&dir.join("cache"))
+    let out = crate::support::bench(&dir.join("cache"))
         .args(["tokens", "--format", "json", "--tokenizers", tokenizers])
         .args(["--chunk-records", chunk, "--data"])
         .arg(file)
         .output()
         .unwrap();
-    let stdout = crate::success_stdout(&out);
+    let stdout = crate::support::success_stdout(&out);
     (
         serde_json::from_str(&stdout).unwrap(),
         String::from_utf8(out.stderr).unwrap(),
@@ -204,12 +204,12 @@ fn a_refusal_by_chunks_names_the_record_in_the_whole_file() {
         })
         .collect();
     std::fs::write(&file, lines.join("\n")).unwrap();
-    let out = crate::run_cli::bench(&dir.path().join("cache"))
+    let out = crate::support::bench(&dir.path().join("cache"))
         .args(["tokens", "--chunk-records", "4", "--data"])
         .arg(&file)
         .output()
         .unwrap();
-    let stdout = crate::success_stdout(&out);
+    let stdout = crate::support::success_stdout(&out);
     assert!(
         stdout.contains(
             "skipped csv: csv: cannot represent: record 9: field 'item' holds an object; rows hold flat values only"

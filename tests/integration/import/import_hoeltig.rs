@@ -4,17 +4,10 @@
 //! (metrics.json) are shown beside, and a data file that is missing is named, never skipped in
 //! silence.
 
-use assert_cmd::Command;
+use crate::support::binary;
 use bench::tokens::Tokenizer;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-
-fn bench() -> Command {
-    let mut c = Command::cargo_bin("bench").unwrap();
-    c.env_remove("ANTHROPIC_API_KEY")
-        .env_remove("OPENAI_API_KEY");
-    c
-}
 
 fn seed(model: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -24,19 +17,19 @@ fn seed(model: &str) -> PathBuf {
 
 /// Imports `sources` into `root` and returns what bench printed.
 fn import(root: &Path, sources: &[PathBuf]) -> String {
-    let out = bench()
+    let out = binary()
         .arg("import")
         .args(sources)
         .args(["--from", "hoeltig", "--output-root"])
         .arg(root)
         .output()
         .unwrap();
-    crate::success_stdout(&out)
+    crate::support::success_stdout(&out)
 }
 
 /// The result lines of the one run under `root`.
 fn results(root: &Path) -> Vec<Value> {
-    let run = super::run_cli::run_dir(root);
+    let run = crate::support::run_dir(root);
     std::fs::read_to_string(run.join("imported.jsonl"))
         .unwrap()
         .lines()
@@ -112,7 +105,7 @@ fn the_sonnet_data_files_give_each_answer_its_tokens_and_the_verdict_a_ratio() {
     assert!(line.contains("seed's readTokens 6,748"), "{line}");
 
     // The verdict now has a token ratio: the o200k_base counts of the two files.
-    let run = super::run_cli::run_dir(&root);
+    let run = crate::support::run_dir(&root);
     let verdicts = bench::import::verdict::verdicts(&run, "json_compact").unwrap();
     assert_eq!(verdicts.len(), 12, "6 formats × 2 variants: {verdicts:?}");
     let csv = verdicts
@@ -195,7 +188,7 @@ fn a_data_file_bench_cannot_read_is_refused() {
     let bad = data.join("csv_with_mandatory_31_flat_records.csv");
     std::fs::write(&bad, short.join("\n")).unwrap();
     let root = tmp.path().join("data");
-    let out = bench()
+    let out = binary()
         .arg("import")
         .arg(&model)
         .args(["--from", "hoeltig", "--output-root"])
@@ -208,7 +201,7 @@ fn a_data_file_bench_cannot_read_is_refused() {
         err.contains("csv_with_mandatory_31_flat_records.csv") && err.contains("holds 2 records"),
         "{err}"
     );
-    assert!(!root.join("benchmarks").exists() || crate::files_under(&root).is_empty());
+    assert!(!root.join("benchmarks").exists() || crate::support::files_under(&root).is_empty());
 }
 
 fn thousands(n: usize) -> String {

@@ -4,23 +4,16 @@
 //! tables (mean score and tokens per model and format), and bad input is one line naming the
 //! file and the row, exit 2, nothing written.
 
-use assert_cmd::Command;
+use crate::support::binary;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-
-fn bench() -> Command {
-    let mut c = Command::cargo_bin("bench").unwrap();
-    c.env_remove("ANTHROPIC_API_KEY")
-        .env_remove("OPENAI_API_KEY");
-    c
-}
 
 fn shipped() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks/published/tealeaf")
 }
 
 fn import(sources: &[&Path], root: &Path) -> std::process::Output {
-    bench()
+    binary()
         .arg("import")
         .args(sources)
         .args(["--from", "tealeaf", "--output-root"])
@@ -31,7 +24,7 @@ fn import(sources: &[&Path], root: &Path) -> std::process::Output {
 
 /// `sql/imported_replies.sql` over the runs under `root`, as JSON rows.
 fn replies(root: &Path) -> Vec<Value> {
-    let out = bench()
+    let out = binary()
         .args([
             "query",
             "sql/imported_replies.sql",
@@ -43,7 +36,7 @@ fn replies(root: &Path) -> Vec<Value> {
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .unwrap();
-    serde_json::from_str(&crate::success_stdout(&out)).unwrap()
+    serde_json::from_str(&crate::support::success_stdout(&out)).unwrap()
 }
 
 #[test]
@@ -51,7 +44,7 @@ fn the_evidence_run_reproduces_tealeafs_tables_and_its_scores() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("data");
     let out = import(&[&shipped().join("2026-02-14-01")], &root);
-    let said = crate::success_stdout(&out);
+    let said = crate::support::success_stdout(&out);
     assert!(
         said.contains("answers imported from TeaLeaf's accuracy benchmark")
             && said.contains("4e007f783cfa")
@@ -159,7 +152,7 @@ fn an_excerpt_imports_and_bad_evidence_is_named_once() {
     let good = tmp.path().join("good");
     evidence(&good, &[("a", "json"), ("a", "tl")], &["a-json", "a-tl"]);
     let root = good.join("data");
-    let said = crate::success_stdout(&import(&[&good], &root));
+    let said = crate::support::success_stdout(&import(&[&good], &root));
     // Two replies × two elements; the regex element is found, the keyword one is not.
     assert!(said.contains("4 answers"), "{said}");
     assert!(

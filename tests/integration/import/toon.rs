@@ -3,23 +3,16 @@
 //! which `bench query`, `compare` and `report` read; bad input is one line naming the file and
 //! the place, exit 2, nothing written; `--resume` and `rescore` refuse an imported run.
 
-use assert_cmd::Command;
+use crate::support::binary;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-
-fn bench() -> Command {
-    let mut c = Command::cargo_bin("bench").unwrap();
-    c.env_remove("ANTHROPIC_API_KEY")
-        .env_remove("OPENAI_API_KEY");
-    c
-}
 
 fn shipped() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks/published/toon")
 }
 
 fn import(root: &Path, extra: &[&str]) -> String {
-    let out = bench()
+    let out = binary()
         .arg("import")
         .arg(shipped())
         .args(["--from", "toon", "--output-root"])
@@ -27,11 +20,11 @@ fn import(root: &Path, extra: &[&str]) -> String {
         .args(extra)
         .output()
         .unwrap();
-    crate::success_stdout(&out)
+    crate::support::success_stdout(&out)
 }
 
 fn query(root: &Path, file: &str) -> Vec<Value> {
-    let out = bench()
+    let out = binary()
         .args([
             "query", file, "--run", "latest", "--format", "json", "--root",
         ])
@@ -39,7 +32,7 @@ fn query(root: &Path, file: &str) -> Vec<Value> {
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .unwrap();
-    serde_json::from_str(&crate::success_stdout(&out)).unwrap()
+    serde_json::from_str(&crate::support::success_stdout(&out)).unwrap()
 }
 
 #[test]
@@ -101,14 +94,14 @@ fn the_toon_files_reproduce_the_toon_readme_table_and_every_reader_reads_them() 
     );
 
     // The report reads it and says so; its baseline is the source's (JSON pretty).
-    let out = bench()
+    let out = binary()
         .args(["report", "latest", "--root"])
         .arg(&root)
         .output()
         .unwrap();
-    crate::success_stdout(&out);
-    let run = super::run_cli::run_dir(&root);
-    let md = crate::files_under(&run)
+    crate::support::success_stdout(&out);
+    let run = crate::support::run_dir(&root);
+    let md = crate::support::files_under(&run)
         .into_iter()
         .find(|p| p.ends_with("BENCHMARK_REPORT.md"))
         .expect("a report");
@@ -123,23 +116,23 @@ fn the_toon_files_reproduce_the_toon_readme_table_and_every_reader_reads_them() 
     // compare (one model per run): grok-4.5's answers by bench's grade, then by the source's.
     let root = tmp.path().join("one-model");
     for grade in ["bench", "source"] {
-        let out = bench()
+        let out = binary()
             .arg("import")
             .arg(shipped().join("grok-4.5"))
             .args(["--from", "toon", "--grade", grade, "--output-root"])
             .arg(&root)
             .output()
             .unwrap();
-        crate::success_stdout(&out);
+        crate::support::success_stdout(&out);
     }
-    let out = bench()
+    let out = binary()
         .args([
             "compare", "latest~1", "latest", "--format", "json", "--root",
         ])
         .arg(&root)
         .output()
         .unwrap();
-    let table: Value = serde_json::from_str(&crate::success_stdout(&out)).unwrap();
+    let table: Value = serde_json::from_str(&crate::support::success_stdout(&out)).unwrap();
     assert!(
         table["rows"].as_array().is_some_and(|rows| rows.len() >= 6),
         "{table}"
@@ -153,7 +146,7 @@ fn refused(text: &str, needles: &[&str]) {
     let file = tmp.path().join("some-model");
     std::fs::write(&file, text).unwrap();
     let root = tmp.path().join("data");
-    let out = bench()
+    let out = binary()
         .arg("import")
         .arg(&file)
         .args(["--from", "toon", "--output-root"])
@@ -196,19 +189,19 @@ fn an_imported_run_cannot_be_resumed_or_rescored() {
     let file = tmp.path().join("m");
     std::fs::write(&file, format!("[{GOOD}]")).unwrap();
     let root = tmp.path().join("data");
-    let out = bench()
+    let out = binary()
         .arg("import")
         .arg(&file)
         .args(["--from", "toon", "--output-root"])
         .arg(&root)
         .output()
         .unwrap();
-    crate::success_stdout(&out);
-    let run = super::run_cli::run_dir(&root);
+    crate::support::success_stdout(&out);
+    let run = crate::support::run_dir(&root);
     let log = run.join("imported.jsonl");
     let before = std::fs::read(&log).unwrap();
     for args in [vec!["run", "--resume"], vec!["rescore"]] {
-        let out = bench()
+        let out = binary()
             .args(&args)
             .arg(&run)
             .env("BENCH_CACHE_DIR", tmp.path().join("cache"))
@@ -240,7 +233,7 @@ fn the_seed_runs_import_and_bench_agrees_with_its_validator() {
     assert!(results.is_dir(), "{} missing", results.display());
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("data");
-    let out = bench()
+    let out = binary()
         .arg("import")
         .arg(results.join("csv_flat_optional_31_validation.json"))
         .arg(results.join("json_compact_flat_optional_31_validation.json"))
@@ -248,7 +241,7 @@ fn the_seed_runs_import_and_bench_agrees_with_its_validator() {
         .arg(&root)
         .output()
         .unwrap();
-    let said = crate::success_stdout(&out);
+    let said = crate::support::success_stdout(&out);
     assert!(
         said.contains("grades: bench agrees with the source on 744 of 744 answers (100.0 %)"),
         "{said}"
@@ -276,14 +269,14 @@ fn a_table_maps_its_columns_and_a_missing_one_is_named() {
     .unwrap();
     let root = tmp.path().join("data");
     let map = "question=qid,format=fmt,model=llm,correct=ok,input_tokens=prompt_tokens,actual=answer,expected=gold";
-    let out = bench()
+    let out = binary()
         .arg("import")
         .arg(&csv)
         .args(["--from", "table", "--map", map, "--output-root"])
         .arg(&root)
         .output()
         .unwrap();
-    let said = crate::success_stdout(&out);
+    let said = crate::support::success_stdout(&out);
     assert!(said.contains("4 answers from 1 files"), "{said}");
     let rows = query(&root, "sql/imported.sql");
     let csv_row = rows.iter().find(|r| r["format"] == "csv").unwrap();
@@ -298,7 +291,7 @@ fn a_table_maps_its_columns_and_a_missing_one_is_named() {
     // A column the map names that the file lacks: one line naming the file, the column and
     // the field, exit 2, nothing written.
     let root2 = tmp.path().join("data2");
-    let out = bench()
+    let out = binary()
         .arg("import")
         .arg(&csv)
         .args([
@@ -320,7 +313,7 @@ fn a_table_maps_its_columns_and_a_missing_one_is_named() {
     );
     assert!(!root2.exists());
     // An unknown field in the map.
-    let out = bench()
+    let out = binary()
         .arg("import")
         .arg(&csv)
         .args([
@@ -367,7 +360,7 @@ fn docs_published_md_is_current() {
 fn the_haiku_runs_name_what_they_skip_and_each_delta_lies_in_its_interval() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("data");
-    let out = bench()
+    let out = binary()
         .arg("import")
         .arg(
             Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -377,7 +370,7 @@ fn the_haiku_runs_name_what_they_skip_and_each_delta_lies_in_its_interval() {
         .arg(&root)
         .output()
         .unwrap();
-    let said = crate::success_stdout(&out);
+    let said = crate::support::success_stdout(&out);
     assert!(said.contains("8,804 answers from 16 files"), "{said}");
     let skipped: Vec<&str> = said.lines().filter(|l| l.contains("skipped:")).collect();
     assert_eq!(skipped.len(), 2, "{said}");
@@ -388,7 +381,7 @@ fn the_haiku_runs_name_what_they_skip_and_each_delta_lies_in_its_interval() {
                 && l.contains("its 372 answers are not imported")),
         "{skipped:?}"
     );
-    let run = super::run_cli::run_dir(&root);
+    let run = crate::support::run_dir(&root);
     let verdicts = bench::import::verdict::verdicts(&run, "json_compact").unwrap();
     assert_eq!(verdicts.len(), 14, "7 formats × 2 variants: {verdicts:?}");
     for v in &verdicts {

@@ -4,7 +4,7 @@
 //! names o200k_base; a provider without a counter falls back to o200k_base with its reason in
 //! the log and on screen.
 
-use super::run_cli::{bench, run_dir};
+use crate::support::{bench, run_dir};
 use bench::prompt::parse_data_block;
 use bench::runlog::{Line, Metadata, ResultRecord};
 use serde_json::{Value, json};
@@ -109,7 +109,7 @@ fn reference(root: &Path) -> (std::path::PathBuf, String) {
         .arg(root.join("ref"))
         .output()
         .unwrap();
-    crate::success_stdout(&out);
+    crate::support::success_stdout(&out);
     let dir = run_dir(&root.join("ref"));
     let (_, results) = log(&dir);
     let answer = results[0].sample.output.content.clone();
@@ -175,7 +175,7 @@ fn the_verdict_follows_the_providers_counts_where_o200k_base_orders_otherwise() 
         .arg(tmp.path().join("data"))
         .output()
         .unwrap();
-    let stdout = crate::success_stdout(&out);
+    let stdout = crate::support::success_stdout(&out);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains(
@@ -251,7 +251,7 @@ fn a_server_without_a_counter_ranks_by_o200k_base_and_says_why() {
         .arg(tmp.path().join("data"))
         .output()
         .unwrap();
-    let stdout = crate::success_stdout(&out);
+    let stdout = crate::support::success_stdout(&out);
     let stderr = String::from_utf8_lossy(&out.stderr);
     let warning = stderr
         .lines()
@@ -327,7 +327,7 @@ impl bench::providers::Provider for Planted {
 async fn recommend_chooses_its_candidates_by_the_providers_counts() {
     use bench::formats::Format;
     let tmp = tempfile::tempdir().unwrap();
-    let plan = super::report::plan(tmp.path(), vec![31], 1);
+    let plan = crate::support::doubles::plan(tmp.path(), vec![31], 1);
     let offline = bench::recommend::candidates(&plan, Format::JsonCompact, &[]).unwrap();
     assert_eq!(offline[0].0, Format::Csv, "{offline:?}");
     let model = bench::runner::Model {

@@ -5,8 +5,8 @@
 //! Every family of `providers::capabilities::TABLE` is called through every wire API that
 //! serves it, with and without thinking, as the tasks suite calls it (temperature 0.3).
 
-use super::providers::{FAKE_KEY, fake_env};
-use super::run_cli::{parse, run_dir};
+use crate::support::mocks::{FAKE_KEY, fake_env};
+use crate::support::{parse, run_dir};
 use bench::formats::Format;
 use bench::prompt::Message;
 use bench::providers::capabilities::{self, Api, Capabilities, Sampling, Thinking};
@@ -394,7 +394,7 @@ async fn a_tasks_run_never_sends_a_temperature_the_model_refuses() {
     let root = tmp.path().join("data");
     let (root2, cache) = (root.clone(), tmp.path().join("cache"));
     let out = tokio::task::spawn_blocking(move || {
-        super::run_cli::bench(&cache)
+        crate::support::bench(&cache)
             .env("OPENAI_API_KEY", FAKE_KEY)
             .env("ANTHROPIC_API_KEY", FAKE_KEY)
             .args([

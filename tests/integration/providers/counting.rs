@@ -6,8 +6,8 @@
 //! counter; then `bench tokens --provider`, `bench run` and `bench run --dry-run
 //! --count-with-provider` as a user runs them.
 
-use super::providers::{FAKE_KEY, fake_env};
-use super::run_cli::{bench, parse, results, run_dir};
+use crate::support::mocks::{FAKE_KEY, fake_env};
+use crate::support::{bench, parse, results, run_dir};
 use bench::prompt::Message;
 use bench::providers::{self, ModelConfig, Provider, ProviderError, Request};
 use bench::runlog::Line;
@@ -403,7 +403,7 @@ async fn an_openai_run_rests_on_input_tokens_and_bench_tokens_shows_them() {
     for text in [&stderr, &shown, &err] {
         assert!(!text.contains(FAKE_KEY));
     }
-    for f in walk(tmp.path()) {
+    for f in crate::support::files_under(tmp.path()) {
         let text = std::fs::read_to_string(&f).unwrap_or_default();
         assert!(!text.contains(FAKE_KEY), "{}", f.display());
     }
@@ -541,7 +541,7 @@ async fn bench_tokens_with_a_provider_counts_caches_and_names_the_cheapest_both_
     assert_eq!(server.received_requests().await.unwrap().len(), before);
     // The key is nowhere: not on screen, not in the cache.
     assert!(!out.contains(FAKE_KEY) && !err.contains(FAKE_KEY));
-    for f in walk(tmp.path()) {
+    for f in crate::support::files_under(tmp.path()) {
         let text = std::fs::read_to_string(&f).unwrap_or_default();
         assert!(!text.contains(FAKE_KEY), "{}", f.display());
     }
@@ -623,18 +623,4 @@ async fn a_dry_run_says_what_its_prompt_tokens_rest_on() {
         "{counted}"
     );
     assert_eq!(server.received_requests().await.unwrap().len(), 2);
-}
-
-/// Every file under `dir`.
-fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            out.extend(walk(&p));
-        } else {
-            out.push(p);
-        }
-    }
-    out
 }

@@ -4,8 +4,8 @@
 //! provider gave no answer or too many calls failed; `--base-url` goes to one provider only and
 //! is joined without doubling its version.
 
-use super::providers::{FAKE_KEY, apis, config, fake_env};
-use super::run_cli::{bench, parse, results, run_dir};
+use crate::support::mocks::{FAKE_KEY, apis, config, fake_env};
+use crate::support::{bench, parse, results, run_dir};
 use bench::prompt::Message;
 use bench::providers::{self, Provider, ProviderError, Request};
 use bench::runlog::{Line, SummaryRecord};
@@ -111,7 +111,7 @@ async fn call(
 }
 
 /// Each wire API's provider pointed at `base` (its own path suffix added).
-fn provider_at(api: &super::providers::Api, base: &str) -> Box<dyn Provider> {
+fn provider_at(api: &crate::support::mocks::Api, base: &str) -> Box<dyn Provider> {
     let mut c = bench::providers::ModelConfig::from_spec(api.spec).unwrap();
     c.base_url = Some(format!("{base}{}", api.base_suffix));
     c.timeout_secs = Some(5.0);
@@ -182,19 +182,8 @@ fn small_plan(root: &Path) -> runner::Plan {
             bench::formats::Format::Csv,
             bench::formats::Format::JsonCompact,
         ],
-        structures: vec![bench::dataset::Structure::Flat],
-        variants: vec![bench::dataset::Variant::Mandatory],
-        records: vec![31],
-        seed: 42,
         runs: 2,
-        tokenizers: vec![bench::tokens::Tokenizer::O200kBase],
-        output_root: root.to_path_buf(),
-        question_mode: runner::QuestionMode::OnePrompt,
-        prompt_variants: 1,
-        shuffle: false,
-        shard: None,
-        primers: vec![false],
-        suite: bench::suites::product(),
+        ..crate::support::one_table_plan(root)
     }
 }
 
@@ -336,14 +325,9 @@ fn a_dead_endpoint_stops_the_run_fast_and_says_where_then_resume_sends_the_rest(
 
     // The same command at a server that is there runs as usual.
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let server = rt.block_on(async {
-        let server = MockServer::start().await;
-        Mock::given(method("POST"))
-            .respond_with(ResponseTemplate::new(200).set_body_json((apis()[1].ok)("{\"q001\": 1}")))
-            .mount(&server)
-            .await;
-        server
-    });
+    let server = rt.block_on(crate::support::mocks::answering((apis()[1].ok)(
+        "{\"q001\": 1}",
+    )));
     let out = bench(&cache)
         .args([
             "run",
@@ -498,7 +482,7 @@ fn base_url_goes_to_one_provider_and_its_version_is_not_doubled() {
         ])
         .output()
         .unwrap();
-    let stdout = super::success_stdout(&out);
+    let stdout = crate::support::success_stdout(&out);
     assert!(
         stdout.contains("POST http://127.0.0.1:9/v1/messages "),
         "{stdout}"
@@ -525,7 +509,7 @@ fn base_url_goes_to_every_model_of_the_one_kind_that_takes_it() {
             .args(["--show-requests", "--formats", "csv"])
             .output()
             .unwrap();
-        let stdout = super::success_stdout(&out);
+        let stdout = crate::support::success_stdout(&out);
         let posts = stdout
             .matches("POST http://127.0.0.1:9/v1/chat/completions ")
             .count();

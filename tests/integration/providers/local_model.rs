@@ -44,7 +44,7 @@ fn the_build_runs_one_compiler_per_core() {
     let nproc = Command::new("nproc").output().expect("nproc runs");
     let cores = String::from_utf8_lossy(&nproc.stdout).trim().to_string();
     let out = script(&["--print-build"], &[]);
-    let printed = crate::success_stdout(&out);
+    let printed = crate::support::success_stdout(&out);
     // setup.py runs `cmake --build . -j$LLAMA_CPP_BUILD_JOBS`: unset, that is `-j` with no limit.
     assert!(
         printed
@@ -54,7 +54,7 @@ fn the_build_runs_one_compiler_per_core() {
     );
     assert!(printed.contains("-DLLAMA_BUILD_TESTS=OFF"), "{printed}");
     let out = script(&["--print-build"], &[("LLAMA_CPP_BUILD_JOBS", "1")]);
-    assert!(crate::success_stdout(&out).contains("LLAMA_CPP_BUILD_JOBS=1\n"));
+    assert!(crate::support::success_stdout(&out).contains("LLAMA_CPP_BUILD_JOBS=1\n"));
     for bad in ["0", "all", "-j"] {
         let out = script(&["--print-build"], &[("LLAMA_CPP_BUILD_JOBS", bad)]);
         assert_eq!(out.status.code(), Some(2), "LLAMA_CPP_BUILD_JOBS={bad}");

@@ -2,17 +2,13 @@
 //! the server's own timings (llama.cpp, Ollama), recorded and in the views; the warnings a run
 //! prints when replies are cut at the output limit or a chat template leaks into them.
 
-use super::providers::fake_env;
-use super::run_cli::{bench, parse, results, run_dir};
-use bench::dataset::{Structure, Variant};
+use crate::support::mocks::fake_env;
+use crate::support::{bench, parse, results, run_dir};
 use bench::formats::Format;
 use bench::providers::{self, ModelConfig};
-use bench::runner::{Outcome, Plan, QuestionMode, sequential};
-use bench::tokens::Tokenizer;
+use bench::runner::{Outcome, Plan, sequential};
 use serde_json::{Value, json};
 use std::path::Path;
-use wiremock::matchers::method;
-use wiremock::{Mock, MockServer, ResponseTemplate};
 
 /// A llama.cpp `/v1/chat/completions` reply: the GGUF path as model, and `timings`.
 fn llama_cpp(answer: &str) -> Value {
@@ -28,19 +24,10 @@ fn llama_cpp(answer: &str) -> Value {
 fn plan(root: &Path, formats: Vec<Format>) -> Plan {
     Plan {
         formats,
-        structures: vec![Structure::Flat],
-        variants: vec![Variant::Mandatory],
         records: vec![3],
         seed: 1,
         runs: 2,
-        tokenizers: vec![Tokenizer::O200kBase],
-        output_root: root.to_path_buf(),
-        question_mode: QuestionMode::OnePrompt,
-        prompt_variants: 1,
-        shuffle: false,
-        shard: None,
-        primers: vec![false],
-        suite: bench::suites::product(),
+        ..crate::support::one_table_plan(root)
     }
 }
 
@@ -50,12 +37,7 @@ fn run_against(body: Value, plan: &Plan) -> Outcome {
         .enable_all()
         .build()
         .unwrap();
-    let server = rt.block_on(MockServer::start());
-    rt.block_on(
-        Mock::given(method("POST"))
-            .respond_with(ResponseTemplate::new(200).set_body_json(body))
-            .mount(&server),
-    );
+    let server = rt.block_on(crate::support::mocks::answering(body));
     let mut cfg = ModelConfig::from_spec("openai-compatible:smollm2").unwrap();
     cfg.base_url = Some(format!("{}/v1", server.uri()));
     let p = providers::build(&cfg, &fake_env).unwrap();
@@ -176,13 +158,9 @@ fn a_prompt_the_server_cut_is_warned_about() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn bench_run_prints_the_warning_lines() {
-    let server = MockServer::start().await;
     let mut cut = llama_cpp("{\"q001\": 1, \"q0");
     cut["choices"][0]["finish_reason"] = json!("length");
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(cut))
-        .mount(&server)
-        .await;
+    let server = crate::support::mocks::answering(cut).await;
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("data");
     let uri = format!("{}/v1", server.uri());

@@ -148,8 +148,7 @@ fn perf_tokens_prints_the_counts_and_speeds_of_each_tokenizer() {
     let text =
         "{\"id\": \"PROD-000001\", \"name\": \"Rustic Kettle\", \"price\": 772.54}\n".repeat(500);
     std::fs::write(&file, &text).unwrap();
-    let out = assert_cmd::Command::cargo_bin("bench")
-        .unwrap()
+    let out = crate::support::binary()
         .args([
             "perf",
             "tokens",
@@ -161,7 +160,7 @@ fn perf_tokens_prints_the_counts_and_speeds_of_each_tokenizer() {
         .arg(&file)
         .output()
         .unwrap();
-    let stdout = crate::success_stdout(&out);
+    let stdout = crate::support::success_stdout(&out);
     for t in [Tokenizer::O200kBase, Tokenizer::Llama3] {
         let line = stdout
             .lines()
@@ -172,8 +171,7 @@ fn perf_tokens_prints_the_counts_and_speeds_of_each_tokenizer() {
         assert!(line.contains("MB/s"), "{line}");
     }
     // A python that cannot start is a one-line error naming it.
-    let out = assert_cmd::Command::cargo_bin("bench")
-        .unwrap()
+    let out = crate::support::binary()
         .args(["perf", "tokens", "--python", "/nonexistent/python"])
         .arg(&file)
         .output()

@@ -1,185 +1,17 @@
 //! Every wire API against a local wiremock server: usage parsed, 429 + Retry-After honored,
 //! 5xx and timeouts retried, garbage and truncated bodies reported, 401 failing fast.
 
+use crate::support::mocks::{
+    Api, FAKE_KEY, answer_every_post, answering, anthropic_ok, apis, chat_ok, config, fake_env,
+};
 use bench::prompt::Message;
-use bench::providers::{self, Finish, ModelConfig, Provider, ProviderError, Request, Usage};
+use bench::providers::{self, Finish, ModelConfig, Provider, ProviderError, Request};
 use bench::runner::limits::Limits;
 use bench::runner::retry::{self, RetryPolicy};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 use wiremock::matchers::{header, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
-
-/// A key that must never appear anywhere but in request headers.
-pub const FAKE_KEY: &str = "sk-fake-0123456789-DO-NOT-LEAK";
-
-/// One wire API: how to reach it and what a successful answer looks like.
-pub struct Api {
-    /// `--provider` spec.
-    pub spec: &'static str,
-    /// Request path on the server.
-    pub path: &'static str,
-    /// Suffix of the base URL (`/v1` for OpenAI-style servers).
-    pub base_suffix: &'static str,
-    /// Header carrying the key, and its expected value.
-    pub auth: (&'static str, &'static str),
-    /// A successful reply with text `answer`.
-    pub ok: fn(&str) -> Value,
-    /// The usage `ok` must parse to.
-    pub usage: Usage,
-    /// The raw finish reason of `ok`.
-    pub stop: &'static str,
-    /// A reply with text `answer` cut at the output-token limit, and its raw finish reason.
-    pub cut: (fn(&str) -> Value, &'static str),
-    /// The model `ok` says served the call.
-    pub served: &'static str,
-}
-
-fn anthropic_ok(answer: &str) -> Value {
-    json!({"id": "msg_1", "type": "message", "role": "assistant", "model": "claude-test-20250101",
-        "content": [{"type": "thinking", "thinking": "hmm"}, {"type": "text", "text": answer}],
-        "stop_reason": "end_turn",
-        "usage": {"input_tokens": 100, "output_tokens": 20, "cache_creation_input_tokens": 30,
-                  "cache_read_input_tokens": 50}})
-}
-
-fn anthropic_cut(answer: &str) -> Value {
-    let mut v = anthropic_ok(answer);
-    v["stop_reason"] = json!("max_tokens");
-    v
-}
-
-fn chat_cut(answer: &str) -> Value {
-    let mut v = chat_ok(answer);
-    v["choices"][0]["finish_reason"] = json!("length");
-    v
-}
-
-fn responses_cut(answer: &str) -> Value {
-    let mut v = responses_ok(answer);
-    v["status"] = json!("incomplete");
-    v["incomplete_details"] = json!({"reason": "max_output_tokens"});
-    v
-}
-
-fn gemini_cut(answer: &str) -> Value {
-    let mut v = gemini_ok(answer);
-    v["candidates"][0]["finishReason"] = json!("MAX_TOKENS");
-    v
-}
-
-fn chat_ok(answer: &str) -> Value {
-    json!({"id": "chatcmpl-1", "object": "chat.completion", "model": "gpt-test-2025-04-14",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": answer}, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": 180, "completion_tokens": 25, "total_tokens": 205,
-                  "prompt_tokens_details": {"cached_tokens": 128},
-                  "completion_tokens_details": {"reasoning_tokens": 5}}})
-}
-
-fn responses_ok(answer: &str) -> Value {
-    json!({"id": "resp_1", "object": "response", "status": "completed", "model": "gpt-test-2025-08-07",
-        "output": [{"type": "reasoning", "summary": []},
-                   {"type": "message", "role": "assistant",
-                    "content": [{"type": "output_text", "text": answer, "annotations": []}]}],
-        "usage": {"input_tokens": 180, "output_tokens": 40, "total_tokens": 220,
-                  "input_tokens_details": {"cached_tokens": 64},
-                  "output_tokens_details": {"reasoning_tokens": 30}}})
-}
-
-fn gemini_ok(answer: &str) -> Value {
-    json!({"candidates": [{"content": {"role": "model",
-            "parts": [{"text": "thinking...", "thought": true}, {"text": answer}]}, "finishReason": "STOP"}],
-        "usageMetadata": {"promptTokenCount": 150, "candidatesTokenCount": 12,
-                          "thoughtsTokenCount": 8, "cachedContentTokenCount": 100, "totalTokenCount": 170},
-        "responseId": "gem-123", "modelVersion": "gemini-test-001"})
-}
-
-/// The four wire APIs (openai-compatible and ollama share the chat one).
-pub fn apis() -> Vec<Api> {
-    vec![
-        Api {
-            spec: "anthropic:claude-test",
-            path: "/v1/messages",
-            base_suffix: "",
-            auth: ("x-api-key", FAKE_KEY),
-            ok: anthropic_ok,
-            usage: Usage {
-                input: 180,
-                output: 20,
-                reasoning: 0,
-                cache_read: 50,
-                cache_write: 30,
-            },
-            stop: "end_turn",
-            cut: (anthropic_cut, "max_tokens"),
-            served: "claude-test-20250101",
-        },
-        Api {
-            spec: "openai:gpt-test",
-            path: "/v1/chat/completions",
-            base_suffix: "/v1",
-            auth: ("authorization", "Bearer sk-fake-0123456789-DO-NOT-LEAK"),
-            ok: chat_ok,
-            usage: Usage {
-                input: 180,
-                output: 25,
-                reasoning: 5,
-                cache_read: 128,
-                cache_write: 0,
-            },
-            stop: "stop",
-            cut: (chat_cut, "length"),
-            served: "gpt-test-2025-04-14",
-        },
-        Api {
-            spec: "openai-responses:gpt-test",
-            path: "/v1/responses",
-            base_suffix: "/v1",
-            auth: ("authorization", "Bearer sk-fake-0123456789-DO-NOT-LEAK"),
-            ok: responses_ok,
-            usage: Usage {
-                input: 180,
-                output: 40,
-                reasoning: 30,
-                cache_read: 64,
-                cache_write: 0,
-            },
-            stop: "completed",
-            cut: (responses_cut, "max_output_tokens"),
-            served: "gpt-test-2025-08-07",
-        },
-        Api {
-            spec: "gemini:gemini-test",
-            path: "/v1beta/models/gemini-test:generateContent",
-            base_suffix: "",
-            auth: ("x-goog-api-key", FAKE_KEY),
-            ok: gemini_ok,
-            usage: Usage {
-                input: 150,
-                output: 20,
-                reasoning: 8,
-                cache_read: 100,
-                cache_write: 0,
-            },
-            stop: "STOP",
-            cut: (gemini_cut, "MAX_TOKENS"),
-            served: "gemini-test-001",
-        },
-    ]
-}
-
-/// The settings of `api` pointed at `server`.
-pub fn config(api: &Api, server: &MockServer, timeout: f64) -> ModelConfig {
-    let mut c = ModelConfig::from_spec(api.spec).unwrap();
-    c.base_url = Some(format!("{}{}", server.uri(), api.base_suffix));
-    c.timeout_secs = Some(timeout);
-    c
-}
-
-/// The process environment of a user with every key set to the fake one.
-pub fn fake_env(name: &str) -> Option<String> {
-    name.ends_with("_API_KEY").then(|| FAKE_KEY.to_string())
-}
 
 fn provider(api: &Api, server: &MockServer) -> Box<dyn Provider> {
     providers::build(&config(api, server, 0.4), &fake_env).unwrap()
@@ -440,14 +272,10 @@ async fn a_reply_cut_at_the_token_limit_reports_finish_length() {
         assert_eq!(r.finish_reason.as_deref(), Some(api.cut.1), "{}", api.spec);
     }
     // Other reasons keep their raw name and normalise.
-    let server = MockServer::start().await;
     let apis = apis();
     let mut filtered = chat_ok("");
     filtered["choices"][0]["finish_reason"] = json!("content_filter");
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(filtered))
-        .mount(&server)
-        .await;
+    let server = answering(filtered).await;
     let r = call(provider(&apis[1], &server).as_ref()).await.0.unwrap();
     assert_eq!(r.finish, Some(Finish::ContentFilter));
 }
@@ -458,14 +286,10 @@ async fn a_reply_cut_at_the_token_limit_reports_finish_length() {
 #[tokio::test]
 async fn a_blocked_gemini_prompt_is_a_final_content_filter_answer() {
     let gemini = apis().swap_remove(3);
-    let server = MockServer::start().await;
     let blocked = json!({"promptFeedback": {"blockReason": "SAFETY", "safetyRatings": []},
         "usageMetadata": {"promptTokenCount": 150, "totalTokenCount": 150},
         "modelVersion": "gemini-test-001"});
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(blocked))
-        .mount(&server)
-        .await;
+    let server = answering(blocked).await;
     let (r, attempts, _) = call(provider(&gemini, &server).as_ref()).await;
     let r = r.unwrap();
     assert_eq!(attempts, 1, "a blocked prompt is not retried");
@@ -474,10 +298,7 @@ async fn a_blocked_gemini_prompt_is_a_final_content_filter_answer() {
     assert_eq!((r.output.as_str(), r.usage.input), ("", 150));
     // A body with neither candidates nor a block reason is still a bad body, retried.
     server.reset().await;
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(json!({"usageMetadata": {}})))
-        .mount(&server)
-        .await;
+    answer_every_post(&server, json!({"usageMetadata": {}})).await;
     let (r, attempts, _) = call(provider(&gemini, &server).as_ref()).await;
     assert!(matches!(r, Err(ProviderError::BadBody { .. })), "{r:?}");
     assert_eq!(attempts, 4);
@@ -487,14 +308,10 @@ async fn a_blocked_gemini_prompt_is_a_final_content_filter_answer() {
 #[tokio::test]
 async fn anthropic_thinking_tokens_are_read_as_reasoning() {
     let anthropic = apis().swap_remove(0);
-    let server = MockServer::start().await;
     let mut body = anthropic_ok("{\"q001\": 1}");
     body["usage"]["output_tokens"] = json!(900);
     body["usage"]["output_tokens_details"] = json!({"thinking_tokens": 870});
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(body))
-        .mount(&server)
-        .await;
+    let server = answering(body).await;
     let r = call(provider(&anthropic, &server).as_ref())
         .await
         .0
@@ -504,39 +321,19 @@ async fn anthropic_thinking_tokens_are_read_as_reasoning() {
 
 #[test]
 fn a_run_on_cut_replies_records_finish_and_truncated_answers() {
-    use bench::dataset::{Structure, Variant};
-    use bench::formats::Format;
-    use bench::runner::{Plan, QuestionMode, sequential};
-    use bench::tokens::Tokenizer;
+    use bench::runner::{Plan, sequential};
+
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .unwrap();
     let api = &apis()[1];
-    let server = rt.block_on(MockServer::start());
-    rt.block_on(
-        Mock::given(method("POST"))
-            .respond_with(
-                ResponseTemplate::new(200).set_body_json((api.cut.0)("{\"q001\": 3, \"q0")),
-            )
-            .mount(&server),
-    );
+    let server = rt.block_on(answering((api.cut.0)("{\"q001\": 3, \"q0")));
     let tmp = tempfile::tempdir().unwrap();
     let plan = Plan {
-        formats: vec![Format::Csv],
-        structures: vec![Structure::Flat],
-        variants: vec![Variant::Mandatory],
         records: vec![3],
         seed: 1,
-        runs: 1,
-        tokenizers: vec![Tokenizer::O200kBase],
-        output_root: tmp.path().to_path_buf(),
-        question_mode: QuestionMode::OnePrompt,
-        prompt_variants: 1,
-        shuffle: false,
-        shard: None,
-        primers: vec![false],
-        suite: bench::suites::product(),
+        ..crate::support::one_table_plan(tmp.path())
     };
     let p = providers::build(&config(api, &server, 2.0), &fake_env).unwrap();
     let outcome = rt.block_on(sequential(&plan, vec![p])).unwrap();

@@ -3,11 +3,11 @@
 //! Rust weighted accuracy exactly, bad lines are skipped and named, Parquet reads back.
 
 use bench::analytics::{Analytics, Table, scan_runs};
-use bench::dataset::{Structure, Variant};
+use bench::dataset::Variant;
 use bench::formats::Format;
 use bench::prompt::parse_data_block;
 use bench::providers::{Provider, ProviderError, Reference, Request, Response};
-use bench::runner::{Plan, QuestionMode, sequential};
+use bench::runner::{Plan, sequential};
 use bench::tokens::Tokenizer;
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
@@ -56,19 +56,12 @@ impl Provider for Noisy {
 pub(super) fn fixture(root: &Path) -> PathBuf {
     let plan = Plan {
         formats: vec![Format::Csv, Format::JsonCompact, Format::ToonKeyfold],
-        structures: vec![Structure::Flat],
         variants: vec![Variant::Mandatory, Variant::Optional],
         records: vec![10],
         seed: 3,
         runs: 2,
         tokenizers: Tokenizer::ALL.to_vec(),
-        output_root: root.to_path_buf(),
-        question_mode: QuestionMode::OnePrompt,
-        prompt_variants: 1,
-        shuffle: false,
-        shard: None,
-        primers: vec![false],
-        suite: bench::suites::product(),
+        ..crate::support::one_table_plan(root)
     };
     let providers: Vec<Box<dyn Provider>> = vec![
         Box::new(Reference),
@@ -481,21 +474,21 @@ fn every_report_returns_the_expected_rows() {
                 }
             }
             // Analysis tasks only: a `formats` run has no task rows (tests/integration/
-            // tasks_run.rs checks it on a `tasks` run).
+            // suites/tasks_run.rs checks it on a `tasks` run).
             "task_scores.sql" | "task_formats.sql" => {
                 assert!(t.rows.is_empty(), "{name}: {:?}", t.rows)
             }
             // Written documents only: a `formats` run has none (tests/integration/
-            // write_run.rs runs them on a `write` run through `bench run`'s ranking).
+            // suites/write_run.rs runs them on a `write` run through `bench run`'s ranking).
             "write_accuracy.sql" | "write_failures.sql" => {
                 assert!(t.rows.is_empty(), "{name}: {:?}", t.rows)
             }
-            // Two runs named by bench_a and bench_b only (tests/integration/compare.rs runs
+            // Two runs named by bench_a and bench_b only (tests/integration/report/compare.rs runs
             // them through `bench compare`): unset, nothing is paired.
             "compare.sql" | "compare_pairs.sql" | "compare_tasks.sql" => {
                 assert!(t.rows.is_empty(), "{name}: {:?}", t.rows)
             }
-            // Keys every answer contradicts in agreement (tests/integration/question_file.rs
+            // Keys every answer contradicts in agreement (tests/integration/suites/question_file.rs
             // plants two and checks the report's lines): at least 2 answers, all saying one
             // value that is not the key's.
             "key_check.sql" => {
@@ -504,16 +497,16 @@ fn every_report_returns_the_expected_rows() {
                     assert_ne!(row[col(&t, "all_say")], row[col(&t, "key_says")], "{row:?}");
                 }
             }
-            // Runs asked in several wordings only (tests/integration/prompt_wording.rs checks
+            // Runs asked in several wordings only (tests/integration/run/prompt_wording.rs checks
             // the report built on it): this run asked one.
-            // The corrupted track only (tests/integration/corrupted.rs checks its rows).
+            // The corrupted track only (tests/integration/suites/corrupted.rs checks its rows).
             "corrupted.sql" => {
                 assert!(t.rows.is_empty(), "{name}: {:?}", t.rows)
             }
             "prompt_wording.sql" => {
                 assert!(t.rows.is_empty(), "{name}: {:?}", t.rows)
             }
-            // Imported runs only (tests/integration/import.rs checks both on the published
+            // Imported runs only (tests/integration/import/toon.rs checks both on the published
             // files): a run bench made has no imported answers.
             "imported.sql" | "imported_disagreements.sql" | "imported_replies.sql" => {
                 assert!(t.rows.is_empty(), "{name}: {:?}", t.rows)

@@ -2,32 +2,10 @@
 //! a planted regression in one format (exit 1 naming it), two identical runs (exit 0, every Δ
 //! 0), and runs over different data refused with a one-line reason.
 
-use super::report::{Double, ids, model, plan};
-use super::run_cli::bench;
-use super::runs::run as run_plan;
-use bench::runner::Options;
+use crate::support::bench;
+use crate::support::doubles::run_double as run;
 use serde_json::Value;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-
-/// One run of `name`'s double over `records` records, under `root`.
-pub(super) async fn run(
-    root: &Path,
-    name: &str,
-    wrong: &[(&'static str, u32)],
-    records: u32,
-) -> PathBuf {
-    let wrong: HashMap<_, _> = wrong.iter().map(|&(f, n)| (f, ids(1..=n))).collect();
-    let plan = plan(root, vec![records], 1);
-    let outcome = run_plan(
-        &plan,
-        vec![model(Double::new(name, wrong))],
-        Options::default(),
-    )
-    .await;
-    assert_eq!(outcome.missing, 0);
-    outcome.jsonl.parent().unwrap().to_path_buf()
-}
 
 /// `bench compare A B --format json` plus `extra`: exit code, the parsed output, stderr.
 fn compare(a: &Path, b: &Path, extra: &[&str]) -> (i32, Option<Value>, String) {
@@ -141,14 +119,14 @@ async fn write_run(root: &Path, first: &str, later: &str) -> PathBuf {
     use wiremock::{Mock, MockServer, matchers::method};
     let server = MockServer::start().await;
     Mock::given(method("POST"))
-        .respond_with(super::write_run::Model {
+        .respond_with(crate::support::mocks::FirstThenLater {
             first: first.into(),
             later: later.into(),
         })
         .mount(&server)
         .await;
     let cases = root.join("cases.json");
-    std::fs::write(&cases, super::write_run::CASE).unwrap();
+    std::fs::write(&cases, crate::support::mocks::WRITE_CASE).unwrap();
     let (uri, root) = (format!("{}/v1", server.uri()), root.to_path_buf());
     tokio::task::spawn_blocking(move || {
         let out = bench(&root.join("cache"))
@@ -178,7 +156,7 @@ async fn write_run(root: &Path, first: &str, later: &str) -> PathBuf {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        super::run_cli::run_dir(&root.join("data"))
+        crate::support::run_dir(&root.join("data"))
     })
     .await
     .unwrap()
@@ -247,7 +225,7 @@ fn tasks_runs_compare_per_format_and_per_task() {
             "{}",
             String::from_utf8_lossy(&out.stderr)
         );
-        dirs.push(super::run_cli::run_dir(&tmp.path().join("data")));
+        dirs.push(crate::support::run_dir(&tmp.path().join("data")));
         std::thread::sleep(std::time::Duration::from_millis(1100));
     }
     let (code, json, stderr) = compare(&dirs[0], &dirs[1], &["--fail-on", "regression"]);
@@ -294,8 +272,8 @@ fn compare_names_the_wordings_and_orders_its_pairs_compare() {
             .arg(&root)
             .output()
             .unwrap();
-        super::success_stdout(&out);
-        super::run_cli::run_dir(&root)
+        crate::support::success_stdout(&out);
+        crate::support::run_dir(&root)
     };
     let plain = run(&[]);
     let worded = run(&["--prompt-variants", "3", "--shuffle"]);
@@ -307,7 +285,7 @@ fn compare_names_the_wordings_and_orders_its_pairs_compare() {
             .args([a, b])
             .output()
             .unwrap();
-        super::success_stdout(&out);
+        crate::support::success_stdout(&out);
         String::from_utf8_lossy(&out.stdout).to_string()
     };
     let mixed = text(&plain, &worded);
@@ -371,8 +349,8 @@ fn compare_names_what_only_one_run_asked() {
             .arg(&root)
             .output()
             .unwrap();
-        super::success_stdout(&out);
-        super::run_cli::run_dir(&root)
+        crate::support::success_stdout(&out);
+        crate::support::run_dir(&root)
     };
     let big = run("csv,json_compact,yaml", "3");
     // Run ids and folders are named by the second.
@@ -383,7 +361,7 @@ fn compare_names_what_only_one_run_asked() {
         .args([&big, &small])
         .output()
         .unwrap();
-    let text = super::success_stdout(&out);
+    let text = crate::support::success_stdout(&out);
     assert!(
         text.contains(
             "Left out, asked in one run only: formats yaml only in A; runs 2–3 only in A (the \
@@ -398,7 +376,7 @@ fn compare_names_what_only_one_run_asked() {
         .args([&small, &again])
         .output()
         .unwrap();
-    assert!(!super::success_stdout(&out).contains("Left out"));
+    assert!(!crate::support::success_stdout(&out).contains("Left out"));
 }
 
 /// `--records 31` against `--records 31,62` (issue 54): the stored hashes are one per size and
@@ -430,8 +408,8 @@ fn runs_sharing_a_size_compare_on_it_and_leave_out_the_other() {
             .arg(&root)
             .output()
             .unwrap();
-        super::success_stdout(&out);
-        super::run_cli::run_dir(&root)
+        crate::support::success_stdout(&out);
+        crate::support::run_dir(&root)
     };
     let one = run("31");
     std::thread::sleep(std::time::Duration::from_millis(1100));
@@ -441,7 +419,7 @@ fn runs_sharing_a_size_compare_on_it_and_leave_out_the_other() {
         .args([&one, &two])
         .output()
         .unwrap();
-    let text = super::success_stdout(&out);
+    let text = crate::support::success_stdout(&out);
     assert!(
         text.contains("Left out, asked in one run only: records 62 only in B."),
         "{text}"

@@ -4,8 +4,8 @@
 //! observed loss of exactly the margin is not non-inferior, and the recommendation is the
 //! cheapest non-inferior format.
 
-use super::report::{Double, find, ids, model, plan};
-use super::runs::run as run_plan;
+use crate::support::doubles::{Double, find, ids, model, plan};
+use crate::support::run_plan;
 use bench::report::data::run_info;
 use bench::report::gather::gather_run;
 use bench::runner::Options;
@@ -197,7 +197,7 @@ fn reads_as_words(md: &str) {
 
 /// `bench report --margin PP` on `dir`; its analytics_results.json.
 fn analytics(dir: &Path, margin: f64) -> serde_json::Value {
-    let out = super::run_cli::bench(&dir.join("cache"))
+    let out = crate::support::bench(&dir.join("cache"))
         .args([
             "report",
             dir.to_str().unwrap(),

@@ -1,7 +1,7 @@
 //! A run log that holds no lines gets the same one line from `report`, `query` and `rescore`,
 //! and a query that matches nothing says so instead of printing an empty grid.
 
-use super::run_cli::bench;
+use crate::support::bench;
 
 #[test]
 fn an_empty_run_log_gets_one_line_from_report_query_and_rescore() {
@@ -66,7 +66,7 @@ fn a_query_that_matches_nothing_says_so() {
         .arg(&root)
         .output()
         .unwrap();
-    super::success_stdout(&out);
+    crate::support::success_stdout(&out);
     let out = bench(tmp.path())
         .args([
             "query",
@@ -77,7 +77,7 @@ fn a_query_that_matches_nothing_says_so() {
         .arg(&root)
         .output()
         .unwrap();
-    let stdout = super::success_stdout(&out);
+    let stdout = crate::support::success_stdout(&out);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(stdout, "", "no empty grid");
     assert!(
@@ -95,5 +95,5 @@ fn a_query_that_matches_nothing_says_so() {
         .arg(&root)
         .output()
         .unwrap();
-    assert_eq!(super::success_stdout(&out).trim(), "format");
+    assert_eq!(crate::support::success_stdout(&out).trim(), "format");
 }

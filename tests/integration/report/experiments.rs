@@ -3,15 +3,13 @@
 //! runs of one plan pool; `--run` narrows the views to one run folder; a SQL file that ranks
 //! none of the runs read names the file that does.
 
-use assert_cmd::Command;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::Path;
 
 /// `bench run` offline into `root` with `args`, the report left out.
 fn run(root: &Path, args: &[&str]) {
-    let out = Command::cargo_bin("bench")
-        .unwrap()
+    let out = crate::support::binary()
         .arg("run")
         .args([
             "--runs",
@@ -25,20 +23,19 @@ fn run(root: &Path, args: &[&str]) {
         .arg(root)
         .output()
         .unwrap();
-    super::success_stdout(&out);
+    crate::support::success_stdout(&out);
 }
 
 /// `bench query` over `root` with `args`, its rows as JSON objects.
 fn query(root: &Path, args: &[&str]) -> Vec<serde_json::Map<String, Value>> {
-    let out = Command::cargo_bin("bench")
-        .unwrap()
+    let out = crate::support::binary()
         .arg("query")
         .args(args)
         .args(["--format", "json", "--root"])
         .arg(root)
         .output()
         .unwrap();
-    let text = super::success_stdout(&out);
+    let text = crate::support::success_stdout(&out);
     let rows: Vec<Value> = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
     rows.into_iter()
         .map(|r| r.as_object().unwrap().clone())
@@ -175,8 +172,7 @@ fn query_and_export_read_one_run_with_dash_dash_run() {
     assert_eq!(one[0]["records"], 12);
 
     let export = |extra: &[&str], dir: &str| {
-        let out = Command::cargo_bin("bench")
-            .unwrap()
+        let out = crate::support::binary()
             .args(["export", "--parquet"])
             .arg(tmp.path().join(dir))
             .arg("--root")
@@ -184,7 +180,7 @@ fn query_and_export_read_one_run_with_dash_dash_run() {
             .args(extra)
             .output()
             .unwrap();
-        let text = super::success_stdout(&out);
+        let text = crate::support::success_stdout(&out);
         let rows = text
             .lines()
             .find_map(|l| l.strip_prefix("results: "))
@@ -195,8 +191,7 @@ fn query_and_export_read_one_run_with_dash_dash_run() {
     let (every, latest) = (export(&[], "all"), export(&["--run", "latest"], "one"));
     assert!(latest > 0 && 2 * latest == every, "{latest} of {every}");
 
-    let out = Command::cargo_bin("bench")
-        .unwrap()
+    let out = crate::support::binary()
         .args(["query", "-e", count, "--run", "latest~5", "--root"])
         .arg(&root)
         .output()
@@ -210,8 +205,7 @@ fn query_and_export_read_one_run_with_dash_dash_run() {
 fn rankings_after_only_tasks_runs_name_the_file_that_ranks_them() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("data");
-    let out = Command::cargo_bin("bench")
-        .unwrap()
+    let out = crate::support::binary()
         .args([
             "run",
             "--suite",
@@ -224,14 +218,13 @@ fn rankings_after_only_tasks_runs_name_the_file_that_ranks_them() {
         .arg(&root)
         .output()
         .unwrap();
-    super::success_stdout(&out);
-    let out = Command::cargo_bin("bench")
-        .unwrap()
+    crate::support::success_stdout(&out);
+    let out = crate::support::binary()
         .args(["query", "sql/rankings.sql", "--root"])
         .arg(&root)
         .output()
         .unwrap();
-    let stdout = super::success_stdout(&out);
+    let stdout = crate::support::success_stdout(&out);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(stdout, "", "no empty table: {stdout}");
     assert!(
@@ -240,13 +233,12 @@ fn rankings_after_only_tasks_runs_name_the_file_that_ranks_them() {
         "{stderr}"
     );
     // The file that does rank them finds rows and says nothing more.
-    let out = Command::cargo_bin("bench")
-        .unwrap()
+    let out = crate::support::binary()
         .args(["query", "sql/task_scores.sql", "--root"])
         .arg(&root)
         .output()
         .unwrap();
-    assert!(super::success_stdout(&out).contains("tasks"));
+    assert!(crate::support::success_stdout(&out).contains("tasks"));
     assert!(
         out.stderr.is_empty(),
         "{}",

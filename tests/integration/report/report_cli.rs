@@ -1,6 +1,6 @@
 //! `bench report` and the report at the end of `bench run`, as a user runs them.
 
-use super::run_cli::bench;
+use crate::support::bench;
 use std::path::{Path, PathBuf};
 
 fn only_run(root: &Path) -> PathBuf {

@@ -6,7 +6,7 @@
 //! missing, unless BENCH_SPARK_PYTHON (set by .ci/run) names the Python to use: then they must
 //! be there.
 
-use super::run_cli::{bench, run_dir};
+use crate::support::{bench, run_dir};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -69,7 +69,7 @@ fn spark(python: &str, dir: &Path, files: &[&str]) -> BTreeMap<String, String> {
         .env("BENCH_SPARK_MASTER", "local[2]")
         .output()
         .unwrap();
-    let stdout = super::success_stdout(&out);
+    let stdout = crate::support::success_stdout(&out);
     eprintln!(
         "spark: {} files in {:.1} s",
         files.len(),
@@ -105,7 +105,7 @@ fn duckdb(tmp: &Path, source: (&str, &Path), file: &str) -> String {
         .arg(manifest().join("sql").join(file))
         .output()
         .unwrap();
-    super::success_stdout(&out)
+    crate::support::success_stdout(&out)
 }
 
 fn rows(csv_text: &str) -> Vec<Vec<String>> {
@@ -179,7 +179,7 @@ fn run(tmp: &Path, root: &Path, args: &[&str]) -> PathBuf {
         .arg(root)
         .output()
         .unwrap();
-    super::success_stdout(&out);
+    crate::support::success_stdout(&out);
     run_dir(root)
 }
 
@@ -192,7 +192,7 @@ fn export(tmp: &Path, root: &Path, dir: &Path, run: Option<&Path>) -> String {
     if let Some(run) = run {
         cmd.arg("--run").arg(run);
     }
-    super::success_stdout(&cmd.output().unwrap())
+    crate::support::success_stdout(&cmd.output().unwrap())
 }
 
 /// The row counts DuckDB reads from `source` (`--parquet` an export or `--root` the run logs),
@@ -209,7 +209,7 @@ fn duckdb_counts(tmp: &Path, source: (&str, &Path)) -> String {
         ])
         .output()
         .unwrap();
-    super::success_stdout(&out)
+    crate::support::success_stdout(&out)
 }
 
 #[test]
@@ -286,7 +286,7 @@ fn spark_sql_gives_duckdbs_rows_for_every_statistics_file() {
         .args(&shards)
         .output()
         .unwrap();
-    super::success_stdout(&out);
+    crate::support::success_stdout(&out);
 
     let dir = tmp.path().join("export");
     let said = export(tmp.path(), &history, &dir, None);
@@ -346,7 +346,7 @@ fn an_export_appends_a_run_and_replaces_one_exported_again() {
     export(tmp.path(), &root, &dir, Some(&second));
     let files_of = |run: &Path| -> BTreeMap<PathBuf, std::time::SystemTime> {
         let name = format!("ts={}", run.file_name().unwrap().to_string_lossy());
-        super::files_under(&dir)
+        crate::support::files_under(&dir)
             .into_iter()
             .filter(|p| p.components().any(|c| c.as_os_str() == name.as_str()))
             .map(|p| {
@@ -373,7 +373,7 @@ fn an_export_appends_a_run_and_replaces_one_exported_again() {
     );
     assert!(again.iter().all(|(p, t)| *t > first_files[p]), "replaced");
     assert!(
-        super::files_under(&dir)
+        crate::support::files_under(&dir)
             .iter()
             .all(|p| !p.to_string_lossy().contains(".bench-export")),
         "no staging left"

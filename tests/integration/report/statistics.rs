@@ -2,119 +2,13 @@
 //! except on known questions of known formats, run through the real runner; the paired test
 //! must find exactly the planted differences, and no others.
 
-use super::runs::run as run_plan;
-use bench::dataset::{Structure, Variant};
-use bench::formats::Format;
-use bench::prompt::parse_data_block;
-use bench::providers::{ModelConfig, Provider, ProviderError, Reference, Request, Response};
-use bench::report::data::ComparisonRow;
+use crate::support::doubles::{Double, find, ids, model, plan};
+use crate::support::run_plan;
 use bench::report::gather::gather;
-use bench::runner::{Model, Options, Plan, QuestionMode};
-use bench::tokens::Tokenizer;
-use serde_json::{Map, Value, json};
+use bench::runner::Options;
+use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
-
-/// Answers like the reference, but "WRONG" for the planted question ids of each format, and
-/// fails the `fail_call`-th call (1-based) of the format `fail_format`.
-pub(super) struct Double {
-    model: String,
-    wrong: HashMap<&'static str, BTreeSet<String>>,
-    fail_format: &'static str,
-    fail_call: usize,
-    calls: std::sync::atomic::AtomicUsize,
-}
-
-impl Double {
-    /// Wrong on `wrong`'s question ids of each format, never failing a call.
-    pub(super) fn new(model: &str, wrong: HashMap<&'static str, BTreeSet<String>>) -> Self {
-        Self {
-            model: model.into(),
-            wrong,
-            fail_format: "",
-            fail_call: 0,
-            calls: Default::default(),
-        }
-    }
-}
-
-pub(super) fn ids(range: std::ops::RangeInclusive<u32>) -> BTreeSet<String> {
-    range.map(|i| format!("q{i:03}")).collect()
-}
-
-#[async_trait::async_trait]
-impl Provider for Double {
-    fn name(&self) -> &str {
-        "double"
-    }
-    fn model(&self) -> &str {
-        &self.model
-    }
-    fn params(&self) -> Value {
-        json!({})
-    }
-    fn url(&self) -> Option<String> {
-        None
-    }
-    fn caches_prompts(&self) -> bool {
-        false
-    }
-    async fn complete(&self, req: &Request<'_>) -> Result<Response, ProviderError> {
-        let mut resp = Reference.complete(req).await?;
-        let input: String = req.messages.iter().map(|m| m.content.as_str()).collect();
-        let (format, _) = parse_data_block(&input).expect("data block");
-        if format == self.fail_format
-            && self.calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1 == self.fail_call
-        {
-            return Err(ProviderError::BadPrompt("simulated failure".into()));
-        }
-        let mut answers: Map<String, Value> = serde_json::from_str(&resp.output).unwrap();
-        if let Some(wrong) = self.wrong.get(format) {
-            for (id, v) in answers.iter_mut() {
-                if wrong.contains(id) {
-                    *v = json!("WRONG");
-                }
-            }
-        }
-        resp.output = serde_json::to_string(&answers).unwrap();
-        Ok(resp)
-    }
-}
-
-pub(super) fn model(d: Double) -> Model {
-    Model {
-        config: ModelConfig {
-            provider: "double".into(),
-            model: d.model.clone(),
-            ..ModelConfig::default()
-        },
-        provider: Box::new(d),
-    }
-}
-
-pub(super) fn plan(root: &Path, records: Vec<u32>, runs: u32) -> Plan {
-    Plan {
-        formats: vec![
-            Format::Csv,
-            Format::JsonCompact,
-            Format::JsonPretty,
-            Format::Yaml,
-        ],
-        structures: vec![Structure::Flat],
-        variants: vec![Variant::Mandatory],
-        records,
-        seed: 42,
-        runs,
-        tokenizers: vec![Tokenizer::O200kBase],
-        output_root: root.to_path_buf(),
-        question_mode: QuestionMode::OnePrompt,
-        prompt_variants: 1,
-        shuffle: false,
-        shard: None,
-        primers: vec![false],
-        suite: bench::suites::product(),
-    }
-}
 
 /// One run, two test doubles: `planted` is wrong on q001–q015 (retrieval) in csv only;
 /// `holm` has known discordant pairs against json_compact in three formats.
@@ -145,12 +39,6 @@ async fn run(root: &Path, records: Vec<u32>) -> std::path::PathBuf {
     let outcome = run_plan(&plan, vec![model(planted), model(holm)], Options::default()).await;
     assert_eq!(outcome.missing, 0);
     outcome.jsonl.parent().unwrap().to_path_buf()
-}
-
-pub(super) fn find<'a>(rows: &'a [ComparisonRow], model: &str, format: &str) -> &'a ComparisonRow {
-    rows.iter()
-        .find(|c| c.family.model == model && c.format == format)
-        .unwrap_or_else(|| panic!("no comparison for {model} {format}"))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,7 +1,6 @@
 //! The staging views over a log of every suite: the streaming forms of `sql/views.sql` (issue
 //! 28) give what the forms they replaced gave, and the export writes what the views hold.
 
-use assert_cmd::Command;
 use bench::analytics::{Analytics, Table};
 use serde_json::json;
 use std::path::Path;
@@ -14,15 +13,14 @@ fn every_suite(root: &Path) {
         &["--suite", "write", "--runs", "1"],
         &["--suite", "corrupted", "--runs", "1"],
     ] {
-        let out = Command::cargo_bin("bench")
-            .unwrap()
+        let out = crate::support::binary()
             .arg("run")
             .args(args)
             .args(["--no-report", "--output-root"])
             .arg(root)
             .output()
             .unwrap();
-        super::success_stdout(&out);
+        crate::support::success_stdout(&out);
     }
 }
 

@@ -1,7 +1,7 @@
 //! The dry run estimates the offline reference answerer as what it is, a local decoder: its
 //! wall time in seconds, not a model's minutes.
 
-use super::run_cli::bench;
+use crate::support::bench;
 
 #[test]
 fn the_dry_run_estimates_the_local_answerer_as_local() {
@@ -10,7 +10,7 @@ fn the_dry_run_estimates_the_local_answerer_as_local() {
         .args(["run", "--dry-run"])
         .output()
         .unwrap();
-    let text = super::success_stdout(&out);
+    let text = crate::support::success_stdout(&out);
     let row = text
         .lines()
         .find(|l| l.contains("reference:reference"))

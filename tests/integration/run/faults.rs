@@ -1,7 +1,7 @@
 //! Faults of the machine, not of the provider: the output folder's disk fills up mid-run
 //! (a small tmpfs, when the test may mount one), and a read-only output root.
 
-use super::run_cli::{bench, parse, run_dir};
+use crate::support::{bench, parse, run_dir};
 use bench::runlog::Line;
 use std::path::Path;
 use std::process::Command;
@@ -42,7 +42,7 @@ impl Drop for Tmpfs {
 
 fn run(cache: &Path, root: &Path, extra: &[&str]) -> std::process::Output {
     bench(cache)
-        .args(crate::run_cli::ONE_TABLE_RUN)
+        .args(crate::support::ONE_TABLE_RUN)
         .args(["--runs", "20", "--no-report", "--output-root"])
         .arg(root)
         .args(extra)
@@ -109,7 +109,7 @@ fn a_full_disk_stops_the_run_cleanly_and_resume_completes_it() {
         .arg(&dir)
         .output()
         .unwrap();
-    super::success_stdout(&out);
+    crate::support::success_stdout(&out);
     super::run_cli::assert_each_sample_once(&dir, 20);
 
     // Full before the first call (the run's data files do not fit): one line, the same way out,
@@ -140,7 +140,7 @@ fn a_full_disk_stops_the_run_cleanly_and_resume_completes_it() {
         .arg(&dir)
         .output()
         .unwrap();
-    super::success_stdout(&out);
+    crate::support::success_stdout(&out);
     super::run_cli::assert_each_sample_once(&dir, 20);
 
     // Read-only: refused before a run folder (or a call) exists.
@@ -161,7 +161,7 @@ async fn call(base: &str) -> Option<String> {
     let mut cfg = bench::providers::ModelConfig::from_spec("openai-compatible:m").unwrap();
     cfg.base_url = Some(base.to_string());
     cfg.timeout_secs = Some(20.0);
-    let p = bench::providers::build(&cfg, &super::providers::fake_env).unwrap();
+    let p = bench::providers::build(&cfg, &crate::support::mocks::fake_env).unwrap();
     let messages = [bench::prompt::Message::new("user", "hi")];
     let req = bench::providers::Request {
         messages: &messages,

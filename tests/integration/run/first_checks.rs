@@ -3,7 +3,7 @@
 //! counter that answers in another shape is an answer, fallen back from at once and not asked
 //! again (item 4); every suite's data tokens rest on one rule, said on its report (item 7).
 
-use super::run_cli::{bench, parse, results, run_dir};
+use crate::support::{bench, parse, results, run_dir};
 use bench::runlog::Line;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
@@ -224,7 +224,7 @@ async fn the_tasks_suite_ranks_by_the_providers_counts_and_its_report_says_so() 
     })
     .await
     .unwrap();
-    let stdout = crate::success_stdout(&out);
+    let stdout = crate::support::success_stdout(&out);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("rest on o200k_base"), "{err}");
     assert!(

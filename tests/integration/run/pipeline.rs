@@ -7,8 +7,7 @@ use bench::prompt::Prompt;
 use bench::providers::reference::Lookups;
 use bench::providers::{Provider, ProviderError, Reference, Request, Response, Usage};
 use bench::questions;
-use bench::runner::{Plan, QuestionMode, sequential};
-use bench::tokens::Tokenizer;
+use bench::runner::{Plan, sequential};
 use serde_json::{Value, json};
 
 fn block_on<F: std::future::Future>(f: F) -> F::Output {
@@ -112,20 +111,11 @@ impl Provider for Chatty {
 fn unparseable_output_fails_every_question_and_is_kept() {
     let tmp = tempfile::tempdir().unwrap();
     let plan = Plan {
-        formats: vec![Format::Csv],
-        structures: vec![Structure::Flat],
         variants: vec![Variant::Optional],
         records: vec![5],
         seed: 1,
         runs: 2,
-        tokenizers: vec![Tokenizer::O200kBase],
-        output_root: tmp.path().to_path_buf(),
-        question_mode: QuestionMode::OnePrompt,
-        prompt_variants: 1,
-        shuffle: false,
-        shard: None,
-        primers: vec![false],
-        suite: bench::suites::product(),
+        ..crate::support::one_table_plan(tmp.path())
     };
     let providers: Vec<Box<dyn Provider>> = vec![Box::new(Chatty)];
     let outcome = block_on(sequential(&plan, providers)).unwrap();

@@ -3,7 +3,7 @@
 //! reference, except that yaml loses ten retrieval answers under the `numbered` wording only;
 //! the report must find that and name the wording.
 
-use super::runs::run as run_plan;
+use crate::support::run_plan;
 use bench::formats::Format;
 use bench::prompt::parse_data_block;
 use bench::providers::{ModelConfig, Provider, ProviderError, Reference, Request, Response};
@@ -13,7 +13,7 @@ use serde_json::{Map, Value, json};
 
 /// Answers like the reference, but "WRONG" on q001 … qN, N = `wrong(format, data, prompt)`:
 /// a model whose accuracy depends on what it is shown (the wording here, the size in
-/// tests/integration/sweep.rs).
+/// tests/integration/run/sweep.rs).
 pub(super) struct WrongFirst {
     /// Model name.
     pub(super) model: &'static str,
@@ -80,7 +80,7 @@ fn worded(format: &str, _: &str, prompt: &str) -> usize {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_verdict_that_changes_under_one_wording_is_found_and_named() {
     let tmp = tempfile::tempdir().unwrap();
-    let mut plan = super::report::plan(tmp.path(), vec![31], 4);
+    let mut plan = crate::support::doubles::plan(tmp.path(), vec![31], 4);
     plan.formats = vec![Format::Csv, Format::JsonCompact, Format::Yaml];
     plan.prompt_variants = 4;
     let model = WrongFirst {
@@ -131,7 +131,7 @@ async fn a_verdict_that_changes_under_one_wording_is_found_and_named() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn shuffled_runs_keep_pairs_aligned_and_the_reference_at_100() {
     let tmp = tempfile::tempdir().unwrap();
-    let mut plan = super::report::plan(tmp.path(), vec![31], 3);
+    let mut plan = crate::support::doubles::plan(tmp.path(), vec![31], 3);
     plan.formats = vec![Format::Csv, Format::MarkdownKv, Format::ToonDefault];
     plan.shuffle = true;
     plan.prompt_variants = 3;
@@ -182,7 +182,7 @@ async fn shuffled_runs_keep_pairs_aligned_and_the_reference_at_100() {
 /// record orders (one prompt key, a different prompt per run).
 #[test]
 fn a_shuffled_worded_run_rescores_to_the_same_grades() {
-    use super::run_cli::{bench, run_dir};
+    use crate::support::{bench, run_dir};
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("out");
     let out = bench(&tmp.path().join("cache"))
@@ -297,7 +297,7 @@ fn the_write_suite_asks_in_each_wording_and_the_report_finds_the_one_that_change
     )
     .unwrap();
     let root = tmp.path().join("data");
-    let out = super::run_cli::bench(&tmp.path().join("cache"))
+    let out = crate::support::bench(&tmp.path().join("cache"))
         .args([
             "run",
             "--suite",
@@ -322,15 +322,15 @@ fn the_write_suite_asks_in_each_wording_and_the_report_finds_the_one_that_change
         .arg(&root)
         .output()
         .unwrap();
-    super::success_stdout(&out);
-    let dir = super::run_cli::run_dir(&root);
-    let lines = super::run_cli::parse(&dir.join("write.jsonl"));
+    crate::support::success_stdout(&out);
+    let dir = crate::support::run_dir(&root);
+    let lines = crate::support::parse(&dir.join("write.jsonl"));
     let Line::Metadata(meta) = &lines[0] else {
         panic!("metadata first")
     };
     let want = ["default", "numbered", "role_first", "given_first"];
     assert_eq!(meta.prompt_variants, want);
-    let rs = super::run_cli::results(&lines);
+    let rs = crate::support::results(&lines);
     assert_eq!(rs.len(), 2 * 2 * 4);
     for r in &rs {
         let w = r.prompt_variant.as_deref().unwrap();
@@ -344,19 +344,19 @@ fn the_write_suite_asks_in_each_wording_and_the_report_finds_the_one_that_change
         }
     }
     // Rescore finds each result's prompt in its own wording and grades it the same.
-    let out = super::run_cli::bench(&tmp.path().join("cache"))
+    let out = crate::support::bench(&tmp.path().join("cache"))
         .arg("rescore")
         .arg(&dir)
         .output()
         .unwrap();
-    super::success_stdout(&out);
+    crate::support::success_stdout(&out);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let again = stdout
         .lines()
         .next()
         .unwrap()
         .trim_start_matches("rescored run: ");
-    let again = super::run_cli::parse(&std::path::Path::new(again).join("write.jsonl"));
+    let again = crate::support::parse(&std::path::Path::new(again).join("write.jsonl"));
     let grades = |rs: Vec<&bench::runlog::ResultRecord>| {
         let mut g: Vec<_> = rs
             .iter()
@@ -371,7 +371,7 @@ fn the_write_suite_asks_in_each_wording_and_the_report_finds_the_one_that_change
         g.sort();
         g
     };
-    assert_eq!(grades(super::run_cli::results(&again)), grades(rs.clone()));
+    assert_eq!(grades(crate::support::results(&again)), grades(rs.clone()));
     let report = std::fs::read_to_string(dir.join("write/BENCHMARK_REPORT.md")).unwrap();
     let line = "**openai-compatible/m, write suite**: the most accurate over all wordings, \
                 `yaml`, holds under 3/4 wordings only; the verdict changes under `numbered` \

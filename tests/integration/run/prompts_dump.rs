@@ -1,7 +1,7 @@
 //! `bench dump-prompts` writes the prompts `bench run` would send, for every suite, and
 //! `--show-requests --full` prints the same prompt whole inside the request body.
 
-use super::run_cli::bench;
+use crate::support::bench;
 use serde_json::Value;
 
 #[test]
@@ -39,7 +39,7 @@ fn dump_prompts_writes_every_suites_prompts() {
             .arg(&dir)
             .output()
             .unwrap();
-        let stdout = super::success_stdout(&out);
+        let stdout = crate::support::success_stdout(&out);
         let files: Vec<String> = std::fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -90,7 +90,7 @@ fn show_requests_full_prints_the_whole_prompt_that_dump_prompts_writes() {
             .args(plan)
             .output()
             .unwrap();
-        super::success_stdout(&out)
+        crate::support::success_stdout(&out)
     };
     let body = |text: &str| -> Value {
         let start = text.find("\n{\n").unwrap() + 1;
@@ -113,7 +113,7 @@ fn show_requests_full_prints_the_whole_prompt_that_dump_prompts_writes() {
         .arg(&dir)
         .output()
         .unwrap();
-    super::success_stdout(&out);
+    crate::support::success_stdout(&out);
     let written = std::fs::read_to_string(dir.join("csv.txt")).unwrap();
     assert_eq!(sent, written);
 }

@@ -3,7 +3,7 @@
 //! points worse on the cheapest does not get it (and that format is said dropped once, not
 //! after every later round); and a budget is never passed.
 
-use super::report::{Double, ids, plan};
+use crate::support::doubles::{Double, ids, plan};
 use bench::formats::Format;
 use bench::providers::{ModelConfig, Price};
 use bench::recommend::{self, Recommendation, Settings};
@@ -132,13 +132,13 @@ async fn a_dropped_format_is_listed_once_though_later_rounds_see_it_again() {
 #[test]
 fn the_reference_answerers_recommendation_says_it_is_a_self_check() {
     let tmp = tempfile::tempdir().unwrap();
-    let out = super::run_cli::bench(&tmp.path().join("cache"))
+    let out = crate::support::bench(&tmp.path().join("cache"))
         .args(["recommend", "--provider", "reference", "--no-report"])
         .arg("--output-root")
         .arg(tmp.path().join("data"))
         .output()
         .unwrap();
-    let stdout = super::success_stdout(&out);
+    let stdout = crate::support::success_stdout(&out);
     let line = stdout
         .lines()
         .find(|l| l.starts_with("recommendation for reference") || l.starts_with("undecided"))

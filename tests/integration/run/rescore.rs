@@ -3,13 +3,9 @@
 //! questions, a `--data` file, analysis tasks); a reply changed in the log is graded again, not
 //! copied; a folder that is not a run is a one-line error.
 
-use assert_cmd::Command;
+use crate::support::bench;
 use bench::runlog::{Line, ResultRecord, SummaryRecord};
 use std::path::{Path, PathBuf};
-
-fn bench(root: &Path) -> Command {
-    super::run_cli::bench(&root.join("cache"))
-}
 
 fn runs(root: &Path) -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(root.join("benchmarks"))
@@ -58,7 +54,7 @@ fn tamper_first_reply(dir: &Path) -> String {
 fn rescore_reproduces(args: &[&str], items: Option<usize>) {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("data");
-    bench(tmp.path())
+    bench(&tmp.path().join("cache"))
         .args(["run", "--runs", "1", "--no-report"])
         .args(args)
         .arg("--output-root")
@@ -67,12 +63,12 @@ fn rescore_reproduces(args: &[&str], items: Option<usize>) {
         .success();
     let source = runs(&root).pop().unwrap();
     let changed = tamper_first_reply(&source);
-    let out = bench(tmp.path())
+    let out = bench(&tmp.path().join("cache"))
         .args(["rescore", "--no-report"])
         .arg(&source)
         .output()
         .unwrap();
-    crate::success_stdout(&out);
+    crate::support::success_stdout(&out);
     let new = runs(&root).into_iter().find(|d| *d != source).unwrap();
     let (_, old, _) = split(lines(&source));
     let (_, rescored, _) = split(lines(&new));
@@ -177,7 +173,7 @@ fn split(lines: Vec<Line>) -> (bench::runlog::Metadata, Vec<ResultRecord>, Summa
 fn rescoring_a_finished_run_reproduces_every_score() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("data");
-    bench(tmp.path())
+    bench(&tmp.path().join("cache"))
         .args(["run", "--runs", "1", "--formats", "csv,json_compact"])
         .args([
             "--variants",
@@ -191,12 +187,12 @@ fn rescoring_a_finished_run_reproduces_every_score() {
         .assert()
         .success();
     let source = runs(&root).pop().unwrap();
-    let out = bench(tmp.path())
+    let out = bench(&tmp.path().join("cache"))
         .args(["rescore", "--no-report"])
         .arg(&source)
         .output()
         .unwrap();
-    let stdout = crate::success_stdout(&out);
+    let stdout = crate::support::success_stdout(&out);
     let all = runs(&root);
     assert_eq!(all.len(), 2, "a new run folder beside the source");
     let new = all.into_iter().find(|d| *d != source).unwrap();
@@ -247,7 +243,7 @@ fn a_folder_that_is_not_a_run_is_a_one_line_error() {
     let empty = tmp.path().join("benchmarks").join("nothing");
     std::fs::create_dir_all(&empty).unwrap();
     for dir in [empty, tmp.path().join("no-such-folder")] {
-        let out = bench(tmp.path())
+        let out = bench(&tmp.path().join("cache"))
             .args(["rescore", "--no-report"])
             .arg(&dir)
             .output()
@@ -265,7 +261,7 @@ fn a_folder_that_is_not_a_run_is_a_one_line_error() {
 fn a_failed_rescore_leaves_no_run_folder() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path();
-    let out = bench(root)
+    let out = bench(&root.join("cache"))
         .args(["run", "--runs", "1", "--formats", "csv,yaml", "--no-report"])
         .arg("--output-root")
         .arg(root)
@@ -289,7 +285,11 @@ fn a_failed_rescore_leaves_no_run_folder() {
     lines[last] = serde_json::to_string(&v).unwrap();
     std::fs::write(&path, lines.join("\n") + "\n").unwrap();
     std::thread::sleep(std::time::Duration::from_millis(1100));
-    let out = bench(root).arg("rescore").arg(&dir).output().unwrap();
+    let out = bench(&root.join("cache"))
+        .arg("rescore")
+        .arg(&dir)
+        .output()
+        .unwrap();
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("does not hold the"), "{stderr}");

@@ -1,69 +1,12 @@
 //! `bench run` as a user runs it: resume after a cut log, dry run without keys, init-config,
 //! missing keys.
 
+use crate::support::{ONE_TABLE_RUN, bench, parse, results, run_dir};
 use assert_cmd::Command;
-use bench::runlog::{Line, ResultRecord};
+use bench::runlog::Line;
 use bench::runner::SampleKey;
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
-
-const KEY_ENVS: [&str; 5] = [
-    "ANTHROPIC_API_KEY",
-    "OPENAI_API_KEY",
-    "GEMINI_API_KEY",
-    "GOOGLE_API_KEY",
-    "OPENAI_BASE_URL",
-];
-
-/// `bench run` of one table: CSV, flat, mandatory (the smallest plan with real calls).
-pub const ONE_TABLE_RUN: [&str; 7] = [
-    "run",
-    "--formats",
-    "csv",
-    "--structures",
-    "flat",
-    "--variants",
-    "mandatory",
-];
-
-pub(super) fn bench(cache: &Path) -> Command {
-    let mut c = Command::cargo_bin("bench").unwrap();
-    for k in KEY_ENVS {
-        c.env_remove(k);
-    }
-    c.env("BENCH_CACHE_DIR", cache);
-    c
-}
-
-/// The newest run folder under `root/benchmarks`.
-pub(super) fn run_dir(root: &Path) -> PathBuf {
-    let mut dirs: Vec<_> = std::fs::read_dir(root.join("benchmarks"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    dirs.sort();
-    dirs.pop().unwrap()
-}
-
-/// Every line of a run log.
-pub(super) fn parse(jsonl: &Path) -> Vec<Line> {
-    std::fs::read_to_string(jsonl)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l:.80}")))
-        .collect()
-}
-
-/// The result lines of a run log.
-pub(super) fn results(lines: &[Line]) -> Vec<&ResultRecord> {
-    lines
-        .iter()
-        .filter_map(|l| match l {
-            Line::Result(r) => Some(r.as_ref()),
-            _ => None,
-        })
-        .collect()
-}
+use std::path::Path;
 
 #[test]
 fn resume_completes_a_log_cut_mid_line_without_duplicates() {
@@ -202,7 +145,7 @@ fn dry_run_plans_real_providers_without_network_or_keys() {
         .arg(tmp.path().join("data"))
         .output()
         .unwrap();
-    let stdout = crate::success_stdout(&out);
+    let stdout = crate::support::success_stdout(&out);
     for needle in [
         "anthropic:claude-sonnet-4-5",
         "openai:gpt-4.1-mini",
@@ -242,7 +185,7 @@ fn init_config_writes_a_template_the_run_accepts() {
         .arg(&path)
         .output()
         .unwrap();
-    let stdout = crate::success_stdout(&out);
+    let stdout = crate::support::success_stdout(&out);
     assert!(stdout.contains("reference"), "{stdout}");
     // Issue 54: the printed next step's real run works as written, with no key and no server
     // (it stopped at `ANTHROPIC_API_KEY is not set`).
@@ -570,7 +513,7 @@ fn the_printed_ranking_is_rankings_sql_ties_included() {
         .arg(&root)
         .output()
         .unwrap();
-    let stdout = crate::success_stdout(&out);
+    let stdout = crate::support::success_stdout(&out);
     let printed: Vec<Vec<String>> = stdout
         .lines()
         .filter(|l| l.starts_with('│') && !l.contains(" # "))
@@ -602,7 +545,8 @@ fn the_printed_ranking_is_rankings_sql_ties_included() {
         .arg(&root)
         .output()
         .unwrap();
-    let rows: Vec<serde_json::Value> = serde_json::from_str(&crate::success_stdout(&q)).unwrap();
+    let rows: Vec<serde_json::Value> =
+        serde_json::from_str(&crate::support::success_stdout(&q)).unwrap();
     let queried: Vec<Vec<String>> = rows
         .iter()
         .map(|r| {
@@ -632,7 +576,8 @@ fn the_printed_ranking_is_rankings_sql_ties_included() {
         .arg(&root)
         .output()
         .unwrap();
-    let models: Vec<serde_json::Value> = serde_json::from_str(&crate::success_stdout(&q)).unwrap();
+    let models: Vec<serde_json::Value> =
+        serde_json::from_str(&crate::support::success_stdout(&q)).unwrap();
     assert_eq!(models.len(), 1);
     assert_eq!(
         s.provider_summaries["reference/reference"]["avg_weighted_accuracy"].as_f64(),
@@ -664,7 +609,7 @@ async fn sigterm_stops_like_ctrl_c_and_leaves_a_resumable_run() {
         .arg(&dir)
         .output()
         .unwrap();
-    crate::success_stdout(&out);
+    crate::support::success_stdout(&out);
     assert_each_sample_once(&dir, 20);
 }
 

@@ -2,21 +2,16 @@
 //! sample and duplicate none, a 401 or a used-up spend or quota limit stops its provider at
 //! once, the budget stops scheduling, and no file written holds the key.
 
-use super::providers::{FAKE_KEY, apis, config, fake_env};
-use bench::dataset::{Structure, Variant};
+use crate::support::mocks::{FAKE_KEY, apis, config, fake_env};
+use crate::support::run_plan as run;
+use crate::support::{files_under, one_table_plan};
 use bench::formats::Format;
 use bench::providers::{self, Price};
 use bench::runlog::Line;
-use bench::runner::progress::Silent;
-use bench::runner::{
-    self, Cache, Model, Options, Outcome, Plan, QuestionMode, RetryPolicy, SampleKey, Stop,
-    StopReason,
-};
-use bench::tokens::Tokenizer;
+use bench::runner::{Cache, Model, Options, Plan, RetryPolicy, SampleKey, StopReason};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
@@ -47,19 +42,8 @@ impl Respond for Faults {
 fn plan(root: &Path, runs: u32) -> Plan {
     Plan {
         formats: vec![Format::Csv, Format::JsonCompact],
-        structures: vec![Structure::Flat],
-        variants: vec![Variant::Mandatory],
-        records: vec![31],
-        seed: 42,
         runs,
-        tokenizers: vec![Tokenizer::O200kBase],
-        output_root: root.to_path_buf(),
-        question_mode: QuestionMode::OnePrompt,
-        prompt_variants: 1,
-        shuffle: false,
-        shard: None,
-        primers: vec![false],
-        suite: bench::suites::product(),
+        ..one_table_plan(root)
     }
 }
 
@@ -78,35 +62,6 @@ fn lines(jsonl: &Path) -> Vec<Line> {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
-}
-
-/// Every file under `dir`, recursively.
-fn files(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    if let Ok(rd) = std::fs::read_dir(dir) {
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                out.extend(files(&p));
-            } else {
-                out.push(p);
-            }
-        }
-    }
-    out
-}
-
-pub(super) async fn run(plan: &Plan, models: Vec<Model>, opts: Options) -> Outcome {
-    runner::run(
-        plan,
-        models,
-        opts,
-        None,
-        Arc::new(Silent),
-        Arc::new(Stop::default()),
-    )
-    .await
-    .unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -215,12 +170,12 @@ async fn injected_faults_lose_and_duplicate_nothing_and_no_file_holds_the_key() 
         "only failed calls go out again"
     );
 
-    for f in files(tmp.path()) {
+    for f in files_under(tmp.path()) {
         let bytes = std::fs::read(&f).unwrap();
         let text = String::from_utf8_lossy(&bytes);
         assert!(!text.contains(FAKE_KEY), "key leaked into {}", f.display());
     }
-    assert!(files(&cache_dir).len() >= 80, "cache entries written");
+    assert!(files_under(&cache_dir).len() >= 80, "cache entries written");
 }
 
 async fn futures_len(servers: &[MockServer]) -> Vec<usize> {

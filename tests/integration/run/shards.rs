@@ -4,7 +4,7 @@
 //! `--prompt-variants`); shards of another plan, a missing shard and a run that is not a shard
 //! are refused in one line.
 
-use super::run_cli::{bench, parse, run_dir};
+use crate::support::{bench, parse, run_dir};
 use bench::runlog::{Line, ResultRecord};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -27,7 +27,7 @@ fn run_plan(tmp: &Path, root: &str, plan: &[&str], extra: &[&str]) -> PathBuf {
         .arg(&root)
         .output()
         .unwrap();
-    super::success_stdout(&out);
+    crate::support::success_stdout(&out);
     run_dir(&root)
 }
 
@@ -53,7 +53,7 @@ fn query(tmp: &Path, root: &Path, sql: &str) -> String {
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join(sql))
         .output()
         .unwrap();
-    super::success_stdout(&out);
+    crate::support::success_stdout(&out);
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -87,7 +87,7 @@ fn merged_equals_whole(tmp: &Path, plan: &[&str]) -> (PathBuf, Vec<PathBuf>) {
         .arg(&merged_root)
         .output()
         .unwrap();
-    super::success_stdout(&out);
+    crate::support::success_stdout(&out);
     let merged = run_dir(&merged_root);
     assert_eq!(scores(&merged), scores(&whole));
     let lines = parse(&merged.join("formats.jsonl"));
@@ -249,20 +249,12 @@ fn comparable(rel: &str, bytes: &[u8]) -> serde_json::Value {
 
 /// Every file under `dir` but the report's, by path relative to it, with its bytes.
 fn artifact_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
-            if p.is_dir() {
-                if rel != "charts" {
-                    walk(root, &p, out);
-                }
-            } else if rel.contains('/') || rel == "metadata.json" {
-                out.insert(rel, std::fs::read(&p).unwrap());
-            }
-        }
-    }
-    let mut out = BTreeMap::new();
-    walk(dir, dir, &mut out);
-    out
+    crate::support::files_under(dir)
+        .into_iter()
+        .filter_map(|p| {
+            let rel = p.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+            let kept = !rel.starts_with("charts/") && (rel.contains('/') || rel == "metadata.json");
+            kept.then(|| (rel, std::fs::read(&p).unwrap()))
+        })
+        .collect()
 }

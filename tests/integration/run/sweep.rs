@@ -31,7 +31,7 @@ fn models() -> anyhow::Result<Vec<Model>> {
 }
 
 fn plan(root: &std::path::Path) -> bench::runner::Plan {
-    let mut plan = super::report::plan(root, vec![31], 1);
+    let mut plan = crate::support::doubles::plan(root, vec![31], 1);
     plan.formats = vec![Format::Csv, Format::JsonCompact];
     plan
 }
@@ -96,7 +96,7 @@ async fn the_sweep_stops_where_the_best_format_falls_below_the_target() {
     for n in [31, 62, 124, 248] {
         assert!(text.contains(&format!("\"records\":{n},")), "{n}");
     }
-    let lines = super::run_cli::parse(&out.run_dir.join("formats.jsonl"));
+    let lines = crate::support::parse(&out.run_dir.join("formats.jsonl"));
     let bench::runlog::Line::Metadata(meta) = &lines[0] else {
         panic!("metadata first")
     };
@@ -108,7 +108,7 @@ async fn the_sweep_stops_where_the_best_format_falls_below_the_target() {
             .count(),
         1
     );
-    let rescored = super::run_cli::bench(&tmp.path().join("cache"))
+    let rescored = crate::support::bench(&tmp.path().join("cache"))
         .arg("rescore")
         .arg(&out.run_dir)
         .output()
@@ -186,7 +186,7 @@ fn a_data_sweep_grows_to_the_files_size_in_one_folder() {
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("benchmarks/examples/airports.csv");
     let root = tmp.path().join("data");
     let bench = |args: &[&str]| {
-        let out = super::run_cli::bench(&tmp.path().join("cache"))
+        let out = crate::support::bench(&tmp.path().join("cache"))
             .args(args)
             .arg("--data")
             .arg(&file)
@@ -210,31 +210,31 @@ fn a_data_sweep_grows_to_the_files_size_in_one_folder() {
         out.contains("stopped: the largest size, 122 records"),
         "{out}"
     );
-    let dir = super::run_cli::run_dir(&root);
-    let lines = super::run_cli::parse(&dir.join("formats.jsonl"));
+    let dir = crate::support::run_dir(&root);
+    let lines = crate::support::parse(&dir.join("formats.jsonl"));
     let bench::runlog::Line::Metadata(meta) = &lines[0] else {
         panic!("metadata first")
     };
     assert_eq!(meta.records, [31, 62, 122]);
     let data = meta.data.as_ref().unwrap();
     assert_eq!(data.sizes, [Some(31), Some(62), Some(122)]);
-    let results = super::run_cli::results(&lines);
+    let results = crate::support::results(&lines);
     for n in [31, 62, 122] {
         let at: Vec<_> = results.iter().filter(|r| r.records == n).collect();
         assert_eq!(at.len(), 2, "{n}");
         assert!(at.iter().all(|r| r.summary.weighted_accuracy == 1.0), "{n}");
     }
-    let rescored = super::run_cli::bench(&tmp.path().join("cache"))
+    let rescored = crate::support::bench(&tmp.path().join("cache"))
         .arg("rescore")
         .arg(&dir)
         .output()
         .unwrap();
-    super::success_stdout(&rescored);
+    crate::support::success_stdout(&rescored);
 
     // A list of sizes in one run: each its own sample and questions; 5000 is the whole file
     // (122), asked once.
     let root2 = tmp.path().join("list");
-    let out = super::run_cli::bench(&tmp.path().join("cache"))
+    let out = crate::support::bench(&tmp.path().join("cache"))
         .args(["run", "--data"])
         .arg(&file)
         .args([
@@ -250,9 +250,9 @@ fn a_data_sweep_grows_to_the_files_size_in_one_folder() {
         .arg(&root2)
         .output()
         .unwrap();
-    super::success_stdout(&out);
-    let lines = super::run_cli::parse(&super::run_cli::run_dir(&root2).join("formats.jsonl"));
-    let mut sizes: Vec<usize> = super::run_cli::results(&lines)
+    crate::support::success_stdout(&out);
+    let lines = crate::support::parse(&crate::support::run_dir(&root2).join("formats.jsonl"));
+    let mut sizes: Vec<usize> = crate::support::results(&lines)
         .iter()
         .map(|r| r.records)
         .collect();
@@ -266,7 +266,7 @@ fn a_data_sweep_grows_to_the_files_size_in_one_folder() {
 #[test]
 fn a_sweep_of_identical_formats_says_tie_and_undecided_not_worse() {
     let tmp = tempfile::tempdir().unwrap();
-    let out = super::run_cli::bench(&tmp.path().join("cache"))
+    let out = crate::support::bench(&tmp.path().join("cache"))
         .args([
             "sweep",
             "--formats",
@@ -285,7 +285,7 @@ fn a_sweep_of_identical_formats_says_tie_and_undecided_not_worse() {
         .arg(tmp.path().join("data"))
         .output()
         .unwrap();
-    let stdout = super::success_stdout(&out);
+    let stdout = crate::support::success_stdout(&out);
     assert!(!stdout.contains("not shown non-inferior"), "{stdout}");
     let shape = "reference/reference, flat · mandatory";
     for n in [31, 62] {

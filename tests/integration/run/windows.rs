@@ -2,7 +2,7 @@
 //! `run`, its `--dry-run`, batch mode, `sweep` and `recommend`; the table's windows, a config's
 //! `context_tokens`, the `--records` said to fit, and the dry run's line for a missing key.
 
-use super::run_cli::bench;
+use crate::support::bench;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use wiremock::matchers::any;
@@ -161,7 +161,7 @@ fn the_records_said_to_fit_do_fit() {
             &n.to_string(),
         ],
     );
-    let stdout = crate::success_stdout(&out);
+    let stdout = crate::support::success_stdout(&out);
     assert!(stdout.contains("prompt_tokens_per_call"), "{stdout}");
 }
 
@@ -211,7 +211,7 @@ fn a_large_data_file_is_refused_for_gpt_5_mini_in_the_dry_run() {
         tmp.path(),
         &[&args[..], &["--records", &n.to_string()]].concat(),
     );
-    let stdout = crate::success_stdout(&out);
+    let stdout = crate::support::success_stdout(&out);
     assert!(stdout.contains("json_pretty"), "{stdout}");
 }
 
@@ -234,7 +234,7 @@ fn the_dry_run_says_a_missing_key_and_an_unknown_window_without_printing_a_key()
             c.env("OPENAI_API_KEY", KEY);
         }
         let out = c.args(one).args(args).output().unwrap();
-        let stdout = crate::success_stdout(&out);
+        let stdout = crate::support::success_stdout(&out);
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
         assert!(!stderr.contains(KEY) && !stdout.contains(KEY));
         stderr
@@ -465,7 +465,7 @@ fn the_records_a_refusal_names_fit_on_a_many_rendering_file() {
         tmp.path(),
         &[&["run", "--dry-run"][..], &plan, &sized].concat(),
     );
-    let stdout = crate::success_stdout(&out);
+    let stdout = crate::support::success_stdout(&out);
     assert!(stdout.contains("prompt_tokens_per_call"), "{stdout}");
     // The first sweep size over the window names a size that fits too.
     let out = run(
@@ -497,5 +497,5 @@ fn the_records_a_refusal_names_fit_on_a_many_rendering_file() {
         ]
         .concat(),
     );
-    crate::success_stdout(&out);
+    crate::support::success_stdout(&out);
 }

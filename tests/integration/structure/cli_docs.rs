@@ -153,8 +153,7 @@ fn sweep_and_recommend_list_only_the_flags_they_take() {
         }
         assert!(help.contains("--provider"), "{help}");
     }
-    let out = assert_cmd::Command::cargo_bin("bench")
-        .unwrap()
+    let out = crate::support::binary()
         .args(["sweep", "--suite", "tasks", "--dry-run"])
         .output()
         .unwrap();
@@ -196,13 +195,12 @@ fn help_counts_come_from_the_registries() {
 #[test]
 fn help_wraps_to_the_terminal_width() {
     for (cols, max) in [("60", 60), ("300", 100)] {
-        let out = assert_cmd::Command::cargo_bin("bench")
-            .unwrap()
+        let out = crate::support::binary()
             .args(["run", "--help"])
             .env("COLUMNS", cols)
             .output()
             .unwrap();
-        let text = crate::success_stdout(&out);
+        let text = crate::support::success_stdout(&out);
         let widest = text.lines().map(|l| l.chars().count()).max().unwrap();
         assert!(
             widest <= max,

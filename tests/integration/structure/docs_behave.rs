@@ -2,7 +2,7 @@
 //! the run makes, docs/providers.md's exit codes for a provider without a counter are the
 //! binary's, and docs/delimited.md's example makes the files it reads.
 
-use super::run_cli::bench;
+use crate::support::bench;
 use std::path::Path;
 use wiremock::matchers::{method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};

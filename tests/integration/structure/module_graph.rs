@@ -15,7 +15,7 @@ fn graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
             continue;
         }
         let files = if path.is_dir() {
-            walk(&path)
+            rust_files(&path)
         } else if path.extension().is_some_and(|e| e == "rs") {
             vec![path.clone()]
         } else {
@@ -43,17 +43,12 @@ fn graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
         .collect()
 }
 
-fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let p = entry.unwrap().path();
-        if p.is_dir() {
-            out.extend(walk(&p));
-        } else if p.extension().is_some_and(|e| e == "rs") {
-            out.push(p);
-        }
-    }
-    out
+/// The `.rs` files under `dir`.
+fn rust_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    crate::support::files_under(dir)
+        .into_iter()
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .collect()
 }
 
 /// The strongly connected components with more than one module (import circles).
@@ -149,7 +144,7 @@ struct SrcFile {
 
 /// Every non-test `.rs` file under `src/` (not `main.rs`), with its module path.
 fn src_files(src: &Path) -> Vec<SrcFile> {
-    let mut all: Vec<std::path::PathBuf> = walk(src);
+    let mut all: Vec<std::path::PathBuf> = rust_files(src);
     all.sort();
     let mut test_only: BTreeSet<std::path::PathBuf> = BTreeSet::new();
     let mut aliased: BTreeMap<std::path::PathBuf, Vec<String>> = BTreeMap::new();

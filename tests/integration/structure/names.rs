@@ -1,20 +1,17 @@
 //! Format names a user can find: `bench formats` lists every id from the registry, the docs list
 //! the same, and a mistyped name gets the likely ones (issue 43, item 7).
 
+use crate::support::binary;
 use bench::formats::Format;
 use std::path::Path;
 
-fn bench() -> assert_cmd::Command {
-    assert_cmd::Command::cargo_bin("bench").unwrap()
-}
-
 #[test]
 fn bench_formats_and_the_docs_list_every_id_alike() {
-    let out = bench()
+    let out = binary()
         .args(["formats", "--format", "csv"])
         .output()
         .unwrap();
-    let csv = crate::success_stdout(&out);
+    let csv = crate::support::success_stdout(&out);
     let rows: Vec<Vec<&str>> = csv
         .lines()
         .skip(1)
@@ -52,7 +49,7 @@ fn a_mistyped_format_gets_the_likely_names() {
         ("markdown", "did you mean markdown_table or markdown_kv?"),
         ("yml", "did you mean yaml?"),
     ] {
-        let out = bench()
+        let out = binary()
             .args(["run", "--dry-run", "--formats", &format!("csv,{typed}")])
             .output()
             .unwrap();
@@ -68,8 +65,8 @@ fn a_mistyped_format_gets_the_likely_names() {
 
 #[test]
 fn query_lists_its_sql_files_and_names_the_one_a_typo_meant() {
-    let out = bench().args(["query", "--list"]).output().unwrap();
-    let list = crate::success_stdout(&out);
+    let out = binary().args(["query", "--list"]).output().unwrap();
+    let list = crate::support::success_stdout(&out);
     let sql = Path::new(env!("CARGO_MANIFEST_DIR")).join("sql");
     let on_disk = std::fs::read_dir(sql).unwrap().count();
     assert_eq!(list.lines().count(), on_disk, "{list}");
@@ -80,7 +77,7 @@ fn query_lists_its_sql_files_and_names_the_one_a_typo_meant() {
     assert!(rankings.contains("One ranked table"), "{rankings}");
 
     let tmp = tempfile::tempdir().unwrap();
-    let out = bench()
+    let out = binary()
         .current_dir(tmp.path())
         .args([
             "query",

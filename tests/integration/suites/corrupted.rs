@@ -2,7 +2,7 @@
 //! every defect its decoders can see, in every format; the two formats whose decoders accept a
 //! text cut inside a value (YAML, INI) say "complete" for the cut one, and nothing else fails.
 
-use super::run_cli::{bench, parse, run_dir};
+use crate::support::{bench, parse, run_dir};
 use bench::runlog::Line;
 use std::collections::BTreeSet;
 
@@ -128,7 +128,7 @@ fn the_users_records_are_damaged_and_named_by_their_key() {
         .arg(&dir)
         .output()
         .unwrap();
-    super::success_stdout(&out);
+    crate::support::success_stdout(&out);
 
     // Text only: no number field, so no wrong type; four questions.
     let words = tmp.path().join("words.csv");

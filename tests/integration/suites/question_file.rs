@@ -3,7 +3,7 @@
 //! unchanged and grade a mock model by their rules; a key every answer contradicts in
 //! agreement is flagged in the report; a key contradicting its own SQL is refused.
 
-use super::run_cli::{bench, parse, run_dir};
+use crate::support::{bench, parse, run_dir};
 use bench::runlog::Line;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -116,7 +116,7 @@ async fn the_original_benchmarks_files_load_unchanged_and_a_key_all_answers_cont
     use wiremock::{Mock, MockServer, matchers::method};
     let server = MockServer::start().await;
     Mock::given(method("POST"))
-        .respond_with(super::write_run::Model {
+        .respond_with(crate::support::mocks::FirstThenLater {
             first: ANSWERS.into(),
             later: ANSWERS.into(),
         })

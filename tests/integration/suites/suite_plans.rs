@@ -5,10 +5,9 @@
 use std::path::Path;
 
 /// Exit code, stdout and stderr of `bench args…`, from an empty folder.
-fn bench(args: &[&str]) -> (Option<i32>, String, String) {
+fn in_empty_folder(args: &[&str]) -> (Option<i32>, String, String) {
     let dir = tempfile::tempdir().unwrap();
-    let out = assert_cmd::Command::cargo_bin("bench")
-        .unwrap()
+    let out = crate::support::binary()
         .current_dir(dir.path())
         .args(args)
         .output()
@@ -57,9 +56,9 @@ fn command_handlers_ask_no_suite_its_identity() {
 /// `--suite` takes the registry's suites, each listed in the help with its line.
 #[test]
 fn suite_values_come_from_the_registry() {
-    let (code, _, err) = bench(&["run", "--suite", "nope", "--dry-run"]);
+    let (code, _, err) = in_empty_folder(&["run", "--suite", "nope", "--dry-run"]);
     assert_eq!(code, Some(2), "{err}");
-    let (_, help, _) = bench(&["run", "--help"]);
+    let (_, help, _) = in_empty_folder(&["run", "--help"]);
     for (e, s) in bench::suites::selectable() {
         assert!(err.contains(e.kind), "{} not offered: {err}", e.kind);
         let about: String = s
@@ -77,7 +76,8 @@ fn suite_values_come_from_the_registry() {
 #[test]
 fn every_suite_plans_a_dry_run() {
     for kind in other_suites().into_iter().chain(["formats"]) {
-        let (code, out, err) = bench(&["run", "--suite", kind, "--runs", "1", "--dry-run"]);
+        let (code, out, err) =
+            in_empty_folder(&["run", "--suite", kind, "--runs", "1", "--dry-run"]);
         assert_eq!(code, Some(0), "--suite {kind}: {err}");
         assert!(
             out.contains("calls") || out.contains("prompt"),
@@ -123,7 +123,7 @@ fn each_suite_refuses_what_it_does_not_take() {
     for (args, says) in cases {
         let mut all = vec!["run", "--dry-run"];
         all.extend_from_slice(args);
-        let (code, _, err) = bench(&all);
+        let (code, _, err) = in_empty_folder(&all);
         assert_eq!(code, Some(2), "{all:?}: {err}");
         assert_eq!(err.trim().lines().count(), 1, "{all:?}: {err}");
         assert!(err.contains(says), "{all:?}: {err}");
@@ -153,7 +153,7 @@ fn sweep_and_recommend_refuse_every_suite_flag() {
     for flag in &flags {
         let mut args = vec!["run", "--resume", "latest", flag.as_str()];
         args.extend(value(flag));
-        let (code, _, err) = bench(&args);
+        let (code, _, err) = in_empty_folder(&args);
         assert_eq!(code, Some(2), "{args:?}: {err}");
         assert!(err.contains("cannot be used with"), "{args:?}: {err}");
     }
@@ -161,7 +161,7 @@ fn sweep_and_recommend_refuse_every_suite_flag() {
         for flag in &flags {
             let mut args = vec![command, "--dry-run", flag.as_str()];
             args.extend(value(flag));
-            let (code, _, err) = bench(&args);
+            let (code, _, err) = in_empty_folder(&args);
             assert_eq!(code, Some(2), "{args:?}: {err}");
             assert!(
                 err.contains(&format!("{flag} does not apply")),
@@ -181,7 +181,7 @@ fn a_suite_flag_selects_its_suite_or_is_refused() {
     for flags in [vec!["--tasks", tasks], vec!["--task-ids", "FIN-001"]] {
         let mut args = vec!["run", "--dry-run", "--formats", "csv"];
         args.extend(&flags);
-        let (code, out, err) = bench(&args);
+        let (code, out, err) = in_empty_folder(&args);
         assert_eq!(code, Some(0), "{args:?}: {err}");
         assert!(
             err.contains(&format!("{} selects --suite tasks", flags[0])),
@@ -191,7 +191,7 @@ fn a_suite_flag_selects_its_suite_or_is_refused() {
         assert!(out.contains("FIN-001"), "{args:?}: {out}");
     }
     let one_line = |args: &[&str], needles: &[&str]| {
-        let (code, _, err) = bench(args);
+        let (code, _, err) = in_empty_folder(args);
         assert_eq!(code, Some(2), "{args:?}: {err}");
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
         for n in needles {
@@ -229,7 +229,7 @@ fn a_suite_flag_selects_its_suite_or_is_refused() {
     // dump-prompts writes the task prompts, as it did before the suites planned.
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("prompts");
-    let (code, stdout, err) = bench(&[
+    let (code, stdout, err) = in_empty_folder(&[
         "dump-prompts",
         "--tasks",
         tasks,

@@ -3,7 +3,7 @@
 //! with reasons, a mock model answering every call with one canned reply, `bench query
 //! sql/task_scores.sql`, `list-tasks` and `dump-prompts`.
 
-use super::run_cli::{bench, parse, results, run_dir};
+use crate::support::{bench, parse, results, run_dir};
 use bench::runlog::Line;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -196,7 +196,7 @@ async fn a_mock_model_is_scored_on_facts_and_rubric_then_ranked_by_sql() {
             .arg(&root3)
             .output()
             .unwrap();
-        crate::success_stdout(&out);
+        crate::support::success_stdout(&out);
         run_dir(&root3)
     })
     .await
@@ -365,7 +365,7 @@ fn resume_and_dry_run_work_for_tasks() {
     // The report of a tasks run is the same report over fact accuracy: formats that rendered
     // the same tasks are one family (yaml: 2 tasks; csv rendered only HR-002: 1 task).
     let out = bench(&cache).arg("report").arg(&dir).output().unwrap();
-    crate::success_stdout(&out);
+    crate::support::success_stdout(&out);
     let md = std::fs::read_to_string(dir.join("tasks").join("BENCHMARK_REPORT.md")).unwrap();
     for want in [
         "| reference/reference | 2 tasks | `yaml` 100.0 %",

@@ -3,7 +3,7 @@
 //! parts of TeaLeaf's schema its own files do not use (`{tl_data}`, aliases, a task without
 //! data) work too.
 
-use super::run_cli::{bench, parse, results, run_dir};
+use crate::support::{bench, parse, results, run_dir};
 use bench::formats::{self, Format, same_value};
 use bench::runlog::Line;
 use std::collections::BTreeSet;

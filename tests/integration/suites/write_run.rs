@@ -3,13 +3,13 @@
 //! summed; a document that never parses), and the structured-output request body of each
 //! provider in its API's documented shape.
 
-use super::providers::{apis, config, fake_env};
-use super::run_cli::{bench, parse, results, run_dir};
+use crate::support::mocks::{FirstThenLater, WRITE_CASE, apis, config, fake_env};
+use crate::support::{bench, parse, results, run_dir};
 use bench::prompt::Message;
 use bench::providers::{self, Request};
 use serde_json::{Value, json};
 use std::path::Path;
-use wiremock::{Mock, MockServer, Request as Received, Respond, ResponseTemplate};
+use wiremock::{Mock, MockServer, ResponseTemplate};
 
 /// Runs `bench run --suite write` with `args` under `root`; the run's result lines.
 fn run(root: &Path, args: &[&str]) -> Vec<bench::runlog::ResultRecord> {
@@ -77,38 +77,12 @@ fn reference_writes_users_records_exactly() {
     }
 }
 
-/// A chat-completions model whose first reply is `first` and every later one `later`.
-pub(super) struct Model {
-    pub(super) first: String,
-    pub(super) later: String,
-}
-
-impl Respond for Model {
-    fn respond(&self, req: &Received) -> ResponseTemplate {
-        let body: Value = serde_json::from_slice(&req.body).unwrap();
-        let turns = body["messages"].as_array().unwrap().len();
-        let text = if turns == 1 { &self.first } else { &self.later };
-        if text == "HTTP 400" {
-            return ResponseTemplate::new(400)
-                .set_body_json(json!({"error": {"message": "bad request", "type": "invalid"}}));
-        }
-        ResponseTemplate::new(200).set_body_json(json!({
-            "id": "c", "object": "chat.completion", "model": "m",
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                         "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": 100 * turns, "completion_tokens": 10, "total_tokens": 0}}))
-    }
-}
-
-pub(super) const CASE: &str = r#"{"cases": [{"id": "pair", "kind": "transcode",
-    "gold": {"pair": [{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bo"}]}}]}"#;
-
 fn mock_run(first: &str, later: &str, repairs: &str) -> bench::runlog::ResultRecord {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let server = rt.block_on(MockServer::start());
     rt.block_on(
         Mock::given(wiremock::matchers::method("POST"))
-            .respond_with(Model {
+            .respond_with(FirstThenLater {
                 first: first.into(),
                 later: later.into(),
             })
@@ -116,7 +90,7 @@ fn mock_run(first: &str, later: &str, repairs: &str) -> bench::runlog::ResultRec
     );
     let tmp = tempfile::tempdir().unwrap();
     let cases = tmp.path().join("cases.json");
-    std::fs::write(&cases, CASE).unwrap();
+    std::fs::write(&cases, WRITE_CASE).unwrap();
     let uri = format!("{}/v1", server.uri());
     let rs = run(
         tmp.path(),

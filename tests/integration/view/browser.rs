@@ -12,12 +12,12 @@ fn report_html_loads_without_errors_and_shows_its_charts() {
     let Some(path) = chromium() else { return };
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("data");
-    super::run_cli::bench(&tmp.path().join("cache"))
+    crate::support::bench(&tmp.path().join("cache"))
         .args(["run", "--runs", "1", "--output-root"])
         .arg(&root)
         .assert()
         .success();
-    let run = super::run_cli::run_dir(&root);
+    let run = crate::support::run_dir(&root);
     let html = std::fs::read_dir(&run)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -80,8 +80,18 @@ fn the_viewer_lists_filters_opens_an_answer_and_diffs_two_runs() {
     let tmp = tempfile::tempdir().unwrap();
     let rt = tokio::runtime::Runtime::new().unwrap();
     // Two runs of a test double; in B, csv answers q001–q015 wrongly.
-    let a = rt.block_on(super::compare::run(tmp.path(), "old", &[], 31));
-    let b = rt.block_on(super::compare::run(tmp.path(), "new", &[("csv", 15)], 31));
+    let a = rt.block_on(crate::support::doubles::run_double(
+        tmp.path(),
+        "old",
+        &[],
+        31,
+    ));
+    let b = rt.block_on(crate::support::doubles::run_double(
+        tmp.path(),
+        "new",
+        &[("csv", 15)],
+        31,
+    ));
     let name = |p: &std::path::Path| p.file_name().unwrap().to_string_lossy().into_owned();
     let (an, bn) = (name(&a), name(&b));
     let bound = rt

@@ -3,7 +3,7 @@
 //! two-run page lists a planted regression first, and the security rules hold (no writes,
 //! nothing outside the run's folder, HTML from folder names and replies shown as text).
 
-use super::compare::run;
+use crate::support::doubles::run_double as run;
 use std::net::SocketAddr;
 use std::path::Path;
 
@@ -279,7 +279,7 @@ async fn tasks_write_and_corrupted_answers_show_their_facts_diff_and_defect() {
         ("write", "json_compact"),
         ("corrupted", "csv"),
     ] {
-        super::run_cli::bench(&cache)
+        crate::support::bench(&cache)
             .args([
                 "run",
                 "--suite",
@@ -443,8 +443,8 @@ fn the_command_prints_its_url_warns_off_loopback_and_refuses_a_root_without_runs
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("root");
     let cache = tmp.path().join("cache");
-    super::run_cli::bench(&cache)
-        .args(super::run_cli::ONE_TABLE_RUN)
+    crate::support::bench(&cache)
+        .args(crate::support::ONE_TABLE_RUN)
         .args([
             "--runs",
             "1",
@@ -484,7 +484,7 @@ fn the_command_prints_its_url_warns_off_loopback_and_refuses_a_root_without_runs
         "{warning}"
     );
 
-    let out = super::run_cli::bench(&cache)
+    let out = crate::support::bench(&cache)
         .args([
             "view",
             tmp.path().join("nothing").to_str().unwrap(),

@@ -3,7 +3,7 @@
 //! sends, polling to the end, mixed results parsed as the live API's, failed batches, cancel,
 //! error classes and secrets.
 
-use super::providers::{Api, FAKE_KEY, apis, config, fake_env};
+use crate::support::mocks::{Api, FAKE_KEY, apis, config, fake_env};
 use bench::prompt::Message;
 use bench::providers::batch::{BatchApi, Item, Outcome, Phase, Status};
 use bench::providers::{self, Finish, ModelConfig, Provider, ProviderError, Request, Response};
