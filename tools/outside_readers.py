@@ -8,7 +8,7 @@ FORMAT is tsv or psv (read by `csv` with delimiter "\\t" or "|"), html_table (re
 `html.parser`, character references converted), ini (read by `configparser`, keys kept as
 written, no interpolation) or markdown_kv_blocks: a JSON list of the code blocks a Markdown
 parser found under the `## Record N` headings of a markdown_kv rendering (the Markdown itself is
-parsed by pulldown-cmark in tests/integration/outside_readers.rs; Python has no Markdown parser
+parsed by pulldown-cmark in tests/integration/formats/outside_readers.rs; Python has no Markdown parser
 of its own). SOURCE.json is the document the rendering was made from: an array of records, or
 an object holding one under one key. A cell is compared as bench writes it: null is the empty
 cell, true/false are lower case, a number equals the source number. INI and Markdown-KV keys

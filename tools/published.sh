@@ -3,7 +3,7 @@
 # source into a temporary root with `bench import` and keeps what it prints (the source's table
 # reproduced by both grades, the agreement of the grades, bench's paired verdict per model), then
 # the answers the grades disagree on (sql/imported_disagreements.sql). Deterministic: the
-# bootstrap is seeded. tests/integration/import.rs checks the committed page is current.
+# bootstrap is seeded. tests/integration/import/toon.rs checks the committed page is current.
 #   BENCH=target/debug/bench OUT=docs/published.md tools/published.sh
 set -eu
 BENCH=${BENCH:-target/debug/bench}

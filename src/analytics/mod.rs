@@ -6,8 +6,6 @@ mod export;
 mod scan;
 pub mod spark;
 pub mod sql;
-#[cfg(test)]
-mod stats_sql_tests;
 mod value;
 
 use anyhow::{Context, Result};
@@ -377,3 +375,6 @@ fn return_freed_memory() {
         libc::mallopt(libc::M_TRIM_THRESHOLD, 1024 * 1024);
     }
 }
+
+#[cfg(test)]
+mod tests;

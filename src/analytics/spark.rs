@@ -691,5 +691,4 @@ pub fn script(views_derived: &str, file: &str) -> Result<Spark> {
 }
 
 #[cfg(test)]
-#[path = "spark_tests.rs"]
 mod tests;

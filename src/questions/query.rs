@@ -589,5 +589,4 @@ fn aggregate(func: Func, xs: &[f64]) -> Value {
 }
 
 #[cfg(test)]
-#[path = "query_tests.rs"]
 mod tests;

@@ -453,5 +453,4 @@ fn list_verdict(
 }
 
 #[cfg(test)]
-#[path = "facts_tests.rs"]
 mod tests;
