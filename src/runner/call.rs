@@ -4,7 +4,8 @@
 
 use super::conversation::Conversation;
 use super::plan::{Combo, SampleKey, Unit};
-use super::{ProviderRun, Shared, StopReason, retry};
+use super::retry;
+use super::state::{ProviderRun, Shared, StopReason};
 use crate::grading::summarize;
 use crate::layout::Writer;
 use crate::prompt::Message;

@@ -3,8 +3,8 @@
 //! approximation, with the ratio of billed to offline tokens that earlier runs of that model
 //! measured when the output root holds any.
 
-use super::Model;
 use super::billed::{CountCache, Counter};
+use super::model::Model;
 use super::plan::Matrix;
 use crate::tokens::Tokenizer;
 use anyhow::Result;

@@ -2,8 +2,8 @@
 //! tokens per call (local o200k_base count), estimated cost and wall time under the limits;
 //! refused, as a real run is, when a prompt would not fit a model's window (`fits`).
 
-use super::Model;
 use super::counted::{self as basis, Basis};
+use super::model::Model;
 use super::plan::{self, Plan};
 use crate::analytics::Table;
 use crate::providers::{Price, Usage};
