@@ -5,10 +5,12 @@
 //! `batch_id`, at the batch price). Expired and retryable failed requests are submitted again
 //! in a new batch, up to `--retries` times; nothing is dropped.
 
-use super::call::{build, finish, now_ms, samples, validation};
+use super::artifacts::{finish, validation};
+use super::call::{now_ms, samples};
 use super::conversation::Conversation;
 use super::ledger::{self, Entry, Ledger};
 use super::plan::{Combo, SampleKey};
+use super::record::build;
 use super::state::{ProviderRun, Shared, StopReason};
 use crate::providers::batch::{
     BatchApi, Item, Matched, Outcome, Phase, Status, chunks, match_results,

@@ -216,26 +216,8 @@ fn provider(
         cost,
         cost_max,
     } = live(calls, warm, price, max_out);
-    // A batch has no warm-ups and, to be safe, no cache hits: every prompt token is
-    // priced as uncached, at the batch discount.
     let batch_calls: u64 = calls.iter().map(|c| c.runs).sum();
-    let batch_cost: Option<f64> = price.map(|price| {
-        calls
-            .iter()
-            .map(
-                |&Call {
-                     prompt, out, runs, ..
-                 }| {
-                    runs as f64
-                        * price.batch_cost(&Usage {
-                            input: prompt,
-                            output: out,
-                            ..Usage::default()
-                        })
-                },
-            )
-            .sum()
-    });
+    let batch_cost = price.map(|price| batch_cost(calls, price));
     let avg_in = input as f64 / n.max(1) as f64;
     let avg_out = output as f64 / n.max(1) as f64;
     // The reference answerer decodes the rendering on this machine: no model, no network.
@@ -285,6 +267,26 @@ fn provider(
         human_duration(wall)
     }));
     (row, cost, batch_cost)
+}
+
+/// What `calls` cost through a batch API: a batch has no warm-ups and, to be safe, no cache
+/// hits, so every prompt token is priced as uncached, at the batch discount.
+fn batch_cost(calls: &[Call], price: Price) -> f64 {
+    calls
+        .iter()
+        .map(
+            |&Call {
+                 prompt, out, runs, ..
+             }| {
+                runs as f64
+                    * price.batch_cost(&Usage {
+                        input: prompt,
+                        output: out,
+                        ..Usage::default()
+                    })
+            },
+        )
+        .sum()
 }
 
 /// The live run of one provider: calls (warm-ups included), tokens, and cost as expected and

@@ -3,6 +3,7 @@
 //! cache and the budget; each finished call is appended to the JSONL log at once, so an
 //! interrupted run loses nothing and can be resumed.
 
+mod artifacts;
 pub mod basis;
 pub mod batch;
 pub mod billed;
@@ -14,12 +15,14 @@ pub mod counted;
 pub mod estimate;
 pub mod fits;
 mod folder;
+mod full_disk;
 pub mod ledger;
 pub mod limits;
 mod model;
 /// The plan and its matrix (they live with the suites that build them).
 pub use crate::suites::plan;
 pub mod progress;
+mod record;
 pub mod resume;
 pub mod retry;
 mod run;

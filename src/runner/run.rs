@@ -7,6 +7,7 @@ use super::cache::Cache;
 use super::call;
 use super::fits;
 use super::folder::{self, open_log, write_artifacts, write_metadata_files};
+use super::full_disk::with_way_out;
 use super::ledger;
 use super::limits::Limits;
 use super::model::{Model, model_notes, unserved};
@@ -122,13 +123,9 @@ pub async fn run(
     )?;
     let matrix = shard::slice(plan, matrix);
     let artifacts = write_artifacts(plan, &matrix, &opened.dir.join(&suite))
-        .map_err(|e| full_disk(e, &opened.dir))?;
+        .map_err(|e| with_way_out(e, &opened.dir))?;
     let done: HashSet<SampleKey> = opened.kept.iter().map(SampleKey::of).collect();
-    let asked = opts.batch.is_some();
-    let batch_mode = batch_mode(opts.batch, &opened.dir, observer.as_ref());
-    if batch_mode.is_some() && !asked {
-        batch::check(&models)?;
-    }
+    let batch_mode = batch_mode(opts.batch, &opened.dir, observer.as_ref(), &models)?;
     let runs = provider_runs(models, plan, &matrix, opts.warmup, bases)?;
     let shared = Arc::new(Shared {
         benchmark_id: opened.meta.benchmark_id.clone(),
@@ -163,8 +160,8 @@ pub async fn run(
         return Err(crate::error::Reported { code: 1 }.into());
     }
     let outcome = summarize(&shared, &runs, &planned, &opened.meta, &suite, &dir)
-        .map_err(|e| full_disk(e, &dir))?;
-    write_metadata_files(plan, &sizes, &shared, &suite).map_err(|e| full_disk(e, &dir))?;
+        .map_err(|e| with_way_out(e, &dir))?;
+    write_metadata_files(plan, &sizes, &shared, &suite).map_err(|e| with_way_out(e, &dir))?;
     Ok(outcome)
 }
 
@@ -178,15 +175,6 @@ fn notice_unserved(matrix: &plan::Matrix, models: &[Model], observer: &dyn Obser
         for why in models.iter().filter_map(|m| unserved(m.provider.as_ref())) {
             observer.notice(&format!("skipped {why}"));
         }
-    }
-}
-
-/// `e` with the way out when it comes from a full disk (the run in `dir` can be resumed).
-fn full_disk(e: anyhow::Error, dir: &Path) -> anyhow::Error {
-    if call::disk_full(&e) {
-        anyhow::anyhow!("{e:#}; {}", call::way_out("free space", dir))
-    } else {
-        e
     }
 }
 
@@ -228,23 +216,26 @@ fn say_notes(plan: &Plan, models: &[Model], observer: &dyn Observer) {
     }
 }
 
-/// The batch options asked for, or the defaults when the run folder says it was a batch run.
+/// The batch options asked for, or the defaults when the run folder says it was a batch run
+/// (then every model is checked for a batch API here: `--batch` was checked before).
 fn batch_mode(
     asked: Option<batch::BatchOptions>,
     dir: &Path,
     observer: &dyn Observer,
-) -> Option<batch::BatchOptions> {
-    match asked {
+    models: &[Model],
+) -> Result<Option<batch::BatchOptions>> {
+    Ok(match asked {
         Some(b) => Some(b),
         None if ledger::path(dir).exists() => {
             observer.notice(&format!(
                 "batch: this run was started with --batch ({} in its folder): it continues in batch mode",
                 ledger::FILE
             ));
+            batch::check(models)?;
             Some(batch::BatchOptions::default())
         }
         None => None,
-    }
+    })
 }
 
 /// Each model with its limits (sized for the largest prompt), price, warm-up setting and the
