@@ -2,9 +2,10 @@
 //! tokens per call (local o200k_base count), estimated cost and wall time under the limits;
 //! refused, as a real run is, when a prompt would not fit a model's window (`fits`).
 
-use super::counted::{self as basis, Basis};
 use super::model::Model;
 use super::plan::{self, Plan};
+use super::tokens::counter::CountCache;
+use super::tokens::estimate_basis::{self as basis, Basis};
 use crate::analytics::Table;
 use crate::providers::{Price, Usage};
 use crate::tokens::Tokenizer;
@@ -125,7 +126,7 @@ fn bases(
             }
             Ok(Some(match (counts, &runtime) {
                 (Counts::Provider(dir), Some(rt)) => {
-                    let cache = dir.clone().map(super::billed::CountCache::new);
+                    let cache = dir.clone().map(CountCache::new);
                     rt.block_on(basis::counted(matrix, m, cache))?
                 }
                 _ => basis::offline(matrix, m, &plan.output_root),

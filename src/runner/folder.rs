@@ -4,7 +4,8 @@
 use super::model::{Model, unserved};
 use super::resume::{self, Resumed};
 use super::state::Shared;
-use super::{basis, plan, shard, tasks};
+use super::tokens::ranking_basis as basis;
+use super::{plan, shard, tasks};
 use crate::UsageError;
 use crate::layout::Writer;
 use crate::providers::ModelConfig;

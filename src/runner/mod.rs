@@ -4,14 +4,11 @@
 //! interrupted run loses nothing and can be resumed.
 
 mod artifacts;
-pub mod basis;
 pub mod batch;
-pub mod billed;
 pub mod cache;
 mod call;
 pub use call::SAME_ON_RESUME;
 pub mod conversation;
-pub mod counted;
 pub mod estimate;
 pub mod fits;
 mod folder;
@@ -29,6 +26,7 @@ mod run;
 pub mod shard;
 mod shortfall;
 mod state;
+pub mod tokens;
 pub mod warnings;
 /// The `--data` suite (its old path).
 pub use crate::suites::data as userdata;

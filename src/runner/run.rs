@@ -1,7 +1,6 @@
 //! Executes a plan: the checks before anything is written or asked, the run folder and its
 //! log, the calls (live or through batch APIs), and the summary line.
 
-use super::basis;
 use super::batch;
 use super::cache::Cache;
 use super::call;
@@ -18,6 +17,7 @@ use super::retry::RetryPolicy;
 use super::shard;
 use super::shortfall;
 use super::state::{Budget, ProviderRun, Shared, Stop, StopReason};
+use super::tokens::ranking_basis as basis;
 use super::warnings;
 use crate::UsageError;
 use crate::analytics::Analytics;

@@ -1,11 +1,11 @@
 //! What a run's call tasks share: the log, the artifacts, the results so far, the budget, the
 //! stop flag, and each provider's state (limits, price, fatal error, billed counts).
 
-use super::basis::Billed;
 use super::cache::Cache;
 use super::limits::Limits;
 use super::progress::Observer;
 use super::retry::RetryPolicy;
+use super::tokens::ranking_basis::Billed;
 use super::warnings;
 use crate::layout::Writer;
 use crate::providers::{Price, Provider};

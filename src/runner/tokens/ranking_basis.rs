@@ -4,12 +4,12 @@
 //! says why its ranking rests on o200k_base. The offline reference ranks by o200k_base without
 //! a word: that is what it is for.
 
-use super::billed::{CountCache, Counter};
-use super::cache::Cache;
-use super::model::Model;
-use super::plan::{Combo, Matrix};
-use super::progress::Observer;
+use super::counter::{CountCache, Counter};
 use crate::runlog::Metadata;
+use crate::runner::cache::Cache;
+use crate::runner::model::Model;
+use crate::runner::plan::{Combo, Matrix};
+use crate::runner::progress::Observer;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
