@@ -6,7 +6,7 @@
 //! so stopping early is valid): candidates shown worse than the most accurate are dropped, and
 //! the run stops once the cheapest survivor is shown non-inferior to the most accurate and to
 //! the baseline, or when the rounds or the budget run out. Candidates are chosen and ordered by
-//! their data tokens as the model's provider counts them (`runner::basis`); a provider without
+//! their data tokens as the model's provider counts them (`runner::tokens::ranking_basis`); a provider without
 //! a counter has them chosen by o200k_base, then ordered by the prompt tokens it reports in
 //! round 1.
 
@@ -53,7 +53,7 @@ pub fn candidates(plan: &Plan, baseline: Format, forced: &[Format]) -> Result<Ve
 
 /// [`candidates`] by the data tokens `model`'s provider counts (one line on stderr says what it
 /// counted, or why it falls back to o200k_base), with the basis in words; counts are kept in
-/// `counts` (`runner::basis::counts_dir`).
+/// `counts` (`runner::tokens::ranking_basis::counts_dir`).
 pub async fn billed_candidates(
     plan: &Plan,
     model: &Model,
@@ -63,14 +63,14 @@ pub async fn billed_candidates(
 ) -> Result<(Vec<(Format, u64)>, String)> {
     let (matrix, _) = runner::plan::build_all(plan)?;
     let models = std::slice::from_ref(model);
-    let basis = runner::basis::count(models, &matrix.combos, counts, observer)
+    let basis = runner::tokens::ranking_basis::count(models, &matrix.combos, counts, observer)
         .await
         .pop()
-        .and_then(runner::basis::Basis::billed);
+        .and_then(runner::tokens::ranking_basis::Basis::billed);
     let Some(billed) = basis else {
         return Ok((
             candidates(plan, baseline, forced)?,
-            runner::basis::FALLBACK.into(),
+            runner::tokens::ranking_basis::FALLBACK.into(),
         ));
     };
     let tokens: BTreeMap<Format, u64> = matrix

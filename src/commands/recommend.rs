@@ -40,14 +40,17 @@ pub fn execute(a: &RecommendArgs) -> Result<()> {
         .build()?;
     // A dry run makes no call, not even a count: it chooses by o200k_base.
     let counts = setup::options(args, None, false).cache;
-    let counts = crate::runner::basis::counts_dir(counts.as_ref().map(|c| c.dir()));
+    let counts = crate::runner::tokens::ranking_basis::counts_dir(counts.as_ref().map(|c| c.dir()));
     if !args.dry_run {
         // Nothing is counted before what needs no network is checked.
         precheck(&plan, &model()?, &forced)?;
     }
     let (candidates, basis) = if args.dry_run {
         let c = recommend::candidates(&plan, Format::JsonCompact, &forced)?;
-        (c, crate::runner::basis::FALLBACK.to_string())
+        (
+            c,
+            crate::runner::tokens::ranking_basis::FALLBACK.to_string(),
+        )
     } else {
         runtime.block_on(recommend::billed_candidates(
             &plan,
@@ -152,7 +155,7 @@ fn one_shape(plan: &mut Plan) {
 /// o200k_base).
 fn print_candidates(config: &ModelConfig, candidates: &[(Format, u64)], basis: &str) -> Result<()> {
     let proxy = match config.provider.as_str() {
-        _ if basis != crate::runner::basis::FALLBACK => {
+        _ if basis != crate::runner::tokens::ranking_basis::FALLBACK => {
             format!("{}'s own, as {basis} counts them", config.model)
         }
         "openai" | "openai-responses" => {

@@ -102,7 +102,7 @@ fn dry_run(args: &RunArgs, plan: &Plan, models: &[Model], warmup: Option<bool>) 
         crate::out!("{}", estimate::requests(plan, models, args.full)?)?;
     }
     let counts = if args.count_with_provider {
-        let dir = runner::billed::CountCache::default_dir().filter(|_| !args.no_cache);
+        let dir = runner::tokens::counter::CountCache::default_dir().filter(|_| !args.no_cache);
         estimate::Counts::Provider(dir)
     } else {
         estimate::Counts::Offline

@@ -6,8 +6,6 @@ use super::textcheck::{self, Syntax};
 use super::written::{self, Kept, Shape};
 use crate::UsageError;
 use crate::analytics::sql_string;
-use crate::error::one_line;
-use duckdb::Connection;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Map, Value};
@@ -16,6 +14,13 @@ use std::fs::File;
 use std::io::{BufReader, Read};
 use std::ops::ControlFlow;
 use std::path::Path;
+
+#[path = "user_array.rs"]
+mod array;
+#[path = "user_db.rs"]
+mod db;
+use array::pick_array;
+use db::Db;
 
 /// File extensions `load` reads, with the DuckDB reader used for each.
 pub const EXTENSIONS: [&str; 5] = [".json", ".jsonl", ".csv", ".tsv", ".parquet"];
@@ -454,132 +459,6 @@ fn member(path: &[String]) -> String {
     })
 }
 
-/// The path of the array of records in a top-level JSON object: `root_key` (a top-level key,
-/// else a dotted path), or the only top-level key holding an array of objects, or the first of
-/// several, or, when none is at the top, the largest array of objects inside it; every choice
-/// but the only one is said in a note.
-fn pick_array(
-    db: &Db,
-    object: &str,
-    file: &Path,
-    root_key: Option<&str>,
-    notes: &mut Vec<String>,
-) -> Result<Vec<String>, String> {
-    let columns = db
-        .rows(&format!("DESCRIBE SELECT * FROM {object}"), |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
-        })
-        .map_err(|e| textcheck::read_error(&e))?;
-    let of_objects = |ty: &str| {
-        ty.strip_suffix("[]")
-            .is_some_and(|el| el.starts_with("STRUCT(") && el.ends_with(')'))
-    };
-    let arrays: Vec<&str> = columns
-        .iter()
-        .filter(|(_, ty)| of_objects(ty))
-        .map(|(k, _)| k.as_str())
-        .collect();
-    let listed = if arrays.is_empty() {
-        "none".to_string()
-    } else {
-        arrays.join(", ")
-    };
-    let deep = || nested_arrays(file);
-    let shown = |p: &[String]| p.join(".");
-    match root_key {
-        Some(key) => match columns.iter().find(|(k, _)| k == key) {
-            Some((k, ty)) if of_objects(ty) => Ok(vec![k.clone()]),
-            Some((_, ty)) => Err(format!(
-                "--root-key '{key}' holds {ty}, not an array of objects (arrays of objects: {listed})"
-            )),
-            None => {
-                let found = deep()?;
-                match found.iter().find(|(p, _)| shown(p) == key) {
-                    Some((p, _)) => Ok(p.clone()),
-                    None => Err(format!(
-                        "--root-key '{key}' is not a key of the top-level object nor a dotted path \
-                         to an array of objects (arrays of objects: {})",
-                        if found.is_empty() {
-                            "none".to_string()
-                        } else {
-                            found
-                                .iter()
-                                .map(|(p, _)| shown(p))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        }
-                    )),
-                }
-            }
-        },
-        None => match arrays.as_slice() {
-            [one] => Ok(vec![one.to_string()]),
-            [] => {
-                let mut found = deep()?;
-                // The largest; the first of equals.
-                found.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
-                let Some((best, n)) = found.first() else {
-                    let keys: Vec<&str> = columns.iter().map(|(k, _)| k.as_str()).collect();
-                    return Err(format!(
-                        "the top-level object holds no array of objects at any depth (keys: {}): \
-                         there are no records to ask about",
-                        keys.join(", ")
-                    ));
-                };
-                let others: Vec<String> = found[1..]
-                    .iter()
-                    .take(5)
-                    .map(|(p, n)| format!("{} ({n})", shown(p)))
-                    .collect();
-                notes.push(format!(
-                    "no array of objects at the top level: reading the largest one inside, '{}' \
-                     ({n} records){}; --root-key PATH reads another",
-                    shown(best),
-                    if others.is_empty() {
-                        String::new()
-                    } else {
-                        format!("; others: {}", others.join(", "))
-                    }
-                ));
-                Ok(best.clone())
-            }
-            [first, ..] => {
-                notes.push(format!(
-                    "the top-level object holds {} arrays of objects ({listed}): reading the \
-                     first, '{first}'; --root-key KEY reads another",
-                    arrays.len()
-                ));
-                Ok(vec![first.to_string()])
-            }
-        },
-    }
-}
-
-/// Every non-empty array of objects inside the JSON object in `file`, reached through objects
-/// only (an array inside a record is a field of it), with its length, in document order.
-fn nested_arrays(file: &Path) -> Result<Vec<(Vec<String>, usize)>, String> {
-    fn walk(v: &Value, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, usize)>) {
-        match v {
-            Value::Array(items) if !items.is_empty() && items.iter().all(Value::is_object) => {
-                out.push((path.clone(), items.len()));
-            }
-            Value::Object(o) => {
-                for (k, x) in o {
-                    path.push(k.clone());
-                    walk(x, path, out);
-                    path.pop();
-                }
-            }
-            _ => {}
-        }
-    }
-    let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read: {e}"))?;
-    let doc: Value = serde_json::from_str(&text).map_err(|e| format!("not JSON: {e}"))?;
-    let mut out = Vec::new();
-    walk(&doc, &mut Vec::new(), &mut out);
-    Ok(out)
-}
-
 /// `name` as a double-quoted SQL identifier.
 fn quote_ident(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
@@ -631,69 +510,4 @@ fn first_byte(path: &Path) -> std::io::Result<Option<u8>> {
         }
     }
     Ok(None)
-}
-
-/// An in-memory DuckDB that neither installs nor loads extensions (JSON and Parquet are built
-/// in), as `analytics` opens it.
-struct Db(Connection);
-
-impl Db {
-    fn open() -> Result<Self, String> {
-        crate::analytics::offline_connection()
-            .map(Db)
-            .map_err(|e| format!("opening DuckDB: {}", one_line(&e.to_string())))
-    }
-
-    fn exec(&self, sql: &str) -> duckdb::Result<()> {
-        self.0.execute_batch(sql)
-    }
-
-    fn rows<T>(
-        &self,
-        sql: &str,
-        f: impl FnMut(&duckdb::Row<'_>) -> duckdb::Result<T>,
-    ) -> duckdb::Result<Vec<T>> {
-        let mut stmt = self.0.prepare(sql)?;
-        stmt.query_map([], f)?.collect()
-    }
-
-    /// Streams the first column of every row as text with its index, until `f` breaks. The rows are fetched a
-    /// batch at a time (`stream_arrow`): `query` would hold the whole result first, as large
-    /// as the file's records in JSON.
-    fn for_each(
-        &self,
-        sql: &str,
-        mut f: impl FnMut(usize, &str) -> Result<ControlFlow<()>, String>,
-    ) -> Result<(), String> {
-        use duckdb::arrow::array::{Array, StringArray};
-        let mut stmt = self.0.prepare(sql).map_err(|e| textcheck::read_error(&e))?;
-        let mut i = 0;
-        for batch in stmt
-            .stream_arrow([])
-            .map_err(|e| textcheck::read_error(&e))?
-        {
-            let batch = batch.map_err(|e| textcheck::read_error(&e))?;
-            let column = duckdb::arrow::compute::cast(
-                batch.column(0),
-                &duckdb::arrow::datatypes::DataType::Utf8,
-            )
-            .map_err(|e| format!("DuckDB gave no text: {e}"))?;
-            let texts = column
-                .as_any()
-                .downcast_ref::<StringArray>()
-                .ok_or("DuckDB gave no text")?;
-            for k in 0..texts.len() {
-                let text = if texts.is_null(k) {
-                    "null"
-                } else {
-                    texts.value(k)
-                };
-                if f(i, text)?.is_break() {
-                    return Ok(());
-                }
-                i += 1;
-            }
-        }
-        Ok(())
-    }
 }

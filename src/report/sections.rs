@@ -23,7 +23,7 @@ fn list<T: std::fmt::Display>(items: &[T]) -> String {
         .join(", ")
 }
 
-/// What each model's data tokens rest on, by one rule for every suite (`runner::basis`): its
+/// What each model's data tokens rest on, by one rule for every suite (`runner::tokens::ranking_basis`): its
 /// provider's own count where the provider counted, else o200k_base (with why, when its
 /// counter failed).
 fn token_bases(m: &crate::runlog::Metadata) -> String {

@@ -294,7 +294,7 @@ pub struct ResultRecord {
     pub turns: Vec<Usage>,
     /// Size and tokens of the rendered data.
     pub data_stats: DataStats,
-    /// The rendering's data tokens as the provider counts them (`runner::billed`): its first
+    /// The rendering's data tokens as the provider counts them (`runner::tokens::counter`): its first
     /// prompt counted as sent minus the same prompt without the data. Absent when the provider
     /// has no counter (the reference, Ollama) or counting failed; rankings then use o200k_base.
     #[serde(default, skip_serializing_if = "Option::is_none")]

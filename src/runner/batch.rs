@@ -5,11 +5,13 @@
 //! `batch_id`, at the batch price). Expired and retryable failed requests are submitted again
 //! in a new batch, up to `--retries` times; nothing is dropped.
 
-use super::call::{build, finish, now_ms, samples, validation};
+use super::artifacts::{finish, validation};
+use super::call::{now_ms, samples};
 use super::conversation::Conversation;
 use super::ledger::{self, Entry, Ledger};
 use super::plan::{Combo, SampleKey};
-use super::{ProviderRun, Shared, StopReason};
+use super::record::build;
+use super::state::{ProviderRun, Shared, StopReason};
 use crate::providers::batch::{
     BatchApi, Item, Matched, Outcome, Phase, Status, chunks, match_results,
 };
@@ -43,7 +45,7 @@ impl Default for BatchOptions {
 }
 
 /// Refuses batch mode when a model's wire API has no batch API.
-pub fn check(models: &[super::Model]) -> Result<(), crate::UsageError> {
+pub fn check(models: &[super::model::Model]) -> Result<(), crate::UsageError> {
     match models.iter().find(|m| m.provider.batch().is_none()) {
         Some(m) => Err(crate::UsageError::new(format!(
             "--batch: {} has no batch API (batch mode works with anthropic, openai, \

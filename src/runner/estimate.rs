@@ -2,9 +2,10 @@
 //! tokens per call (local o200k_base count), estimated cost and wall time under the limits;
 //! refused, as a real run is, when a prompt would not fit a model's window (`fits`).
 
-use super::Model;
-use super::counted::{self as basis, Basis};
+use super::model::Model;
 use super::plan::{self, Plan};
+use super::tokens::counter::CountCache;
+use super::tokens::estimate_basis::{self as basis, Basis};
 use crate::analytics::Table;
 use crate::providers::{Price, Usage};
 use crate::tokens::Tokenizer;
@@ -125,7 +126,7 @@ fn bases(
             }
             Ok(Some(match (counts, &runtime) {
                 (Counts::Provider(dir), Some(rt)) => {
-                    let cache = dir.clone().map(super::billed::CountCache::new);
+                    let cache = dir.clone().map(CountCache::new);
                     rt.block_on(basis::counted(matrix, m, cache))?
                 }
                 _ => basis::offline(matrix, m, &plan.output_root),
@@ -216,26 +217,8 @@ fn provider(
         cost,
         cost_max,
     } = live(calls, warm, price, max_out);
-    // A batch has no warm-ups and, to be safe, no cache hits: every prompt token is
-    // priced as uncached, at the batch discount.
     let batch_calls: u64 = calls.iter().map(|c| c.runs).sum();
-    let batch_cost: Option<f64> = price.map(|price| {
-        calls
-            .iter()
-            .map(
-                |&Call {
-                     prompt, out, runs, ..
-                 }| {
-                    runs as f64
-                        * price.batch_cost(&Usage {
-                            input: prompt,
-                            output: out,
-                            ..Usage::default()
-                        })
-                },
-            )
-            .sum()
-    });
+    let batch_cost = price.map(|price| batch_cost(calls, price));
     let avg_in = input as f64 / n.max(1) as f64;
     let avg_out = output as f64 / n.max(1) as f64;
     // The reference answerer decodes the rendering on this machine: no model, no network.
@@ -285,6 +268,26 @@ fn provider(
         human_duration(wall)
     }));
     (row, cost, batch_cost)
+}
+
+/// What `calls` cost through a batch API: a batch has no warm-ups and, to be safe, no cache
+/// hits, so every prompt token is priced as uncached, at the batch discount.
+fn batch_cost(calls: &[Call], price: Price) -> f64 {
+    calls
+        .iter()
+        .map(
+            |&Call {
+                 prompt, out, runs, ..
+             }| {
+                runs as f64
+                    * price.batch_cost(&Usage {
+                        input: prompt,
+                        output: out,
+                        ..Usage::default()
+                    })
+            },
+        )
+        .sum()
 }
 
 /// The live run of one provider: calls (warm-ups included), tokens, and cost as expected and

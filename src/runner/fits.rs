@@ -8,7 +8,7 @@
 //! added: bench has no offline Claude or Gemini tokenizer to measure one with, so the refusal
 //! is for prompts that are over by bench's count, and the message says the count is an estimate.
 
-use super::Model;
+use super::model::Model;
 use super::plan::{self, Combo, Matrix, Plan};
 use crate::UsageError;
 use crate::numfmt::thousands;

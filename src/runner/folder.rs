@@ -1,8 +1,11 @@
 //! The run folder: its name and identity, the log's metadata line, opening the log (new or
 //! resumed), and the artifacts written beside it.
 
+use super::model::{Model, unserved};
 use super::resume::{self, Resumed};
-use super::{Model, Shared, basis, plan, shard, tasks, unserved};
+use super::state::Shared;
+use super::tokens::ranking_basis as basis;
+use super::{plan, shard, tasks};
 use crate::UsageError;
 use crate::layout::Writer;
 use crate::providers::ModelConfig;

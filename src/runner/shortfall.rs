@@ -3,8 +3,8 @@
 //! status say it, and the ranking holds no row of a provider that never answered (a row of
 //! zeros would read as a result).
 
-use super::ProviderRun;
 use super::plan::SampleKey;
+use super::state::ProviderRun;
 use crate::runlog::{ProviderIssue, RankingRow, ResultRecord};
 use std::collections::HashSet;
 use std::sync::Arc;

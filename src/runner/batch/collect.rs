@@ -21,30 +21,7 @@ impl ProviderBatches {
     ) -> bool {
         let results = match self.api().results(status).await {
             Ok(r) => r,
-            Err(e) if e.fatal() => {
-                self.fatal(&e);
-                return false;
-            }
-            Err(e) => {
-                let lasting = matches!(e, ProviderError::BadBody { .. }) || !e.retryable();
-                let tries = if lasting {
-                    let n = self.unreadable.entry(id.to_string()).or_default();
-                    *n += 1;
-                    *n
-                } else {
-                    0
-                };
-                if tries >= RESULT_TRIES {
-                    let why =
-                        format!("batch {id}: its results could not be read ({tries} tries): {e}");
-                    self.not_run(id, &why);
-                    return true;
-                }
-                self.notice(&format!(
-                    "batch {id}: cannot fetch its results ({e}); trying again"
-                ));
-                return false;
-            }
+            Err(e) => return self.unread(id, &e),
         };
         let (requests, order) = {
             let l = self.ledger.lock().expect("ledger lock");
@@ -92,7 +69,38 @@ impl ProviderBatches {
             };
             self.outcome(&k, o, id, false, todo);
         }
-        let n = self.followed - followed;
+        self.tell_followed(id, self.followed - followed);
+        true
+    }
+
+    /// The results of batch `id` could not be fetched (`e`): true when that lasted
+    /// [`RESULT_TRIES`] times and its requests were logged as errors, false to poll again.
+    fn unread(&mut self, id: &str, e: &ProviderError) -> bool {
+        if e.fatal() {
+            self.fatal(e);
+            return false;
+        }
+        let lasting = matches!(e, ProviderError::BadBody { .. }) || !e.retryable();
+        let tries = if lasting {
+            let n = self.unreadable.entry(id.to_string()).or_default();
+            *n += 1;
+            *n
+        } else {
+            0
+        };
+        if tries >= RESULT_TRIES {
+            let why = format!("batch {id}: its results could not be read ({tries} tries): {e}");
+            self.not_run(id, &why);
+            return true;
+        }
+        self.notice(&format!(
+            "batch {id}: cannot fetch its results ({e}); trying again"
+        ));
+        false
+    }
+
+    /// Says how many of batch `id`'s replies (`n`) go on to a follow-up request.
+    fn tell_followed(&self, id: &str, n: usize) {
         if n > 0 {
             let (what, go) = if n == 1 {
                 ("reply gets", "it goes")
@@ -104,7 +112,6 @@ impl ProviderBatches {
                  with the conversation so far"
             ));
         }
-        true
     }
 
     /// Says how results that came back without their custom id were dealt with.

@@ -11,7 +11,7 @@ use crate::support::{bench, parse, results, run_dir};
 use bench::prompt::Message;
 use bench::providers::{self, ModelConfig, Provider, ProviderError, Request};
 use bench::runlog::Line;
-use bench::runner::billed::Counter;
+use bench::runner::tokens::counter::Counter;
 use serde_json::{Value, json};
 use wiremock::matchers::{body_partial_json, header, method, path};
 use wiremock::{Mock, MockServer, Request as Received, Respond, ResponseTemplate};

@@ -187,7 +187,7 @@ async fn futures_len(servers: &[MockServer]) -> Vec<usize> {
 }
 
 /// The model calls `s` received: the token counts a real run makes first (Anthropic
-/// count_tokens, Gemini countTokens, `/tokenize`; `runner::basis`) are not calls.
+/// count_tokens, Gemini countTokens, `/tokenize`; `runner::tokens::ranking_basis`) are not calls.
 async fn calls(s: &MockServer) -> usize {
     let counting = |p: &str| {
         p.ends_with("/count_tokens")

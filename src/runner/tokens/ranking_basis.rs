@@ -4,12 +4,12 @@
 //! says why its ranking rests on o200k_base. The offline reference ranks by o200k_base without
 //! a word: that is what it is for.
 
-use super::Model;
-use super::Options;
-use super::billed::{CountCache, Counter};
-use super::plan::{Combo, Matrix};
-use super::progress::Observer;
+use super::counter::{CountCache, Counter};
 use crate::runlog::Metadata;
+use crate::runner::cache::Cache;
+use crate::runner::model::Model;
+use crate::runner::plan::{Combo, Matrix};
+use crate::runner::progress::Observer;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 /// library callers, whose runs write nothing outside their output root).
 pub fn counts_dir(responses: Option<&Path>) -> Option<PathBuf> {
     let responses = responses?;
-    if Some(responses) == super::Cache::default_dir().as_deref() {
+    if Some(responses) == Cache::default_dir().as_deref() {
         CountCache::default_dir()
     } else {
         Some(responses.join("token-counts"))
@@ -86,10 +86,10 @@ impl Basis {
 pub async fn of_plan(
     models: &[Model],
     matrix: &Matrix,
-    opts: &Options,
+    cache: Option<&Cache>,
     observer: &dyn Observer,
 ) -> Vec<Basis> {
-    let counts = counts_dir(opts.cache.as_ref().map(super::Cache::dir));
+    let counts = counts_dir(cache.map(Cache::dir));
     count(models, &matrix.combos, counts.as_deref(), observer).await
 }
 

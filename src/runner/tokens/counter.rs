@@ -4,10 +4,10 @@
 //! content hash and model (`<cache>/token-counts`), paced by the model's `rpm`, and retried as
 //! the server asks; a key never reaches the cache, a message or the log.
 
-use super::limits::Limits;
-use super::plan::Combo;
 use crate::prompt::Message;
 use crate::providers::{Provider, ProviderError, Request};
+use crate::runner::limits::Limits;
+use crate::runner::plan::Combo;
 use sha2::{Digest, Sha256};
 use std::path::PathBuf;
 use std::time::Duration;

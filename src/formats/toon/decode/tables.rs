@@ -7,14 +7,9 @@ use serde_json::Value;
 
 use super::super::expand::ObjBuilder;
 use super::super::text::{find_closing_quote, unescape};
-use super::{Header, Line, Parser, Result, err, first_unquoted, primitive, split, trim};
-
-/// One header column: a leaf, or a group with its own columns.
-pub(super) struct FieldSpec {
-    pub(super) name: String,
-    pub(super) quoted: bool,
-    pub(super) children: Vec<FieldSpec>,
-}
+use super::lex::{
+    FieldSpec, Header, Line, Parser, Result, err, first_unquoted, primitive, split, trim,
+};
 
 /// Cells a row of `fields` holds.
 pub(super) fn leaves(fields: &[FieldSpec]) -> usize {

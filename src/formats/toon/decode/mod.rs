@@ -6,13 +6,15 @@ use serde_json::{Map, Value};
 use super::error::ToonError;
 use super::expand::ObjBuilder;
 use super::options::{DecodeOptions, Spec};
-use super::text::{find_closing_quote, parse_number, unescape};
+use super::text::{find_closing_quote, unescape};
 
-#[path = "decode_tables.rs"]
+mod lex;
 mod tables;
-use tables::{FieldSpec, field_list_end};
-
-type Result<T> = std::result::Result<T, ToonError>;
+use lex::{
+    FieldSpec, Header, Line, Parser, Result, err, has_unquoted_colon, is_data_row, primitive,
+    split, trim,
+};
+use tables::field_list_end;
 
 pub(super) fn decode(text: &str, opts: &DecodeOptions) -> Result<Value> {
     let mut p = Parser {
@@ -38,24 +40,6 @@ pub(super) fn decode(text: &str, opts: &DecodeOptions) -> Result<Value> {
     }
 }
 
-/// A non-blank line with its indentation stripped.
-#[derive(Clone, Copy)]
-struct Line<'a> {
-    depth: usize,
-    content: &'a str,
-    no: usize,
-}
-
-/// Parsed array header: `[N<delim>]{fields}` (v4: `[N:<delim>]` for a keyed table).
-struct Header {
-    len: usize,
-    delim: u8,
-    /// Columns with whether each name was quoted (quoted names never expand); v4 groups nest.
-    fields: Option<Vec<FieldSpec>>,
-    /// v4 keyed table: entries `key: cells` instead of rows.
-    keyed: bool,
-}
-
 /// What a key line turned out to be.
 enum Head<'a> {
     /// `key: rest` (rest trimmed; empty opens a nested object).
@@ -72,130 +56,8 @@ enum Head<'a> {
     },
 }
 
-struct Parser<'a> {
-    src: &'a str,
-    pos: usize,
-    next_no: usize,
-    peeked: Option<Line<'a>>,
-    last_no: usize,
-    /// Line numbers of blank lines, ascending; strict mode forbids them inside arrays.
-    blanks: Vec<usize>,
-    indent: usize,
-    strict: bool,
-    v4: bool,
-    expand: bool,
-}
-
 fn is_list_item(content: &str) -> bool {
     content == "-" || content.starts_with("- ")
-}
-
-fn trim(s: &str) -> &str {
-    s.trim_matches([' ', '\t'])
-}
-
-/// Positions of the first unquoted `delim` and the first unquoted colon.
-fn first_unquoted(s: &str, delim: u8) -> (Option<usize>, Option<usize>) {
-    let b = s.as_bytes();
-    let (mut d, mut c) = (None, None);
-    let mut in_quotes = false;
-    let mut i = 0;
-    while i < b.len() && (d.is_none() || c.is_none()) {
-        match b[i] {
-            b'\\' if in_quotes => i += 1,
-            b'"' => in_quotes = !in_quotes,
-            x if !in_quotes && x == delim && d.is_none() => d = Some(i),
-            b':' if !in_quotes && c.is_none() => c = Some(i),
-            _ => {}
-        }
-        i += 1;
-    }
-    (d, c)
-}
-
-fn has_unquoted_colon(s: &str) -> bool {
-    // Lines never contain '\n', so it serves as a delimiter that cannot match.
-    first_unquoted(s, b'\n').1.is_some()
-}
-
-/// A row at row depth unless a colon comes before the first delimiter (then it is a key line).
-fn is_data_row(s: &str, delim: u8) -> bool {
-    match first_unquoted(s, delim) {
-        (_, None) => true,
-        (Some(d), Some(c)) => d < c,
-        (None, Some(_)) => false,
-    }
-}
-
-/// Splits on unquoted `delim`, yielding trimmed tokens (empty input yields one empty token).
-struct Split<'a> {
-    s: &'a str,
-    pos: usize,
-    delim: u8,
-    done: bool,
-}
-
-fn split(s: &str, delim: u8) -> Split<'_> {
-    Split {
-        s,
-        pos: 0,
-        delim,
-        done: false,
-    }
-}
-
-impl<'a> Iterator for Split<'a> {
-    type Item = &'a str;
-
-    fn next(&mut self) -> Option<&'a str> {
-        if self.done {
-            return None;
-        }
-        let b = self.s.as_bytes();
-        let mut in_quotes = false;
-        let mut i = self.pos;
-        while i < b.len() {
-            match b[i] {
-                b'\\' if in_quotes => i += 1,
-                b'"' => in_quotes = !in_quotes,
-                x if x == self.delim && !in_quotes => {
-                    let tok = &self.s[self.pos..i];
-                    self.pos = i + 1;
-                    return Some(trim(tok));
-                }
-                _ => {}
-            }
-            i += 1;
-        }
-        self.done = true;
-        Some(trim(&self.s[self.pos..]))
-    }
-}
-
-fn err<T>(line: usize, msg: impl Into<String>) -> Result<T> {
-    Err(ToonError::new(line, msg))
-}
-
-/// A single primitive token (already trimmed).
-fn primitive(tok: &str, no: usize) -> Result<Value> {
-    if tok.starts_with('"') {
-        return Ok(Value::String(quoted(tok, no)?));
-    }
-    Ok(match tok {
-        "true" => Value::Bool(true),
-        "false" => Value::Bool(false),
-        "null" => Value::Null,
-        _ => parse_number(tok).unwrap_or_else(|| Value::String(tok.to_owned())),
-    })
-}
-
-/// A token that must be exactly one quoted string.
-fn quoted(tok: &str, no: usize) -> Result<String> {
-    match find_closing_quote(tok.as_bytes(), 0) {
-        None => err(no, "unterminated string: missing closing quote"),
-        Some(end) if end + 1 != tok.len() => err(no, "unexpected characters after closing quote"),
-        Some(end) => unescape(&tok[1..end]).map_err(|m| ToonError::new(no, m)),
-    }
 }
 
 /// A value after `key: ` or `- `; a bare `[]` is the v3.3 empty-array form.
@@ -207,76 +69,6 @@ fn value_token(tok: &str, no: usize) -> Result<Value> {
 }
 
 impl<'a> Parser<'a> {
-    /// Reads lines until a non-blank one, recording blanks and checking indentation.
-    fn scan(&mut self) -> Result<Option<Line<'a>>> {
-        while self.pos < self.src.len() {
-            let rest = &self.src[self.pos..];
-            let (raw, advance) = match rest.find('\n') {
-                Some(i) => (&rest[..i], i + 1),
-                None => (rest, rest.len()),
-            };
-            self.pos += advance;
-            let no = self.next_no;
-            self.next_no += 1;
-            let raw = raw.strip_suffix('\r').unwrap_or(raw);
-            let spaces = raw.len() - raw.trim_start_matches(' ').len();
-            let after = &raw[spaces..];
-            // v4 comment line: `#` after spaces only; not a blank, exempt from indentation.
-            if self.v4 && after.starts_with('#') {
-                continue;
-            }
-            if trim(after).is_empty() {
-                self.blanks.push(no);
-                continue;
-            }
-            let content = if after.starts_with('\t') {
-                if self.strict {
-                    return err(no, "tabs are not allowed in indentation");
-                }
-                after.trim_start_matches([' ', '\t'])
-            } else {
-                after
-            };
-            if self.strict && spaces % self.indent != 0 {
-                return err(
-                    no,
-                    format!(
-                        "indentation must be a multiple of {} spaces, found {spaces}",
-                        self.indent
-                    ),
-                );
-            }
-            let depth = spaces / self.indent;
-            return Ok(Some(Line { depth, content, no }));
-        }
-        Ok(None)
-    }
-
-    fn peek(&mut self) -> Result<Option<Line<'a>>> {
-        if self.peeked.is_none() {
-            self.peeked = self.scan()?;
-        }
-        Ok(self.peeked)
-    }
-
-    fn advance(&mut self) {
-        if let Some(line) = self.peeked.take() {
-            self.last_no = line.no;
-        }
-    }
-
-    /// Strict mode: no blank line between the first item and the last consumed line.
-    fn check_blanks(&self, first: Option<usize>, what: &str) -> Result<()> {
-        let Some(first) = first.filter(|_| self.strict) else {
-            return Ok(());
-        };
-        let i = self.blanks.partition_point(|&b| b <= first);
-        match self.blanks.get(i) {
-            Some(&b) if b < self.last_no => err(b, format!("blank line inside {what}")),
-            _ => Ok(()),
-        }
-    }
-
     fn document(&mut self) -> Result<Value> {
         let Some(first) = self.peek()? else {
             return Ok(Value::Object(Map::new()));

@@ -3,9 +3,9 @@
 //! approximation, with the ratio of billed to offline tokens that earlier runs of that model
 //! measured when the output root holds any.
 
-use super::Model;
-use super::billed::{CountCache, Counter};
-use super::plan::Matrix;
+use super::counter::{CountCache, Counter};
+use crate::runner::model::Model;
+use crate::runner::plan::Matrix;
 use crate::tokens::Tokenizer;
 use anyhow::Result;
 use std::io::BufRead;
