@@ -495,10 +495,6 @@ fn round(g: &BTreeMap<String, BTreeSet<String>>, comp: &[String]) -> String {
 const NOT_YET_UNTANGLED: &[(&str, &str)] = &[
     ("formats/toon/decode", "mod, tables"),
     ("runner", "basis, batch, call, fits, folder, mod, shortfall"),
-    (
-        "suites",
-        "asked, corrupted, data, formats, mod, plan, tasks, write",
-    ),
 ];
 
 /// Each folder's circles as `folder: a -> b -> a (component: …)` lines, for `keep` folders.
