@@ -363,7 +363,6 @@ impl Planned {
     }
 }
 
-
 impl DataMeta {
     /// Loads the file again with the recorded options and checks it is the same file.
     pub fn plan(&self, seed: u64) -> Result<DataPlan> {

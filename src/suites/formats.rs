@@ -2,10 +2,10 @@
 //! and size, and the 124 field-lookup questions about it. Its scorer, [`Lookups`], also grades
 //! the `--data` suite's synthesised questions.
 
+use super::asked::Entry;
 use super::asked::{Asked, Planned, Select, check_selection};
 use super::lookup::{self, Lookups, data_files};
 use super::plan::{Combo, Matrix, Plan, Size, run_orders, worded_units};
-use super::asked::Entry;
 use super::plan::{Scorer, Suite};
 use super::render::Skip;
 use crate::dataset::{self, Variant};

@@ -6,21 +6,21 @@
 
 use crate::dataset::{Dataset, Structure, Variant};
 use crate::formats::Format;
+use crate::grading::Metric;
 use crate::layout::Rendering;
+use crate::layout::Writer;
 use crate::prompt::wording::{self, RunSlot, Wording};
 use crate::prompt::{Message, Prompt, Subject};
 use crate::providers::Request;
 use crate::providers::reference::Lookups;
-use crate::questions::Question;
-use crate::grading::Metric;
-use crate::layout::Writer;
 use crate::questions::Category;
-use crate::runlog::{Metadata, ResultRecord};
+use crate::questions::Question;
 use crate::runlog::meta::Skip;
+use crate::runlog::{Metadata, ResultRecord};
 use crate::tokens::Tokenizer;
 use anyhow::Result;
-use std::collections::BTreeMap;
 use std::any::Any;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 

@@ -3,9 +3,9 @@
 //! metadata and the report — never dropped silently.
 
 use super::asked::{self, Asked, Entry, Planned, Select, refuse};
-use super::render::or_skip;
-use super::plan::{Combo, Matrix, Plan, QuestionMode, Unit};
 use super::plan::{CallSettings, Payload, Scored, Scorer, Suite};
+use super::plan::{Combo, Matrix, Plan, QuestionMode, Unit};
+use super::render::or_skip;
 use crate::dataset::{Structure, Variant};
 use crate::formats::{self, Format};
 use crate::layout::{self, Rendering};
