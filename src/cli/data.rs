@@ -9,7 +9,7 @@ use super::help;
 use super::parse::*;
 use crate::dataset::{DEFAULT_RECORDS, DEFAULT_SEED, Structure, Variant};
 use crate::formats::Format;
-use crate::suites::asked::{self, Asked, DataFile};
+use crate::suites::asked::{Asked, DataFile, OwnFlags};
 use crate::suites::plan::QuestionMode;
 use clap::Args;
 use std::path::PathBuf;
@@ -83,16 +83,15 @@ pub struct SynthArgs {
 /// default (`generate`, `bench tokens --data` and `bench run` start from it; `tokens` has no
 /// question options).
 pub fn asked_of(data: &DataArgs, file: &DataFileArgs, synth: Option<&SynthArgs>) -> Asked {
-    asked_with(data, file, synth, asked::defaults(), asked::defaults())
+    asked_with(data, file, synth, OwnFlags::default())
 }
 
-/// As [`asked_of`], with the write and tasks suites' flags given.
+/// As [`asked_of`], with the suites' own flag groups given.
 pub(super) fn asked_with(
     data: &DataArgs,
     file: &DataFileArgs,
     synth: Option<&SynthArgs>,
-    write: WriteArgs,
-    tasks: TaskArgs,
+    own: OwnFlags,
 ) -> Asked {
     Asked {
         formats: data.formats.as_ref().map(|f| f.0.clone()),
@@ -114,7 +113,6 @@ pub(super) fn asked_with(
         primer: false,
         shuffle: false,
         prompt_variants: 1,
-        write,
-        tasks,
+        own,
     }
 }

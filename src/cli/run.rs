@@ -184,8 +184,9 @@ impl RunArgs {
                 &self.data,
                 &self.file,
                 Some(&self.synth),
-                self.write.clone(),
-                self.task_select.clone(),
+                crate::suites::OwnFlags::default()
+                    .with(self.write.clone())
+                    .with(self.task_select.clone()),
             )
         }
     }

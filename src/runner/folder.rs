@@ -140,7 +140,7 @@ fn metadata(
         structures: plan.structures.clone(),
         variants: plan.variants.clone(),
         runs: plan.runs,
-        weights: crate::suites::formats::weights(plan.suite.categories()),
+        weights: crate::suites::weights(plan.suite.categories()),
         tokenizers: plan
             .tokenizers
             .iter()

@@ -3,17 +3,16 @@
 //! A suite's own flags (`--cases`, `--tasks`, …) are defined in its module and carried here, so
 //! a new suite adds its module and one registry line, and no command handler changes.
 
-use super::Suite;
-use super::data::DataPlan;
-use super::plan::QuestionMode;
-use super::tasks::TaskArgs;
-use super::write::WriteArgs;
+use super::plan::{QuestionMode, Suite};
 use crate::UsageError;
 use crate::dataset::user::{LoadOptions, Sample};
 use crate::dataset::{DEFAULT_RECORDS, Structure, Variant};
 use crate::formats::Format;
 use crate::questions::synth;
+use crate::runlog::Metadata;
 use anyhow::Result;
+use std::any::{Any, TypeId};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -64,10 +63,29 @@ pub struct Asked {
     pub shuffle: bool,
     /// `--prompt-variants`.
     pub prompt_variants: u32,
-    /// The write suite's flags.
-    pub write: WriteArgs,
-    /// The tasks suite's flags.
-    pub tasks: TaskArgs,
+    /// Each suite's own flag group as the command line gave it (read with [`Asked::own`]).
+    pub own: OwnFlags,
+}
+
+/// The suites' own flag groups (`--cases`, `--tasks`, …) as the command line parsed them, by
+/// type. The command line hands each group over untouched and each suite reads its own with
+/// [`Asked::own`], so `Asked` names no suite: a new suite's flags reach it without a field
+/// here.
+#[derive(Clone, Default)]
+pub struct OwnFlags(HashMap<TypeId, Arc<dyn Any + Send + Sync>>);
+
+impl OwnFlags {
+    /// These flags with the group `flags` added (a second group of one type replaces the first).
+    pub fn with<T: Any + Send + Sync>(mut self, flags: T) -> Self {
+        self.0.insert(TypeId::of::<T>(), Arc::new(flags));
+        self
+    }
+}
+
+impl std::fmt::Debug for OwnFlags {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "OwnFlags({} groups)", self.0.len())
+    }
 }
 
 /// A suite's part of a plan: the suite, and the formats and data shapes it asks about.
@@ -99,18 +117,42 @@ impl Planned {
             notes,
         }
     }
+}
 
-    /// `suite` over `--data`'s records (`dp`), whose one shape is what the file is, at each of
-    /// its sizes, in `--formats` or the default set.
-    pub fn data(a: &Asked, dp: &DataPlan, suite: Arc<dyn Suite>, notes: Vec<String>) -> Self {
-        Self {
-            suite,
-            formats: a.formats_or_default(),
-            structures: vec![dp.structure],
-            variants: vec![dp.variant],
-            records: dp.sizes(),
-            notes,
-        }
+/// The suite a metadata line describes, or `None` when the line is another suite's.
+pub type FromMetadata = fn(&Metadata) -> Result<Option<Arc<dyn Suite>>>;
+
+/// How a suite is found again from a run log's metadata line.
+pub struct Entry {
+    /// The suite's kind, as `--suite` names it (`data` for a `--data` run).
+    pub kind: &'static str,
+    /// The suite a metadata line describes, or `None` when the line is another suite's.
+    pub from_metadata: FromMetadata,
+    /// Whether each call asks about one item (a task, a case, a defect): `item_sets` in
+    /// sql/views.sql counts the items of these suites' logs, which it finds by name.
+    pub items: bool,
+    /// The SQL file that ranks its runs (`bench query` names it when another file finds
+    /// nothing to rank in them).
+    pub ranked_by: &'static str,
+    /// How `--suite` names it and how it plans from the command line; `None` for a suite
+    /// `--suite` does not name (a `--data` run is the formats suite's).
+    pub select: Option<Select>,
+}
+
+impl std::fmt::Debug for Entry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.kind)
+    }
+}
+
+impl Entry {
+    /// Its part of the plan of a run that asks `a`: what [`Select::plan`] makes of it.
+    pub fn plan(&self, a: &Asked) -> Result<Planned> {
+        let select = self
+            .select
+            .as_ref()
+            .expect("--suite names a suite it can plan");
+        (select.plan)(a)
     }
 }
 
@@ -129,6 +171,17 @@ pub struct Select {
 }
 
 impl Asked {
+    /// The flag group `T` of a suite as given, or every flag at its default when the command
+    /// did not parse that group (`generate`, `tokens --data`).
+    pub fn own<T: clap::Args + clap::FromArgMatches + Clone + 'static>(&self) -> T {
+        self.own
+            .0
+            .get(&TypeId::of::<T>())
+            .and_then(|f| f.downcast_ref::<T>())
+            .cloned()
+            .unwrap_or_else(defaults)
+    }
+
     /// `--formats`, else the default set of the formats suite.
     pub fn formats_or_default(&self) -> Vec<Format> {
         self.formats.clone().unwrap_or_else(Format::defaults)

@@ -8,7 +8,7 @@
 
 use super::asked::{self, Asked, Planned, Select, refuse};
 use super::data::DataPlan;
-use super::formats::Lookups;
+use super::lookup::Lookups;
 use super::plan::{Combo, Matrix, Plan, units};
 use super::{Entry, Scored, Scorer, Skip, Suite};
 use crate::dataset::{self, Record, Structure, Variant};

@@ -3,8 +3,8 @@
 //! represent the records is a [`Skip`] with its reason, on screen, in the metadata and in the
 //! report.
 
-use super::asked::Asked;
-use super::formats::Lookups;
+use super::asked::{Asked, Planned};
+use super::lookup::{self, Lookups};
 use super::plan::{Combo, Matrix, Plan, run_orders, worded_units};
 use super::{Entry, Skip, Suite};
 use crate::UsageError;
@@ -90,7 +90,7 @@ impl Suite for DataPlan {
     fn name(&self) -> String {
         // The formats suite over the user's records (issue 54): the data set keeps its own
         // name in the metadata's `data.file` and the `dataset` column of the views.
-        super::formats::SUITE.into()
+        lookup::LOG.into()
     }
 
     fn description(&self) -> &'static str {
@@ -149,7 +149,7 @@ impl Suite for DataPlan {
                 &level.synthesis.questions,
             )?;
         }
-        super::formats::data_files(plan, matrix, w)
+        lookup::data_files(plan, matrix, w)
     }
 
     fn data_description(&self, _: &[super::plan::Size]) -> Option<serde_json::Value> {
@@ -348,6 +348,21 @@ impl DataPlan {
 
 pub use crate::runlog::meta::{Column, DataMeta};
 
+impl Planned {
+    /// `suite` over `--data`'s records (`dp`), whose one shape is what the file is, at each of
+    /// its sizes, in `--formats` or the default set.
+    pub fn data(a: &Asked, dp: &DataPlan, suite: Arc<dyn Suite>, notes: Vec<String>) -> Self {
+        Self {
+            suite,
+            formats: a.formats_or_default(),
+            structures: vec![dp.structure],
+            variants: vec![dp.variant],
+            records: dp.sizes(),
+            notes,
+        }
+    }
+}
+
 impl DataMeta {
     /// Loads the file again with the recorded options and checks it is the same file.
     pub fn plan(&self, seed: u64) -> Result<DataPlan> {
@@ -424,7 +439,7 @@ fn render_in(
         .iter()
         .zip(rendered)
         .map(|(&format, r)| {
-            super::tasks::or_skip(r, &key, format).with_context(|| dp.file.display().to_string())
+            super::render::or_skip(r, &key, format).with_context(|| dp.file.display().to_string())
         })
         .collect()
 }

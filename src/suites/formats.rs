@@ -2,29 +2,32 @@
 //! and size, and the 124 field-lookup questions about it. Its scorer, [`Lookups`], also grades
 //! the `--data` suite's synthesised questions.
 
+use super::asked::Entry;
 use super::asked::{Asked, Planned, Select, check_selection};
-use super::plan::{Combo, Matrix, Plan, Size, Unit, run_orders, worded_units};
-use super::{Entry, Scored, Scorer, Skip, Suite};
+use super::lookup::{self, Lookups, data_files};
+use super::plan::{Combo, Matrix, Plan, Size, run_orders, worded_units};
+use super::plan::{Scorer, Suite};
+use super::render::Skip;
 use crate::dataset::{self, Variant};
-use crate::grading::{DataIndex, grade};
+use crate::grading::DataIndex;
 use crate::layout::{self, Writer, dataset_hash};
-use crate::prompt::{Subject, extract_answers, extract_cut_answers};
+use crate::prompt::Subject;
 use crate::questions::{self, Category, Question};
 use anyhow::Result;
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Name of the default suite.
-pub const SUITE: &str = "formats";
+pub const SUITE: &str = lookup::LOG;
 
 /// Claims every metadata line no other suite claimed.
 pub const ENTRY: Entry = Entry {
     kind: SUITE,
     from_metadata: |m| {
         let Some(file) = &m.questions_file else {
-            return Ok(Some(super::product()));
+            return Ok(Some(product()));
         };
         if questions::file::sha256(file) != m.questions_sha256 {
             return Err(crate::UsageError::new(format!(
@@ -56,9 +59,14 @@ fn plan(a: &Asked) -> Result<Planned> {
     check_selection(&a.formats_or_default(), &a.structures, &a.variants)?;
     let suite: Arc<dyn Suite> = match a.product_questions()? {
         Some(f) => Arc::new(Formats::with_questions(f)?),
-        None => super::product(),
+        None => product(),
     };
     Ok(Planned::product(a, suite, Vec::new()))
+}
+
+/// The product questions over the generated data set: the default suite.
+pub fn product() -> Arc<dyn Suite> {
+    Arc::new(Formats::generated())
 }
 
 /// The product questions over the generated data set: the generated 124, or a question
@@ -143,19 +151,6 @@ impl Suite for Formats {
     }
 }
 
-/// The data files of the first primer setting (the rendering does not depend on it).
-pub(super) fn data_files(plan: &Plan, matrix: &Matrix, w: &mut Writer) -> Result<()> {
-    // The first slot's: every wording shares a rendering; with --shuffle, run 1's order.
-    for c in matrix
-        .combos
-        .iter()
-        .filter(|c| c.primer == plan.primers[0] && c.slot.index == 0)
-    {
-        w.data(&c.rendering, c.records)?;
-    }
-    Ok(())
-}
-
 /// Renders every combination of the `formats` suite and its prompts, asking the generated
 /// questions or those of `file`.
 pub fn build(plan: &Plan, file: Option<&Path>) -> Result<Matrix> {
@@ -231,56 +226,4 @@ pub fn build(plan: &Plan, file: Option<&Path>) -> Result<Matrix> {
         sizes.push(Size { dataset, questions });
     }
     Ok(Matrix { sizes, combos })
-}
-
-/// Field-lookup questions graded against the records asked about, with the wrong-answer
-/// taxonomy.
-pub struct Lookups {
-    data: DataIndex,
-}
-
-impl Lookups {
-    /// Grades against `data`.
-    pub fn new(data: DataIndex) -> Self {
-        Self { data }
-    }
-}
-
-impl Scorer for Lookups {
-    fn score(&self, unit: &Unit, reply: Option<&str>, cut: bool) -> Scored {
-        let parse = if cut {
-            extract_cut_answers
-        } else {
-            extract_answers
-        };
-        let answers = reply.and_then(parse);
-        Scored {
-            write: None,
-            metrics: grade(&unit.questions, answers.as_ref(), &self.data, cut),
-            task_scores: None,
-        }
-    }
-
-    fn answer_key(&self, unit: &Unit) -> String {
-        let answers: Map<String, Value> = unit
-            .questions
-            .iter()
-            .map(|q| (q.id.clone(), q.expected.clone()))
-            .collect();
-        Value::Object(answers).to_string()
-    }
-}
-
-/// Weights are per category; the metadata line's `weights` object. A question file that names
-/// a category of its own has every category weighted equally.
-pub fn weights(categories: &[Category]) -> Value {
-    let equal = categories.iter().any(|c| matches!(c, Category::Other(_)));
-    categories
-        .iter()
-        .map(|c| {
-            let w = if equal { 1.0 } else { c.weight() };
-            (c.name().to_string(), json!(w))
-        })
-        .collect::<Map<_, _>>()
-        .into()
 }

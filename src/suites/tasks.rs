@@ -2,9 +2,10 @@
 //! cannot represent a task's data is a skip with its reason, kept for the screen, the run's
 //! metadata and the report — never dropped silently.
 
-use super::asked::{self, Asked, Planned, Select, refuse};
+use super::asked::{self, Asked, Entry, Planned, Select, refuse};
+use super::plan::{CallSettings, Payload, Scored, Scorer, Suite};
 use super::plan::{Combo, Matrix, Plan, QuestionMode, Unit};
-use super::{CallSettings, Entry, Payload, Scored, Scorer, Suite};
+use super::render::or_skip;
 use crate::dataset::{Structure, Variant};
 use crate::formats::{self, Format};
 use crate::layout::{self, Rendering};
@@ -65,7 +66,7 @@ pub struct TaskArgs {
 
 /// The task flags `a` sets away from their defaults.
 fn given(a: &Asked) -> Vec<&'static str> {
-    let (t, d) = (&a.tasks, asked::defaults::<TaskArgs>());
+    let (t, d) = (a.own::<TaskArgs>(), asked::defaults::<TaskArgs>());
     asked::set_flags([
         ("tasks", t.tasks.is_some()),
         ("data_source", t.data_source != d.data_source),
@@ -87,7 +88,7 @@ fn plan(a: &Asked) -> Result<Planned> {
         "--suite tasks asks one prompt per task and format: --question-mode per-question and \
          --primer do not apply (format hints come from the task file's include_format_hint)",
     )?;
-    let (tasks, notes) = selected(&a.tasks)?;
+    let (tasks, notes) = selected(&a.own::<TaskArgs>())?;
     Ok(Planned::product(a, Arc::new(tasks), notes))
 }
 
@@ -206,26 +207,6 @@ pub use crate::runlog::meta::Skip;
 /// The structure a task's data has: flat when it is, or holds under one key, flat records.
 pub fn structure_of(task: &Task) -> Structure {
     formats::structure_of(&task.data)
-}
-
-/// A rendering of `subject`'s data in `format`, or its [`Skip`] when the format cannot
-/// represent that data; any other failure stays an error.
-pub fn or_skip(
-    rendered: Result<Rendering>,
-    subject: &str,
-    format: Format,
-) -> Result<Result<Rendering, Skip>> {
-    match rendered {
-        Ok(r) => Ok(Ok(r)),
-        Err(e) => match e.downcast_ref::<formats::FormatError>() {
-            Some(fe) if fe.is_cannot_represent() => Ok(Err(Skip {
-                task: subject.to_string(),
-                format,
-                reason: fe.to_string(),
-            })),
-            _ => Err(e),
-        },
-    }
 }
 
 /// One task in one format, measured with `tokenizers`; a format that cannot represent the

@@ -91,7 +91,7 @@ pub struct WriteArgs {
 
 /// The write flags `a` sets away from their defaults.
 fn given(a: &Asked) -> Vec<&'static str> {
-    let (w, d) = (&a.write, asked::defaults::<WriteArgs>());
+    let (w, d) = (a.own::<WriteArgs>(), asked::defaults::<WriteArgs>());
     asked::set_flags([
         ("cases", w.cases.is_some()),
         ("write_from", w.write_from != d.write_from),
@@ -133,7 +133,7 @@ pub const PRODUCT_SIZES: [u32; 3] = [3, 10, 31];
 /// and slices of the product records; with `--data`, slices of the user's records instead of
 /// the product's. Only the kinds of `--kinds` are kept.
 fn cases_of(a: &Asked) -> Result<WritePlan> {
-    let w = &a.write;
+    let w = &a.own::<WriteArgs>();
     let mut all: Vec<Case> = Vec::new();
     let mut sources = Vec::new();
     if let Some(path) = &w.cases {
@@ -313,7 +313,7 @@ impl WritePlan {
             ));
         }
         let render = |doc: &Value| {
-            super::tasks::or_skip(
+            super::render::or_skip(
                 layout::render(
                     doc,
                     format,
