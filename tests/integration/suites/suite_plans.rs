@@ -323,7 +323,7 @@ const NOT_YET_OWN: &[(&str, &str)] = &[
     ("src/report/verdict.rs", "tasks"),
     ("src/report/wrong.rs", "tasks"),
     ("src/runner/mod.rs", "data"),
-    ("src/runner/mod.rs", "formats"),
+    ("src/runner/run.rs", "formats"),
     ("src/runner/mod.rs", "tasks"),
     ("src/suites/corrupted.rs", "data"),
     ("src/suites/formats.rs", "data"),
