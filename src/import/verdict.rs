@@ -114,7 +114,7 @@ fn tokens_named(a: Option<&AccuracyRow>) -> &'static str {
 
 /// The verdicts of the run in `dir` against `baseline`, model by model.
 pub fn verdicts(dir: &Path, baseline: &str) -> Result<Vec<Verdict>> {
-    let d = crate::report::gather::gather(dir, baseline)?;
+    let d = crate::report::data::gather::gather(dir, baseline)?;
     let acc = |c: &ComparisonRow| -> Option<&AccuracyRow> {
         d.accuracy
             .iter()

@@ -3,7 +3,7 @@
 //! `sql/compare_pairs.sql` and the decision. One computation: `bench compare` prints it and
 //! `bench view` shows it.
 
-use super::data::{self, RunInfo, paired_intervals, run_sql, typed};
+use crate::report::data::{self, RunInfo, paired_intervals, run_sql, typed};
 use crate::UsageError;
 use crate::analytics::{Analytics, Table};
 use anyhow::Result;

@@ -1,7 +1,7 @@
 //! A SQL result shown as a document table: its columns headed in words, its numbers in the
 //! report's one style.
 
-use super::doc::{Block, Cell};
+use crate::report::foundations::doc::{Block, Cell};
 use crate::analytics::Table;
 use crate::numfmt::{decimal, thousands as int, usd};
 use serde_json::Value;

@@ -2,8 +2,8 @@
 //! flat objects; fractions in 0..1, deltas in percentage points. The keys are documented in the
 //! docs/report.md.
 
-use super::data::{Family, ReportData, TokenRow, family_of};
-use super::decision::VerdictRow;
+use crate::report::data::{Family, ReportData, TokenRow, family_of};
+use crate::report::decisions::family::VerdictRow;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 

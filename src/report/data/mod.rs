@@ -1,6 +1,10 @@
 //! Everything a report shows, read from one run folder: the SQL files of `sql/` over its views,
 //! plus the cluster-bootstrap intervals of `stats` (the only statistic SQL cannot compute).
 
+
+pub mod asked_records;
+pub mod gather;
+
 use crate::analytics::{Analytics, Table, sql};
 use crate::runlog::{Line, Metadata};
 use crate::stats::{self, Cluster, PairedCluster, RESAMPLES};
@@ -370,7 +374,7 @@ pub struct ReportData {
     /// A tasks run: each task × format (`sql/task_formats.sql`).
     pub tasks: Option<Table>,
     /// A write run: `sql/write_accuracy.sql` and `sql/write_failures.sql`.
-    pub write: Option<super::write_tables::WriteTables>,
+    pub write: Option<crate::report::write_tables::WriteTables>,
 }
 
 /// Wrong answers a report shows per model and rendering; the rest are counted.

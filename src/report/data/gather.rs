@@ -1,7 +1,7 @@
 //! Gathers everything a report shows from one staged run ([`crate::analytics::Analytics`]):
 //! the SQL files of `sql/` on two connections at once, plus the bootstrap intervals.
 
-use super::data::{
+use super::{
     AccuracyRow, CategoryRow, ComparisonRow, Family, ParetoRow, ReportData, RunInfo, TokenRow,
     WRONG_SHOWN, best_per_family, bootstrap_accuracy, comparisons, run_info, run_sql, typed,
 };
@@ -53,7 +53,7 @@ struct Tables {
     corrupted: Table,
     position: Table,
     tasks: Option<Table>,
-    write: Option<super::write_tables::WriteTables>,
+    write: Option<crate::report::write_tables::WriteTables>,
 }
 
 impl Tables {
@@ -67,7 +67,7 @@ impl Tables {
             ),
             "sql/wrong_answers.sql",
         )?;
-        super::records::add_asked_records(&mut wrong_answers, &run.dir.join(&run.suite));
+        super::asked_records::add_asked_records(&mut wrong_answers, &run.dir.join(&run.suite));
         Ok(Self {
             comparisons: comparisons(a, run, baseline)?,
             categories: typed(
@@ -94,7 +94,7 @@ impl Tables {
                 None => None,
             },
             write: match run.metadata.write {
-                Some(_) => Some(super::write_tables::WriteTables {
+                Some(_) => Some(crate::report::write_tables::WriteTables {
                     accuracy: run_sql(a, sql::WRITE_ACCURACY, "sql/write_accuracy.sql")?,
                     failures: run_sql(a, sql::WRITE_FAILURES, "sql/write_failures.sql")?,
                 }),

@@ -1,11 +1,18 @@
 //! The report's sections after the verdict: setup, ranking with intervals, paired comparisons,
 //! token efficiency, categories, failure modes, cost, scaling, position and methodology.
 
-use super::data::{Family, ReportData};
-use super::decision::{has_reference, varies};
-use super::doc::{Block, Cell};
-use super::generic::generic_table;
-use super::verdict::REFERENCE_NOTE;
+
+pub mod figures;
+pub mod prompt_wording;
+pub mod sql_table;
+pub mod verdict;
+pub mod wrong_answers;
+
+use crate::report::data::{Family, ReportData};
+use crate::report::decisions::family::{has_reference, varies};
+use crate::report::foundations::doc::{Block, Cell};
+use self::sql_table::generic_table;
+use self::verdict::REFERENCE_NOTE;
 use crate::numfmt::{interval, p_value as p, percent as pct, points as pp, thousands as int};
 use crate::runlog::meta::DataMeta;
 use std::collections::BTreeMap;
@@ -422,7 +429,7 @@ pub fn tokens(d: &ReportData) -> Vec<Block> {
         .tokens
         .iter()
         .map(|t| {
-            let data = super::data::shape_label(&t.structure, &t.variant, t.records, sizes);
+            let data = crate::report::data::shape_label(&t.structure, &t.variant, t.records, sizes);
             vec![
                 Cell::text(format!("`{}`", t.format)),
                 Cell::text(data),
@@ -627,7 +634,7 @@ pub fn methodology(d: &ReportData) -> Vec<Block> {
 /// Shown only when there are some: a key given in a question file may be wrong.
 fn key_check(d: &ReportData) -> Vec<Block> {
     // Every answer wrong: the top of the report says so once, not once per question here.
-    if d.key_check.rows.is_empty() || super::decision::all_wrong(d) {
+    if d.key_check.rows.is_empty() || crate::report::decisions::family::all_wrong(d) {
         return Vec::new();
     }
     let mut out = vec![
