@@ -86,7 +86,8 @@ fn imports(source: &str, module: &[&str]) -> Vec<String> {
     let mut i = 0;
     while let Some(at) = source[i..].find("super::") {
         let start = i + at;
-        let glued = start > 0 && (bytes[start - 1] == b':' || bytes[start - 1].is_ascii_alphanumeric());
+        let glued =
+            start > 0 && (bytes[start - 1] == b':' || bytes[start - 1].is_ascii_alphanumeric());
         let mut end = start;
         let mut climbs = 0;
         while source[end..].starts_with("super::") {
@@ -116,7 +117,10 @@ fn wrong_imports(source: &str, module: &[&str]) -> Vec<String> {
 /// Every `.rs` file under `dir`.
 fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("a report folder is readable").flatten() {
+    for entry in std::fs::read_dir(dir)
+        .expect("a report folder is readable")
+        .flatten()
+    {
         let path = entry.path();
         if path.is_dir() {
             out.extend(walk(&path));
@@ -180,7 +184,10 @@ fn the_import_scan_sees_every_form_and_catches_a_wrong_one() {
     assert_eq!(wrong_imports(src, &["sections", "verdict"]), ["renderers"]);
     // A folder's mod.rs climbs once; a loose file climbs once too.
     assert_eq!(imports("use super::sections::X;", &["data"]), ["sections"]);
-    assert_eq!(wrong_imports("use super::sections::X;", &["data"]), ["sections"]);
+    assert_eq!(
+        wrong_imports("use super::sections::X;", &["data"]),
+        ["sections"]
+    );
     assert_eq!(
         wrong_imports("use super::data::ReportData;", &["write_tables"]),
         ["data"]

@@ -90,7 +90,8 @@ pub fn page_of(state: &State, p: &Pick) -> Result<String, (u16, String)> {
 
 /// The renderings table, regressions first.
 fn renderings(c: &crate::report::decisions::compare_runs::Comparison) -> String {
-    let mut rows: Vec<&crate::report::decisions::compare_runs::CompareRow> = c.rows.iter().collect();
+    let mut rows: Vec<&crate::report::decisions::compare_runs::CompareRow> =
+        c.rows.iter().collect();
     rows.sort_by_key(|r| {
         (
             !r.regression,

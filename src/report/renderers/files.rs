@@ -1,16 +1,16 @@
 //! Writes the report of one run into its artifact folder: BENCHMARK_REPORT.md, report.html,
 //! metrics.json, analytics_results.json and charts/ (SVG + PNG).
 
-use crate::report::foundations::charts;
+use super::json;
+use crate::analytics::Analytics;
+use crate::report::corrupted;
+use crate::report::data::gather::{gather_run, gather_staged};
 use crate::report::data::{ReportData, RunInfo, run_info};
+use crate::report::decisions::family;
+use crate::report::foundations::charts;
 use crate::report::foundations::doc::{self, Block};
 use crate::report::sections::figures::figures;
-use crate::report::data::gather::{gather_run, gather_staged};
-use super::json;
-use crate::report::corrupted;
-use crate::report::decisions::family;
 use crate::report::sections::{self, prompt_wording, verdict, wrong_answers};
-use crate::analytics::Analytics;
 use anyhow::{Context, Result};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -68,11 +68,11 @@ fn document(
             out.extend(chart("accuracy_vs_tokens"));
         }
     }
-    out.extend(sections::setup(d));
-    out.extend(sections::ranking(d));
+    out.extend(sections::setup::setup(d));
+    out.extend(sections::ranking::ranking(d));
     out.extend(chart("weighted_accuracy"));
     out.extend(sections::tasks(d));
-    out.extend(sections::comparisons(d));
+    out.extend(sections::ranking::comparisons(d));
     out.extend(prompt_wording::section(d));
     out.extend(corrupted::section(d));
     out.extend(sections::tokens(d));

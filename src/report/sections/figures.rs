@@ -2,12 +2,12 @@
 //! the Pareto frontier, weighted accuracy per format with intervals, tokens per format per
 //! tokenizer, a category × format heat map, and accuracy vs record count for size sweeps.
 
+use crate::report::data::{Family, ReportData};
+use crate::report::decisions::family::varies;
 use crate::report::foundations::charts::{
     BarSeries, Chart, GroupedBars, HeatMap, IntervalRow, Intervals, LineSeries, Lines, Scatter,
     ScatterPoint, ScatterSeries,
 };
-use crate::report::data::{Family, ReportData};
-use crate::report::decisions::family::varies;
 use crate::report::write_tables::{WriteTables, num, overall, text};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};

@@ -3,10 +3,12 @@
 //! claim carries its p-value; token claims are exact counts, not estimates. The numbers come
 //! from `decision`; this module only words them.
 
+use crate::numfmt::{interval, p_value as p, percent, points as pp, thousands as int};
 use crate::report::data::{ComparisonRow, Family, ReportData};
-use crate::report::decisions::family::{Decision, VerdictRow, families_with_nothing_right, has_reference, varies};
+use crate::report::decisions::family::{
+    Decision, VerdictRow, families_with_nothing_right, has_reference, varies,
+};
 use crate::report::foundations::doc::{Block, Cell};
-use crate::numfmt::{interval, p_value as p, percent as pct, points as pp, thousands as int};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The note every report of a reference run carries.
@@ -168,7 +170,7 @@ fn verdict_table(d: &ReportData, verdicts: &[VerdictRow]) -> Block {
                     format!(
                         "`{}` {} {}",
                         v.most_accurate,
-                        pct(v.weighted_accuracy),
+                        percent(v.weighted_accuracy),
                         interval(v.weighted_low, v.weighted_high)
                     )
                 }),
@@ -490,7 +492,7 @@ fn plain_sentences(d: &ReportData, verdicts: &[VerdictRow]) -> Vec<String> {
                 };
                 format!(
                     "**{who}**: use `{rec}`: the most accurate on {on} ({} weighted), and {why}.",
-                    pct(v.weighted_accuracy)
+                    percent(v.weighted_accuracy)
                 )
             };
             if !dv.decided {
@@ -568,7 +570,7 @@ mod tests {
         assert_eq!(p(1.0), "1");
         assert_eq!(pp(Some(-1.24)), "-1.2 pp");
         assert_eq!(pp(Some(0.01)), "±0.0 pp");
-        assert_eq!(pct(Some(0.8034)), "80.3 %");
+        assert_eq!(percent(Some(0.8034)), "80.3 %");
         assert_eq!(interval(Some(0.5), Some(0.75)), "[50.0, 75.0]");
     }
 }

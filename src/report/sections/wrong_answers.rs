@@ -2,10 +2,10 @@
 //! given, failure kind) and how many more there are, so a report read away from the run's
 //! files still shows why a format lost. Reads `sql/wrong_answers.sql`.
 
-use crate::report::data::{ReportData, WRONG_SHOWN};
-use crate::report::foundations::doc::{Block, Cell};
 use crate::analytics::Table;
 use crate::numfmt::thousands as int;
+use crate::report::data::{ReportData, WRONG_SHOWN};
+use crate::report::foundations::doc::{Block, Cell};
 use serde_json::{Map, Value};
 
 /// Characters of an answer shown in a cell; a longer reply is cut with "…".

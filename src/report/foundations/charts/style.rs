@@ -138,8 +138,6 @@ pub fn widest(texts: &[String], style: &TextStyle) -> Result<i32> {
     Ok(w)
 }
 
-pub use crate::numfmt::axis_percent as pct;
-
 pub use crate::numfmt::compact;
 
 /// A whole number with thousands separators (12,345), or two decimals below 100.
