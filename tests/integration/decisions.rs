@@ -6,8 +6,8 @@
 
 use super::report::{Double, find, ids, model, plan};
 use super::runs::run as run_plan;
+use bench::report::data::gather::gather_run;
 use bench::report::data::run_info;
-use bench::report::gather::gather_run;
 use bench::runner::Options;
 use std::collections::HashMap;
 use std::path::Path;

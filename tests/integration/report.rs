@@ -8,7 +8,7 @@ use bench::formats::Format;
 use bench::prompt::parse_data_block;
 use bench::providers::{ModelConfig, Provider, ProviderError, Reference, Request, Response};
 use bench::report::data::ComparisonRow;
-use bench::report::gather::gather;
+use bench::report::data::gather::gather;
 use bench::runner::{Model, Options, Plan, QuestionMode};
 use bench::tokens::Tokenizer;
 use serde_json::{Map, Value, json};
