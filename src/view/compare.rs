@@ -1,5 +1,5 @@
 //! Two runs side by side: pick A and B; then the renderings with the numbers `bench compare`
-//! prints (`report::compare`, one computation for both) and the answer pairs that differ,
+//! prints (`report::decisions::compare_runs`, one computation for both) and the answer pairs that differ,
 //! regressions (A right, B wrong) first.
 
 use super::html::{esc, href, page, value_text};
