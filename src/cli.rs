@@ -227,7 +227,7 @@ pub struct GenerateArgs {
     pub data: DataArgs,
 }
 
-pub use crate::report::tables::{TableFormat, TokenSort};
+pub use crate::report::{TableFormat, TokenSort};
 
 /// `bench tokens`.
 #[derive(Debug, Args)]

@@ -185,7 +185,7 @@ pub async fn recommend(
         if round == 1 && !billed {
             by_reported_tokens(&reported, &mut plan.formats);
         }
-        let d = crate::report::gather::gather_staged(
+        let d = crate::report::data::gather::gather_staged(
             run_info(&out.run_dir)?,
             s.baseline.name(),
             &outcome.staged,

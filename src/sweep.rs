@@ -242,7 +242,7 @@ pub async fn sweep(
             };
             return Ok(out);
         }
-        let d = crate::report::gather::gather_staged(
+        let d = crate::report::data::gather::gather_staged(
             run_info(&out.run_dir)?,
             "json_compact",
             &outcome.staged,

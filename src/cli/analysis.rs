@@ -2,7 +2,7 @@
 
 use super::parse::*;
 use crate::formats::Format;
-use crate::report::tables::TableFormat;
+use crate::report::TableFormat;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 

@@ -4,7 +4,7 @@
 
 use crate::cli::{GradeBy, ImportArgs};
 use crate::import;
-use crate::report::{self, tables::TableFormat};
+use crate::report::{self, TableFormat};
 use anyhow::Result;
 
 /// Imports, then prints each run folder with its provenance, grade agreement and accuracy.

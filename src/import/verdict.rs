@@ -1,5 +1,5 @@
 //! bench's paired verdict on an imported run, per model: each format against the source's
-//! baseline, paired by question. Every number is the report's own (`report::gather`:
+//! baseline, paired by question. Every number is the report's own (`report::data::gather`:
 //! `sql/paired_comparison.sql` for McNemar with Holm and Tango's non-inferiority test, the
 //! question-clustered bootstrap of `stats` for Δ's interval, `sql/accuracy.sql` for accuracy
 //! per token); this module only puts them in words.
@@ -114,7 +114,7 @@ fn tokens_named(a: Option<&AccuracyRow>) -> &'static str {
 
 /// The verdicts of the run in `dir` against `baseline`, model by model.
 pub fn verdicts(dir: &Path, baseline: &str) -> Result<Vec<Verdict>> {
-    let d = crate::report::gather::gather(dir, baseline)?;
+    let d = crate::report::data::gather::gather(dir, baseline)?;
     let acc = |c: &ComparisonRow| -> Option<&AccuracyRow> {
         d.accuracy
             .iter()

@@ -1,28 +1,26 @@
 //! What bench shows people: the CLI tables, and the report of a run (BENCHMARK_REPORT.md,
 //! report.html, metrics.json, analytics_results.json and charts) written by `bench report`.
+//!
+//! Its layers are its folders, each importing only the ones before it (`layers.rs` checks):
+//! `foundations/` (the document model and the charts every layer writes in) → `data/` (a run
+//! read into rows) → `decisions/` (what the numbers decide) → `sections/` (the report's
+//! blocks and charts) → `renderers/` (the files, and the CLI's tables). The files of one
+//! suite (`corrupted`, `writing`, `write_tables`) sit beside them until they move to the suite.
 
-pub mod charts;
-pub mod compare;
-mod corrupted;
 pub mod data;
-mod decision;
-mod doc;
-mod figures;
-pub mod gather;
-mod generic;
-mod json;
+pub mod decisions;
+pub mod foundations;
+pub mod renderers;
+mod sections;
+
+mod corrupted;
 #[cfg(test)]
 mod layers;
-mod records;
-mod sections;
-pub mod tables;
-mod verdict;
-mod wording;
-mod write;
 mod write_tables;
 mod writing;
-mod wrong;
 
-pub use doc::esc;
-pub use tables::{TokenRow, ranking_table, ranking_table_within, render, tokens_table};
-pub use write::{Written, html_of, write_report, write_run_report, write_staged_report};
+pub use foundations::doc::esc;
+pub use renderers::cli_tables::{
+    TableFormat, TokenRow, TokenSort, ranking_table, ranking_table_within, render, tokens_table,
+};
+pub use renderers::files::{Written, html_of, write_report, write_run_report, write_staged_report};

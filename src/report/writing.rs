@@ -5,10 +5,10 @@
 //! paired comparisons against the best output (exact McNemar + Holm on final exactness);
 //! nothing here recomputes a test.
 
-use super::data::ReportData;
-use super::doc::Block;
-use super::generic::generic_table;
-use super::write_tables::{WriteTables, num, overall, text};
+use crate::report::data::ReportData;
+use crate::report::foundations::doc::Block;
+use crate::report::sections::sql_table::generic_table;
+use crate::report::write_tables::{WriteTables, num, overall, text};
 use serde_json::{Map, Value};
 
 /// One verdict line per model: the best output by final exact rate, the outputs not

@@ -1,5 +1,5 @@
 //! Two runs side by side: pick A and B; then the renderings with the numbers `bench compare`
-//! prints (`report::compare`, one computation for both) and the answer pairs that differ,
+//! prints (`report::decisions::compare_runs`, one computation for both) and the answer pairs that differ,
 //! regressions (A right, B wrong) first.
 
 use super::html::{esc, href, page, value_text};
@@ -74,7 +74,7 @@ pub fn page_of(state: &State, p: &Pick) -> Result<String, (u16, String)> {
             .ok_or_else(|| (404, format!("no run folder '{n}' under the root")))
     };
     let (a_dir, b_dir) = (dir(a)?, dir(b)?);
-    match crate::report::compare::compare_runs(&a_dir, &b_dir, None) {
+    match crate::report::decisions::compare_runs::compare_runs(&a_dir, &b_dir, None) {
         Err(e) => {
             body.push_str(&format!(
                 "<p class=\"error\" id=\"refused\">{}</p>",
@@ -89,8 +89,9 @@ pub fn page_of(state: &State, p: &Pick) -> Result<String, (u16, String)> {
 }
 
 /// The renderings table, regressions first.
-fn renderings(c: &crate::report::compare::Comparison) -> String {
-    let mut rows: Vec<&crate::report::compare::CompareRow> = c.rows.iter().collect();
+fn renderings(c: &crate::report::decisions::compare_runs::Comparison) -> String {
+    let mut rows: Vec<&crate::report::decisions::compare_runs::CompareRow> =
+        c.rows.iter().collect();
     rows.sort_by_key(|r| {
         (
             !r.regression,

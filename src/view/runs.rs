@@ -120,9 +120,7 @@ fn status_of(i: &RunInfo) -> String {
     let m = &i.metadata;
     let mut s = match &i.summary {
         None => "interrupted (no summary line)".to_string(),
-        Some(s) if s.get("interrupted").and_then(|v| v.as_bool()) == Some(true) => {
-            "interrupted".into()
-        }
+        Some(_) if i.stopped_early().is_some() => "interrupted".into(),
         Some(_) => "complete".into(),
     };
     if let Some(sh) = &m.shard {

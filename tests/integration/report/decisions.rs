@@ -6,8 +6,8 @@
 
 use crate::support::doubles::{Double, find, ids, model, plan};
 use crate::support::run_plan;
+use bench::report::data::gather::gather_run;
 use bench::report::data::run_info;
-use bench::report::gather::gather_run;
 use bench::runner::Options;
 use std::collections::HashMap;
 use std::path::Path;

@@ -4,7 +4,7 @@
 
 use crate::support::doubles::{Double, find, ids, model, plan};
 use crate::support::run_plan;
-use bench::report::gather::gather;
+use bench::report::data::gather::gather;
 use bench::runner::Options;
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};

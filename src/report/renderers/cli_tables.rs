@@ -50,7 +50,7 @@ fn table(header: Vec<String>, rows: Vec<Vec<String>>, numeric: impl Fn(usize) ->
     t
 }
 
-use crate::numfmt::percent_tight as pct;
+use crate::numfmt::percent_tight;
 
 /// The data of a ranking in words, once above the table (`data: orders.csv · 60 records`,
 /// or `data: products seed 42` above a `records` column when the run asked several sizes), or
@@ -195,14 +195,14 @@ fn ranking_columns(
             let weighted = if r.runs == 0 {
                 "–".to_string()
             } else {
-                pct(r.weighted_accuracy)
+                percent_tight(r.weighted_accuracy)
             };
             row.extend([r.provider.clone(), weighted]);
             // A category with no questions (a question file may have none) shows "–", not 0 %.
             row.extend(Category::ALL.iter().map(|c| {
                 r.accuracy_by_category
                     .get(c.name())
-                    .map_or_else(|| "–".to_string(), |a| pct(*a))
+                    .map_or_else(|| "–".to_string(), |a| percent_tight(*a))
             }));
             let runs = if r.errors > 0 {
                 format!("{} ({} failed)", r.runs, r.errors)

@@ -116,7 +116,7 @@ where
         Rectangle::new([(x0, y - 0.5), (x1, y + 0.5)], BAND.filled())
     }))?;
 
-    let x_fmt = |v: &f64| style::pct(*v, x1 - x0);
+    let x_fmt = |v: &f64| crate::numfmt::axis_percent(*v, x1 - x0);
     chart
         .configure_mesh()
         .disable_y_mesh()
@@ -156,7 +156,11 @@ where
         let cx = px(r.value);
         root.draw(&Circle::new((cx, py), 6, color.filled()))?;
         root.draw(&Circle::new((cx, py), 6, WHITE.stroke_width(1)))?;
-        root.draw_text(&style::pct(r.value, 0.05), &right, (xr.end + 10, py))?;
+        root.draw_text(
+            &crate::numfmt::axis_percent(r.value, 0.05),
+            &right,
+            (xr.end + 10, py),
+        )?;
     }
     Ok(())
 }

@@ -1,14 +1,16 @@
 //! Writes the report of one run into its artifact folder: BENCHMARK_REPORT.md, report.html,
 //! metrics.json, analytics_results.json and charts/ (SVG + PNG).
 
-use super::charts;
-use super::data::{ReportData, RunInfo, run_info};
-use super::doc::{self, Block};
-use super::figures::figures;
-use super::gather::{gather_run, gather_staged};
-use super::{corrupted, wording, wrong};
-use super::{decision, json, sections, verdict};
+use super::json;
 use crate::analytics::Analytics;
+use crate::report::corrupted;
+use crate::report::data::gather::{gather_run, gather_staged};
+use crate::report::data::{ReportData, RunInfo, run_info};
+use crate::report::decisions::family;
+use crate::report::foundations::charts;
+use crate::report::foundations::doc::{self, Block};
+use crate::report::sections::figures::figures;
+use crate::report::sections::{self, prompt_wording, verdict, wrong_answers};
 use anyhow::{Context, Result};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -29,7 +31,7 @@ fn write(path: &Path, bytes: impl AsRef<[u8]>) -> Result<()> {
 /// The document: verdict first, then the evidence.
 fn document(
     d: &ReportData,
-    verdicts: &[decision::VerdictRow],
+    verdicts: &[family::VerdictRow],
     findings: &[String],
     charts: &[(String, String, charts::Rendered)],
 ) -> Vec<Block> {
@@ -51,12 +53,12 @@ fn document(
             d.run.metadata.benchmark_id, d.run.metadata.timestamp
         )),
     ];
-    if super::decision::all_wrong(d) {
-        out.push(Block::Para(super::decision::ALL_WRONG.into()));
+    if family::all_wrong(d) {
+        out.push(Block::Para(family::ALL_WRONG.into()));
     }
     match &d.write {
         // A write run's verdict is about output tokens per exact document, not data tokens.
-        Some(t) => out.extend(super::writing::section(
+        Some(t) => out.extend(crate::report::writing::section(
             d,
             t,
             chart("write_exact_vs_tokens"),
@@ -66,19 +68,19 @@ fn document(
             out.extend(chart("accuracy_vs_tokens"));
         }
     }
-    out.extend(sections::setup(d));
-    out.extend(sections::ranking(d));
+    out.extend(sections::setup::setup(d));
+    out.extend(sections::ranking::ranking(d));
     out.extend(chart("weighted_accuracy"));
     out.extend(sections::tasks(d));
-    out.extend(sections::comparisons(d));
-    out.extend(wording::section(d));
+    out.extend(sections::ranking::comparisons(d));
+    out.extend(prompt_wording::section(d));
     out.extend(corrupted::section(d));
     out.extend(sections::tokens(d));
     out.extend(chart("tokens_per_format"));
     out.extend(sections::categories(d));
     out.extend(chart("category_heatmap"));
     out.extend(sections::tables(d));
-    out.extend(wrong::section(d));
+    out.extend(wrong_answers::section(d));
     if d.scaling.is_some() {
         out.extend(chart("accuracy_vs_records"));
     }
@@ -91,7 +93,7 @@ fn document(
 struct Built {
     d: ReportData,
     charts: Vec<(String, String, charts::Rendered)>,
-    verdicts: Vec<decision::VerdictRow>,
+    verdicts: Vec<family::VerdictRow>,
     findings: Vec<String>,
     blocks: Vec<Block>,
     title: String,
@@ -114,7 +116,7 @@ fn build(run: RunInfo, baseline: &str, staged: Option<&Analytics>) -> Result<Bui
             Ok((f.name, f.title, r))
         })
         .collect::<Result<Vec<_>>>()?;
-    let verdicts = decision::verdict_rows(&d);
+    let verdicts = family::verdict_rows(&d);
     let findings = verdict::findings(&d, &verdicts);
     let blocks = document(&d, &verdicts, &findings, &rendered);
     let title = format!(

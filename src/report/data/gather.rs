@@ -1,14 +1,60 @@
 //! Gathers everything a report shows from one staged run ([`crate::analytics::Analytics`]):
 //! the SQL files of `sql/` on two connections at once, plus the bootstrap intervals.
 
-use super::data::{
-    AccuracyRow, CategoryRow, ComparisonRow, Family, ParetoRow, ReportData, RunInfo, TokenRow,
-    WRONG_SHOWN, best_per_family, bootstrap_accuracy, comparisons, run_info, run_sql, typed,
+use super::bootstrap::{bootstrap_accuracy, comparisons};
+use super::{
+    AccuracyRow, CategoryRow, ComparisonRow, Family, ParetoRow, RunInfo, TokenEfficiencyRow,
+    best_per_family, run_info, run_sql, typed,
 };
 use crate::analytics::{Analytics, Table, sql};
 use anyhow::Result;
 use std::collections::BTreeMap;
 use std::path::Path;
+
+/// Everything one report shows.
+#[derive(Debug, Clone)]
+pub struct ReportData {
+    /// The run.
+    pub run: RunInfo,
+    /// Baseline format of the comparisons.
+    pub baseline: String,
+    /// Accuracy per rendering.
+    pub accuracy: Vec<AccuracyRow>,
+    /// Every format against the baseline.
+    pub comparisons: Vec<ComparisonRow>,
+    /// Every format against the most accurate format of its family.
+    pub versus_best: Vec<ComparisonRow>,
+    /// Accuracy per category.
+    pub categories: Vec<CategoryRow>,
+    /// Pareto frontier membership.
+    pub pareto: Vec<ParetoRow>,
+    /// Token efficiency per tokenizer.
+    pub tokens: Vec<TokenEfficiencyRow>,
+    /// Usage, cost and latency (`sql/usage.sql`), as returned.
+    pub usage: Table,
+    /// Failed answers by kind (`sql/failure_modes.sql`), as returned.
+    pub failure_modes: Table,
+    /// The first [`WRONG_SHOWN`] wrong answers of each rendering (`sql/wrong_answers.sql`),
+    /// each row with `wrong`, the rendering's count of them.
+    pub wrong_answers: Table,
+    /// Questions whose key every answer contradicts in agreement (`sql/key_check.sql`).
+    pub key_check: Table,
+    /// Accuracy per format under each instruction wording (`sql/prompt_wording.sql`).
+    pub prompt_wording: Table,
+    /// The `corrupted` track's detection and false alarms (`sql/corrupted.sql`).
+    pub corrupted: Table,
+    /// Tokens and accuracy against record count, when the run swept sizes.
+    pub scaling: Option<Table>,
+    /// Retrieval accuracy by position.
+    pub position: Option<Table>,
+    /// A tasks run: each task × format (`sql/task_formats.sql`).
+    pub tasks: Option<Table>,
+    /// A write run: `sql/write_accuracy.sql` and `sql/write_failures.sql`.
+    pub write: Option<crate::report::write_tables::WriteTables>,
+}
+
+/// Wrong answers a report shows per model and rendering; the rest are counted.
+pub const WRONG_SHOWN: usize = 5;
 
 /// Reads everything a report of `dir` shows; `baseline` names the comparisons' baseline.
 pub fn gather(dir: &Path, baseline: &str) -> Result<ReportData> {
@@ -44,7 +90,7 @@ struct Tables {
     comparisons: Vec<ComparisonRow>,
     categories: Vec<CategoryRow>,
     pareto: Vec<ParetoRow>,
-    tokens: Vec<TokenRow>,
+    tokens: Vec<TokenEfficiencyRow>,
     usage: Table,
     failure_modes: Table,
     wrong_answers: Table,
@@ -53,7 +99,7 @@ struct Tables {
     corrupted: Table,
     position: Table,
     tasks: Option<Table>,
-    write: Option<super::write_tables::WriteTables>,
+    write: Option<crate::report::write_tables::WriteTables>,
 }
 
 impl Tables {
@@ -67,7 +113,7 @@ impl Tables {
             ),
             "sql/wrong_answers.sql",
         )?;
-        super::records::add_asked_records(&mut wrong_answers, &run.dir.join(&run.suite));
+        super::asked_records::add_asked_records(&mut wrong_answers, &run.dir.join(&run.suite));
         Ok(Self {
             comparisons: comparisons(a, run, baseline)?,
             categories: typed(
@@ -94,7 +140,7 @@ impl Tables {
                 None => None,
             },
             write: match run.metadata.write {
-                Some(_) => Some(super::write_tables::WriteTables {
+                Some(_) => Some(crate::report::write_tables::WriteTables {
                     accuracy: run_sql(a, sql::WRITE_ACCURACY, "sql/write_accuracy.sql")?,
                     failures: run_sql(a, sql::WRITE_FAILURES, "sql/write_failures.sql")?,
                 }),

@@ -2,13 +2,13 @@
 //! the Pareto frontier, weighted accuracy per format with intervals, tokens per format per
 //! tokenizer, a category × format heat map, and accuracy vs record count for size sweeps.
 
-use super::charts::{
+use crate::report::data::{Family, ReportData};
+use crate::report::decisions::family::varies;
+use crate::report::foundations::charts::{
     BarSeries, Chart, GroupedBars, HeatMap, IntervalRow, Intervals, LineSeries, Lines, Scatter,
     ScatterPoint, ScatterSeries,
 };
-use super::data::{Family, ReportData};
-use super::decision::varies;
-use super::write_tables::{WriteTables, num, overall, text};
+use crate::report::write_tables::{WriteTables, num, overall, text};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -7,7 +7,7 @@
 //! Pure functions of the report data: no wording here, so the report, the JSON files and
 //! `bench view` read the same decisions.
 
-use super::data::{AccuracyRow, ComparisonRow, Family, ReportData, best_per_family};
+use crate::report::data::{AccuracyRow, ComparisonRow, Family, ReportData, best_per_family};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One family's decision, as the report and `analytics_results.json` carry it.

@@ -197,7 +197,10 @@ where
             let cell = [(xa + 1, ya + 1), (xa + cell_w - 1, ya + ROW - 1)];
             let center = (xa + cell_w / 2, cy);
             let (fill, text) = match v.filter(|v| v.is_finite()) {
-                Some(v) => (viridis((v - d0) / (d1 - d0)), style::pct(v, 0.05)),
+                Some(v) => (
+                    viridis((v - d0) / (d1 - d0)),
+                    crate::numfmt::axis_percent(v, 0.05),
+                ),
                 None => (MISSING, "–".to_string()),
             };
             root.draw(&Rectangle::new(cell, fill.filled()))?;
@@ -259,7 +262,7 @@ where
             MUTED.stroke_width(1),
         ))?;
         root.draw_text(
-            &style::pct(d0 + t * (d1 - d0), 0.1),
+            &crate::numfmt::axis_percent(d0 + t * (d1 - d0), 0.1),
             &tick,
             (x + bar_w + 7, ty),
         )?;

@@ -3,9 +3,9 @@
 //! `sql/compare_pairs.sql` and the decision. One computation: `bench compare` prints it and
 //! `bench view` shows it.
 
-use super::data::{self, RunInfo, paired_intervals, run_sql, typed};
 use crate::UsageError;
 use crate::analytics::{Analytics, Table};
+use crate::report::data::{self, RunInfo, paired_intervals, run_sql, typed};
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 use std::path::Path;

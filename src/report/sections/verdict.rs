@@ -3,10 +3,12 @@
 //! claim carries its p-value; token claims are exact counts, not estimates. The numbers come
 //! from `decision`; this module only words them.
 
-use super::data::{ComparisonRow, Family, ReportData};
-use super::decision::{Decision, VerdictRow, families_with_nothing_right, has_reference, varies};
-use super::doc::{Block, Cell};
-use crate::numfmt::{interval, p_value as p, percent as pct, points as pp, thousands as int};
+use crate::numfmt::{interval, p_value as p, percent, points as pp, thousands as int};
+use crate::report::data::{ComparisonRow, Family, ReportData};
+use crate::report::decisions::family::{
+    Decision, VerdictRow, families_with_nothing_right, has_reference, varies,
+};
+use crate::report::foundations::doc::{Block, Cell};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The note every report of a reference run carries.
@@ -168,7 +170,7 @@ fn verdict_table(d: &ReportData, verdicts: &[VerdictRow]) -> Block {
                     format!(
                         "`{}` {} {}",
                         v.most_accurate,
-                        pct(v.weighted_accuracy),
+                        percent(v.weighted_accuracy),
                         interval(v.weighted_low, v.weighted_high)
                     )
                 }),
@@ -342,7 +344,7 @@ fn token_findings(d: &ReportData) -> Vec<String> {
                 .filter(|&b| b > 0 && f != d.baseline)
                 .map(|b| format!(" ({:.2}× `{}`)", n as f64 / b as f64, d.baseline))
                 .unwrap_or_default();
-            let shape = super::data::shape_label(s, v, records, sizes);
+            let shape = crate::report::data::shape_label(s, v, records, sizes);
             Some(format!(
                 "Fewest data tokens for {shape}: `{f}` with {} o200k_base tokens{ratio} (exact count).",
                 int(n)
@@ -396,7 +398,7 @@ pub fn findings(d: &ReportData, verdicts: &[VerdictRow]) -> Vec<String> {
         findings.extend(decision_findings(d, v, &label));
     }
     findings.extend(comparison_findings(d));
-    findings.extend(super::wording::findings(d));
+    findings.extend(super::prompt_wording::findings(d));
     findings.extend(token_findings(d));
     if failed > 0 {
         findings.push(format!(
@@ -437,7 +439,7 @@ fn measured_on(d: &ReportData, v: &VerdictRow) -> String {
 /// decision tested, never a measured difference).
 fn plain_sentences(d: &ReportData, verdicts: &[VerdictRow]) -> Vec<String> {
     // Every answer wrong: said once at the top of the report, not again per model.
-    if super::decision::all_wrong(d) {
+    if crate::report::decisions::family::all_wrong(d) {
         return Vec::new();
     }
     let (sizes, primers) = varies(&d.accuracy);
@@ -490,7 +492,7 @@ fn plain_sentences(d: &ReportData, verdicts: &[VerdictRow]) -> Vec<String> {
                 };
                 format!(
                     "**{who}**: use `{rec}`: the most accurate on {on} ({} weighted), and {why}.",
-                    pct(v.weighted_accuracy)
+                    percent(v.weighted_accuracy)
                 )
             };
             if !dv.decided {
@@ -568,7 +570,7 @@ mod tests {
         assert_eq!(p(1.0), "1");
         assert_eq!(pp(Some(-1.24)), "-1.2 pp");
         assert_eq!(pp(Some(0.01)), "±0.0 pp");
-        assert_eq!(pct(Some(0.8034)), "80.3 %");
+        assert_eq!(percent(Some(0.8034)), "80.3 %");
         assert_eq!(interval(Some(0.5), Some(0.75)), "[50.0, 75.0]");
     }
 }

@@ -97,7 +97,7 @@ where
         .build_cartesian_2d(x, y0..y1)?;
     let y_fmt = |v: &f64| {
         if percent {
-            style::pct(*v, y1 - y0)
+            crate::numfmt::axis_percent(*v, y1 - y0)
         } else {
             style::compact(*v)
         }

@@ -93,7 +93,7 @@ where
         .x_label_area_size(56)
         .y_label_area_size(78)
         .build_cartesian_2d(x0..x1, y0..y1)?;
-    let y_fmt = |v: &f64| style::pct(*v, y1 - y0);
+    let y_fmt = |v: &f64| crate::numfmt::axis_percent(*v, y1 - y0);
     let x_fmt = |v: &f64| style::compact(*v);
     chart
         .configure_mesh()

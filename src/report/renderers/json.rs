@@ -2,8 +2,9 @@
 //! flat objects; fractions in 0..1, deltas in percentage points. The keys are documented in the
 //! docs/report.md.
 
-use super::data::{Family, ReportData, TokenRow, family_of};
-use super::decision::VerdictRow;
+use crate::report::data::rows::family_of;
+use crate::report::data::{Family, ReportData, TokenEfficiencyRow};
+use crate::report::decisions::family::VerdictRow;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 
@@ -24,7 +25,8 @@ pub fn metrics(d: &ReportData) -> Value {
         .zip(d.usage.objects())
         .filter_map(|(r, o)| Some((family_of(&d.usage.columns, r)?, o)))
         .collect();
-    let mut tokens: BTreeMap<(String, String, String, i64), Vec<&TokenRow>> = BTreeMap::new();
+    let mut tokens: BTreeMap<(String, String, String, i64), Vec<&TokenEfficiencyRow>> =
+        BTreeMap::new();
     for t in &d.tokens {
         tokens
             .entry((
@@ -52,7 +54,7 @@ pub fn metrics(d: &ReportData) -> Value {
                 ))
                 .cloned()
                 .unwrap_or_default();
-            let per = |f: fn(&TokenRow) -> Value| -> Value {
+            let per = |f: fn(&TokenEfficiencyRow) -> Value| -> Value {
                 Value::Object(ts.iter().map(|t| (t.tokenizer.clone(), f(t))).collect())
             };
             o.insert("tokens".into(), per(|t| json!(t.tokens)));
