@@ -4,11 +4,19 @@
 //! the asked record highlighted (`formats::locate`).
 
 use super::html::{esc, href, page, value_text};
+use super::respond::{AppState, blocking};
 use super::state::State;
+use axum::extract::{Query, State as Shared};
+use axum::response::Response;
 use serde::Deserialize;
 use serde_json::Value;
 use std::io::{BufRead, Read, Seek, SeekFrom};
 use std::path::Path;
+
+/// `GET /answer?…`.
+pub async fn handler(Shared(s): Shared<AppState>, Query(k): Query<Key>) -> Response {
+    blocking(move || page_of(&s, &k)).await
+}
 
 /// The query string of `/answer`: the run, the call (provider, model, sample tag) and the
 /// question's metric id.

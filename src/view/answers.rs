@@ -3,10 +3,18 @@
 //! becomes SQL text.
 
 use super::html::{esc, href, page, value_text};
+use super::respond::{AppState, blocking};
 use super::state::State;
 use super::store::FACETS;
+use axum::extract::{Query, State as Shared};
+use axum::response::Response;
 use serde::Deserialize;
 use serde_json::Value;
+
+/// `GET /answers?…`.
+pub async fn handler(Shared(s): Shared<AppState>, Query(f): Query<Filter>) -> Response {
+    blocking(move || page_of(&s, &f).map_err(|e| (400, e))).await
+}
 
 /// The query string of `/answers` (every field optional).
 #[derive(Debug, Default, Clone, Deserialize)]

@@ -3,9 +3,17 @@
 //! regressions (A right, B wrong) first.
 
 use super::html::{esc, href, page, value_text};
+use super::respond::{AppState, blocking};
 use super::state::State;
+use axum::extract::{Query, State as Shared};
+use axum::response::Response;
 use serde::Deserialize;
 use serde_json::Value;
+
+/// `GET /compare?a=…&b=…`.
+pub async fn handler(Shared(s): Shared<AppState>, Query(p): Query<Pick>) -> Response {
+    blocking(move || page_of(&s, &p)).await
+}
 
 /// The query string of `/compare`.
 #[derive(Debug, Default, Deserialize)]

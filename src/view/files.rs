@@ -2,8 +2,48 @@
 //! read-only: a path is served only when, symlinks resolved, it lies inside the run's artifact
 //! folder under the root.
 
+use super::html;
+use super::respond::{AppState, blocking, failure};
 use super::state::State;
+use axum::extract::{Path as UrlPath, State as Shared};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use std::path::{Path, PathBuf};
+
+/// `GET /report/<run>/`: the run's report.
+pub async fn report_page(Shared(s): Shared<AppState>, UrlPath(run): UrlPath<String>) -> Response {
+    blocking(move || report(&s, &run)).await
+}
+
+/// `GET /report/<run>`: to `/report/<run>/`, so the report's relative links resolve.
+pub async fn report_redirect(UrlPath(run): UrlPath<String>) -> Response {
+    let to = html::path_of(&["report", &run, ""]);
+    (StatusCode::PERMANENT_REDIRECT, [(header::LOCATION, to)]).into_response()
+}
+
+/// `GET /report/<run>/<path>`: a file of the run's artifacts (a chart, a response).
+pub async fn artifact_file(
+    Shared(s): Shared<AppState>,
+    UrlPath((run, rel)): UrlPath<(String, String)>,
+) -> Response {
+    let got = tokio::task::spawn_blocking(move || artifact(&s, &run, &rel)).await;
+    match got {
+        Ok(Ok((path, bytes))) => (
+            [
+                (header::CONTENT_TYPE, content_type(&path)),
+                // A file from a run folder never runs script in the viewer's origin.
+                (
+                    header::CONTENT_SECURITY_POLICY,
+                    "sandbox; default-src 'none'; style-src 'unsafe-inline'",
+                ),
+            ],
+            bytes,
+        )
+            .into_response(),
+        Ok(Err((status, why))) => failure(status, &why),
+        Err(e) => failure(500, &e.to_string()),
+    }
+}
 
 /// The report of run `name` as HTML, or (status, one-line reason).
 pub fn report(state: &State, name: &str) -> Result<String, (u16, String)> {

@@ -3,7 +3,7 @@
 //! [`super::store`]), so a page of ten million answers is a query over a file, never a scan of
 //! the logs nor a copy in memory.
 
-use super::runs::{self, Run};
+use super::run_list::{self as runs, Run};
 use crate::analytics::{Analytics, Table};
 use anyhow::{Context, Result};
 use std::collections::HashMap;
