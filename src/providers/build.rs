@@ -17,7 +17,7 @@ pub fn process_env(name: &str) -> Option<String> {
 /// when a call is made (`Provider::ready`), so `--dry-run` works without them.
 pub fn build(cfg: &ModelConfig, env: Env) -> Result<Box<dyn Provider>, UsageError> {
     let wire = cfg.wire()?;
-    if wire == Wire::Reference {
+    if wire.offline() {
         return Ok(Box::new(Reference));
     }
     capabilities::check(cfg)?;
@@ -53,7 +53,7 @@ pub fn build(cfg: &ModelConfig, env: Env) -> Result<Box<dyn Provider>, UsageErro
         }
     };
     let key = key.map(http::Secret::new);
-    let required = wire != Wire::OpenAiCompatible && wire != Wire::Ollama;
+    let required = wire.key_required();
     let http = |api: Box<dyn WireApi>| -> Result<Box<dyn Provider>, UsageError> {
         Ok(Box::new(Http::new(
             api, cfg, &base, key, key_env, required,

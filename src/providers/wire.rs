@@ -1,6 +1,6 @@
 //! The wire APIs `--provider NAME:MODEL` names, and what bench knows of each (where it finds its
-//! key and base URL, its family in the model tables): one row a
-//! wire API, so adding one is a variant, a row here and its arm in `build.rs`.
+//! key and base URL, whether it needs one, its family in the model tables): one row a wire API,
+//! so adding one is a variant, a row here and its arm in `build.rs`.
 
 use super::matching::Api;
 use super::thinking::BudgetedThinking;
@@ -29,6 +29,8 @@ struct Row {
     wire: Wire,
     name: &'static str,
     key_envs: &'static [&'static str],
+    /// A call without a key is refused (a third-party or local server may need none).
+    key_required: bool,
     base_url_env: Option<&'static str>,
     default_base_url: Option<&'static str>,
     family: Option<Api>,
@@ -46,6 +48,7 @@ const TABLE: [Row; 7] = [
         wire: Wire::Reference,
         name: "reference",
         key_envs: &[],
+        key_required: false,
         base_url_env: None,
         default_base_url: None,
         family: None,
@@ -57,6 +60,7 @@ const TABLE: [Row; 7] = [
         wire: Wire::Anthropic,
         name: "anthropic",
         key_envs: &["ANTHROPIC_API_KEY"],
+        key_required: true,
         base_url_env: Some("ANTHROPIC_BASE_URL"),
         default_base_url: Some("https://api.anthropic.com"),
         family: Some(Api::Anthropic),
@@ -71,6 +75,7 @@ const TABLE: [Row; 7] = [
         wire: Wire::OpenAi,
         name: "openai",
         key_envs: &["OPENAI_API_KEY"],
+        key_required: true,
         base_url_env: Some("OPENAI_BASE_URL"),
         default_base_url: Some("https://api.openai.com/v1"),
         family: Some(Api::OpenAi),
@@ -82,6 +87,7 @@ const TABLE: [Row; 7] = [
         wire: Wire::OpenAiResponses,
         name: "openai-responses",
         key_envs: &["OPENAI_API_KEY"],
+        key_required: true,
         base_url_env: Some("OPENAI_BASE_URL"),
         default_base_url: Some("https://api.openai.com/v1"),
         family: Some(Api::OpenAi),
@@ -93,6 +99,7 @@ const TABLE: [Row; 7] = [
         wire: Wire::Gemini,
         name: "gemini",
         key_envs: &["GEMINI_API_KEY", "GOOGLE_API_KEY"],
+        key_required: true,
         base_url_env: Some("GEMINI_BASE_URL"),
         default_base_url: Some("https://generativelanguage.googleapis.com"),
         family: Some(Api::Gemini),
@@ -104,6 +111,7 @@ const TABLE: [Row; 7] = [
         wire: Wire::OpenAiCompatible,
         name: "openai-compatible",
         key_envs: &["OPENAI_API_KEY"],
+        key_required: false,
         base_url_env: Some("OPENAI_BASE_URL"),
         default_base_url: None,
         family: None,
@@ -115,6 +123,7 @@ const TABLE: [Row; 7] = [
         wire: Wire::Ollama,
         name: "ollama",
         key_envs: &[],
+        key_required: false,
         base_url_env: Some("OLLAMA_BASE_URL"),
         default_base_url: Some("http://localhost:11434/v1"),
         family: None,
@@ -157,6 +166,12 @@ impl Wire {
     /// Environment variables holding the key, first found wins.
     pub fn key_envs(self) -> &'static [&'static str] {
         self.row().key_envs
+    }
+
+    /// Whether a call without a key is refused (an OpenAI-compatible or Ollama server may need
+    /// none).
+    pub fn key_required(self) -> bool {
+        self.row().key_required
     }
 
     /// Environment variable overriding the base URL.
