@@ -277,8 +277,14 @@ fn spark_sql_gives_duckdbs_rows_for_every_statistics_file() {
             )
         })
         .collect();
+    // Under a name of their own: a shard started in the same second as the `--data` run above
+    // has its folder name, and copied over it would replace that run's log (CI saw exactly
+    // this: the export lost the orders.json run).
     for s in &shards {
-        copy_dir(s, &history.join("benchmarks").join(s.file_name().unwrap()));
+        let name = format!("shard-{}", s.file_name().unwrap().to_string_lossy());
+        let to = history.join("benchmarks").join(name);
+        assert!(!to.exists(), "{}", to.display());
+        copy_dir(s, &to);
     }
     let out = bench(&tmp.path().join("cache"))
         .args(["merge", "--no-report", "--output-root"])
