@@ -3,7 +3,7 @@
 //! followed by `--resume` that submits nothing new and loses nothing, `--cancel-batches`, and
 //! the key in no file or message.
 
-use crate::support::{bench, parse, results, run_dir};
+use crate::support::{RunIn, parse, results, run_dir, run_in};
 use bench::runner::ledger::Ledger;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -171,22 +171,10 @@ async fn server(api: &Arc<Api>) -> MockServer {
     s
 }
 
-/// The arguments of a 4-call batch run (2 formats × 2 runs) against `uri`.
-fn run_args(uri: &str, root: &Path) -> Vec<String> {
-    batch_run_args("anthropic:claude-haiku-4-5", uri, root)
-}
-
-/// The arguments of a 4-call batch run (2 formats × 2 runs) of `provider` against `uri`.
-pub(super) fn batch_run_args(provider: &str, uri: &str, root: &Path) -> Vec<String> {
-    let mut a: Vec<String> = [
-        "run",
-        "--provider",
-        provider,
-        "--base-url",
-        uri,
-        "--batch",
-        "--batch-poll",
-        "0.05",
+/// A 4-call batch run (2 formats × 2 runs) of `provider` against `uri`, under `dir`; killed
+/// after a minute, so a run that would poll for ever fails its test instead of hanging it.
+pub(super) fn batch_run(provider: &str, uri: &str, dir: &Path) -> RunIn {
+    let plan = [
         "--formats",
         "csv,json_compact",
         "--structures",
@@ -196,40 +184,25 @@ pub(super) fn batch_run_args(provider: &str, uri: &str, root: &Path) -> Vec<Stri
         "--runs",
         "2",
         "--no-report",
-        "--output-root",
-    ]
-    .map(String::from)
-    .to_vec();
-    a.push(root.display().to_string());
-    a
-}
-
-/// The arguments of `bench run --resume DIR` with fast polling, plus `extra`.
-fn resume_args(dir: &Path, extra: &[&str]) -> Vec<String> {
-    let mut a = vec![
-        "run".to_string(),
-        "--resume".into(),
-        dir.display().to_string(),
     ];
-    a.extend(extra.iter().map(|s| s.to_string()));
-    a.extend(["--batch-poll", "0.05", "--no-report"].map(String::from));
-    a
+    run_in(dir, &["run", "--provider", provider, "--base-url", uri])
+        .args(["--batch", "--batch-poll", "0.05"])
+        .args(plan)
+        .timeout(Duration::from_secs(60))
 }
 
-/// Runs bench to the end off the async runtime (the mock server lives on it); killed after a
-/// minute, so a run that would poll for ever fails its test instead of hanging it.
-async fn run_bench(cache: &Path, args: Vec<String>) -> std::process::Output {
-    let cache = cache.to_path_buf();
-    tokio::task::spawn_blocking(move || {
-        bench(&cache)
-            .timeout(Duration::from_secs(60))
-            .env("ANTHROPIC_API_KEY", KEY)
-            .args(args)
-            .output()
-            .unwrap()
-    })
-    .await
-    .unwrap()
+/// The batch run of claude-haiku-4-5 against `uri`, under `dir`, with the key.
+fn haiku_run(uri: &str, dir: &Path) -> RunIn {
+    batch_run("anthropic:claude-haiku-4-5", uri, dir).env("ANTHROPIC_API_KEY", KEY)
+}
+
+/// `bench run --resume FOLDER` with fast polling and the key, plus `extra`, under `dir`.
+fn resume(dir: &Path, folder: &Path, extra: &[&str]) -> RunIn {
+    run_in(dir, &["run", "--resume", folder.to_str().unwrap()])
+        .args(extra)
+        .args(["--batch-poll", "0.05", "--no-report"])
+        .env("ANTHROPIC_API_KEY", KEY)
+        .timeout(Duration::from_secs(60))
 }
 
 /// Every file under `dir` and the command output are free of the key.
@@ -266,14 +239,10 @@ async fn failed_and_expired_requests_are_submitted_again_and_priced_as_batch() {
         ..Api::default()
     })
     .await;
-    let mut args = run_args(&s.uri(), &root);
-    args.extend([
-        "--retries".into(),
-        "2".into(),
-        "--warmup".into(),
-        "on".into(),
-    ]);
-    let out = run_bench(&tmp.path().join("cache"), args).await;
+    let out = haiku_run(&s.uri(), tmp.path())
+        .args(["--retries", "2", "--warmup", "on"])
+        .output_blocking()
+        .await;
     let stderr = String::from_utf8_lossy(&out.stderr);
     // 1 of 4 calls still failed: over the default --max-failed-share, exit 1.
     assert_eq!(out.status.code(), Some(1), "{stderr}");
@@ -341,11 +310,11 @@ async fn no_retry_logs_failed_and_expired_requests_as_errors() {
         ..Api::default()
     })
     .await;
-    let mut args = run_args(&s.uri(), &root);
-    args.push("--no-retry".into());
     // Failures are what this run is about: a share of 1 lets it pass.
-    args.extend(["--max-failed-share".into(), "1".into()]);
-    let out = run_bench(&tmp.path().join("cache"), args).await;
+    let out = haiku_run(&s.uri(), tmp.path())
+        .args(["--no-retry", "--max-failed-share", "1"])
+        .output_blocking()
+        .await;
     assert!(
         out.status.success(),
         "{}",
@@ -368,7 +337,7 @@ async fn results_that_cannot_be_read_end_as_errors_after_three_tries_not_an_endl
         ..Api::default()
     })
     .await;
-    let out = run_bench(&tmp.path().join("cache"), run_args(&s.uri(), &root)).await;
+    let out = haiku_run(&s.uri(), tmp.path()).output_blocking().await;
     let stderr = String::from_utf8_lossy(&out.stderr);
     // No result could be read: no answers, so the run does not pass as a success.
     assert_eq!(out.status.code(), Some(1), "{stderr}");
@@ -389,17 +358,9 @@ async fn results_that_cannot_be_read_end_as_errors_after_three_tries_not_an_endl
     }
 }
 
-/// Starts a batch run in the background and kills it (SIGKILL) once it is polling.
-async fn killed_while_polling(api: &Arc<Api>, uri: &str, root: &Path, cache: &Path) {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("bench"))
-        .args(run_args(uri, root))
-        .env("ANTHROPIC_API_KEY", KEY)
-        .env("BENCH_CACHE_DIR", cache)
-        .env_remove("OPENAI_API_KEY")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+/// Starts a batch run under `dir` in the background and kills it (SIGKILL) once it is polling.
+async fn killed_while_polling(api: &Arc<Api>, uri: &str, dir: &Path) {
+    let mut child = haiku_run(uri, dir).spawn();
     let started = Instant::now();
     while *api.polls.lock().unwrap() < 3 {
         assert!(
@@ -418,9 +379,8 @@ async fn kill_9_while_polling_then_resume_submits_nothing_and_loses_nothing() {
     let api = Arc::new(Api::default());
     let s = server(&api).await;
     let tmp = tempfile::tempdir().unwrap();
-    let (root, cache) = (tmp.path().join("data"), tmp.path().join("cache"));
-    killed_while_polling(&api, &s.uri(), &root, &cache).await;
-    let dir = run_dir(&root);
+    killed_while_polling(&api, &s.uri(), tmp.path()).await;
+    let dir = run_dir(&tmp.path().join("data"));
     let ledger = Ledger::load(&dir).unwrap();
     assert_eq!(ledger.batches.len(), 1);
     assert!(!ledger.batches[0].collected);
@@ -428,7 +388,7 @@ async fn kill_9_while_polling_then_resume_submits_nothing_and_loses_nothing() {
     assert!(results(&parse(&dir.join("formats.jsonl"))).is_empty());
 
     api.ended.store(true, Ordering::SeqCst);
-    let out = run_bench(&cache, resume_args(&dir, &[])).await;
+    let out = resume(tmp.path(), &dir, &[]).output_blocking().await;
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("continues in batch mode"), "{stderr}");
@@ -460,10 +420,11 @@ async fn cancel_batches_collects_them_and_logs_the_cancelled_requests() {
     let api = Arc::new(Api::default());
     let s = server(&api).await;
     let tmp = tempfile::tempdir().unwrap();
-    let (root, cache) = (tmp.path().join("data"), tmp.path().join("cache"));
-    killed_while_polling(&api, &s.uri(), &root, &cache).await;
-    let dir = run_dir(&root);
-    let out = run_bench(&cache, resume_args(&dir, &["--cancel-batches"])).await;
+    killed_while_polling(&api, &s.uri(), tmp.path()).await;
+    let dir = run_dir(&tmp.path().join("data"));
+    let out = resume(tmp.path(), &dir, &["--cancel-batches"])
+        .output_blocking()
+        .await;
     let stderr = String::from_utf8_lossy(&out.stderr);
     // Every request was cancelled: no answers, so the run does not pass as a success.
     assert_eq!(out.status.code(), Some(1), "{stderr}");
@@ -489,11 +450,11 @@ async fn a_budget_for_part_of_the_plan_submits_that_part_and_resume_stays_in_bat
     api.ended.store(true, Ordering::SeqCst);
     let s = server(&api).await;
     let tmp = tempfile::tempdir().unwrap();
-    let (root, cache) = (tmp.path().join("data"), tmp.path().join("cache"));
-    let mut args = run_args(&s.uri(), &root);
     // Each request books about $0.011 (prompt plus 4,096 output tokens at half price).
-    args.extend(["--budget-usd".into(), "0.025".into()]);
-    let out = run_bench(&cache, args).await;
+    let out = haiku_run(&s.uri(), tmp.path())
+        .args(["--budget-usd", "0.025"])
+        .output_blocking()
+        .await;
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{stderr}");
     assert!(stderr.contains("requests not submitted"), "{stderr}");
@@ -501,11 +462,11 @@ async fn a_budget_for_part_of_the_plan_submits_that_part_and_resume_stays_in_bat
     assert_eq!(first.len(), 1, "what fits is submitted: {stderr}");
     let n = first[0].len();
     assert!((1..4).contains(&n), "{n}");
-    let dir = run_dir(&root);
+    let dir = run_dir(&tmp.path().join("data"));
     assert_eq!(results(&parse(&dir.join("formats.jsonl"))).len(), n);
 
     // Resumed without --batch and with room: the rest goes in a batch, not live.
-    let out = run_bench(&cache, resume_args(&dir, &[])).await;
+    let out = resume(tmp.path(), &dir, &[]).output_blocking().await;
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     let all = api.batches.lock().unwrap().clone();

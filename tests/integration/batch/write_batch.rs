@@ -3,7 +3,7 @@
 //! every turn at the batch price, and kill -9 between rounds followed by `--resume` (with the
 //! response cache gone) continues the conversation from `batches.json` without paying twice.
 
-use crate::support::{bench, parse, results, run_dir};
+use crate::support::{RunIn, parse, results, run_dir, run_in};
 use bench::runner::ledger::{Ledger, custom_id};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -132,18 +132,17 @@ async fn server(api: &Arc<Api>) -> MockServer {
     s
 }
 
-/// `bench run --suite write --batch` of the two cases in json_compact with 2 repairs.
-fn args(uri: &str, tmp: &Path) -> Vec<String> {
-    let cases = tmp.join("cases.json");
+/// `bench run --suite write --batch` of the two cases in json_compact with 2 repairs, under
+/// `dir`, with the key; killed after a minute, so a run that would poll for ever fails.
+fn write_run(uri: &str, dir: &Path) -> RunIn {
+    let cases = dir.join("cases.json");
     std::fs::write(&cases, CASES).unwrap();
-    let mut a: Vec<String> = [
+    let plan = [
         "run",
         "--suite",
         "write",
         "--provider",
         "anthropic:claude-haiku-4-5",
-        "--base-url",
-        uri,
         "--batch",
         "--batch-poll",
         "0.05",
@@ -155,29 +154,11 @@ fn args(uri: &str, tmp: &Path) -> Vec<String> {
         "--runs",
         "1",
         "--no-report",
-    ]
-    .map(String::from)
-    .to_vec();
-    a.extend(["--cases".into(), cases.display().to_string()]);
-    a.extend([
-        "--output-root".into(),
-        tmp.join("data").display().to_string(),
-    ]);
-    a
-}
-
-async fn run_bench(cache: &Path, args: Vec<String>) -> std::process::Output {
-    let cache = cache.to_path_buf();
-    tokio::task::spawn_blocking(move || {
-        bench(&cache)
-            .timeout(Duration::from_secs(60))
-            .env("ANTHROPIC_API_KEY", KEY)
-            .args(args)
-            .output()
-            .unwrap()
-    })
-    .await
-    .unwrap()
+    ];
+    run_in(dir, &plan)
+        .args(["--base-url", uri, "--cases", cases.to_str().unwrap()])
+        .env("ANTHROPIC_API_KEY", KEY)
+        .timeout(Duration::from_secs(60))
 }
 
 /// The run's result lines, by case.
@@ -214,7 +195,7 @@ async fn repairs_go_through_the_batch_api_one_round_per_batch() {
     let api = Arc::new(Api::default());
     let s = server(&api).await;
     let tmp = tempfile::tempdir().unwrap();
-    let out = run_bench(&tmp.path().join("cache"), args(&s.uri(), tmp.path())).await;
+    let out = write_run(&s.uri(), tmp.path()).output_blocking().await;
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(
@@ -251,16 +232,9 @@ async fn repairs_go_through_the_batch_api_one_round_per_batch() {
 }
 
 /// Starts the run and kills it (SIGKILL) while the repair batch is being polled.
-async fn killed_in_round_two(api: &Arc<Api>, uri: &str, tmp: &Path, cache: &Path) {
+async fn killed_in_round_two(api: &Arc<Api>, uri: &str, tmp: &Path) {
     api.hold.store(true, Ordering::SeqCst);
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("bench"))
-        .args(args(uri, tmp))
-        .env("ANTHROPIC_API_KEY", KEY)
-        .env("BENCH_CACHE_DIR", cache)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = write_run(uri, tmp).spawn();
     let started = Instant::now();
     while *api.later_polls.lock().unwrap() < 2 {
         assert!(
@@ -281,7 +255,7 @@ async fn kill_9_between_rounds_then_resume_continues_the_conversation_from_the_l
     let s = server(&api).await;
     let tmp = tempfile::tempdir().unwrap();
     let cache: PathBuf = tmp.path().join("cache");
-    killed_in_round_two(&api, &s.uri(), tmp.path(), &cache).await;
+    killed_in_round_two(&api, &s.uri(), tmp.path()).await;
     let dir = run_dir(&tmp.path().join("data"));
     let rs = by_case(&dir);
     assert_eq!(
@@ -305,17 +279,12 @@ async fn kill_9_between_rounds_then_resume_continues_the_conversation_from_the_l
 
     // The cached first reply is gone: only the ledger can carry the conversation on.
     std::fs::remove_dir_all(&cache).ok();
-    let resume: Vec<String> = [
-        "run",
-        "--resume",
-        dir.to_str().unwrap(),
-        "--batch-poll",
-        "0.05",
-        "--no-report",
-    ]
-    .map(String::from)
-    .to_vec();
-    let out = run_bench(&cache, resume).await;
+    let out = run_in(tmp.path(), &["run", "--resume", dir.to_str().unwrap()])
+        .args(["--batch-poll", "0.05", "--no-report"])
+        .env("ANTHROPIC_API_KEY", KEY)
+        .timeout(Duration::from_secs(60))
+        .output_blocking()
+        .await;
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(
