@@ -121,11 +121,26 @@ impl RunIn {
             .unwrap()
     }
 
-    /// Starts it in the background, its output thrown away: for a test that kills it.
-    pub fn spawn(self) -> std::process::Child {
+    /// Starts it in the background, its output thrown away.
+    fn spawn(self) -> std::process::Child {
         let mut cmd = self.command();
         cmd.stdout(Stdio::null()).stderr(Stdio::null());
         cmd.spawn().unwrap()
+    }
+
+    /// Starts it in the background and kills it (SIGKILL: no handler runs) once `reached` holds,
+    /// checked every 20 ms; fails the test when it exits first, or when `reached` has not held
+    /// within a minute (`never` says what never came).
+    pub async fn kill_when(self, never: &str, reached: impl Fn() -> bool) {
+        let mut child = self.spawn();
+        let started = std::time::Instant::now();
+        while !reached() {
+            assert!(started.elapsed() < Duration::from_secs(60), "{never}");
+            assert!(child.try_wait().unwrap().is_none(), "bench exited early");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
     }
 
     /// Runs it; it must succeed (else its arguments, stderr and stdout are the failure).
@@ -237,4 +252,16 @@ pub fn files_under(dir: &Path) -> Vec<PathBuf> {
     }
     out.sort();
     out
+}
+
+/// `key` is in no file under `dir` and in nothing `outputs` printed.
+pub fn assert_key_nowhere(key: &str, dir: &Path, outputs: &[&Output]) {
+    for f in files_under(dir) {
+        let text = String::from_utf8_lossy(&std::fs::read(&f).unwrap()).into_owned();
+        assert!(!text.contains(key), "the key is in {}", f.display());
+    }
+    for o in outputs {
+        assert!(!String::from_utf8_lossy(&o.stderr).contains(key));
+        assert!(!String::from_utf8_lossy(&o.stdout).contains(key));
+    }
 }
