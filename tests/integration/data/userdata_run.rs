@@ -3,7 +3,7 @@
 //! each rendering and the reference's evaluator agree), and the others are skipped with a
 //! reason on screen and in the metadata.
 
-use crate::support::{bench, parse, results, run_dir, run_in};
+use crate::support::{ONE_TABLE_RUN, bench, parse, results, run_dir, run_in};
 use bench::formats::Format;
 use bench::runlog::Line;
 use bench::runner::userdata::DataMeta;
@@ -481,17 +481,8 @@ fn a_data_run_is_the_formats_suite_over_the_file() {
         "orders.csv",
         "id,total,city\n1,5,Oslo\n2,7,Rome\n3,9,Oslo\n4,2,Rome\n",
     );
-    let one_table = [
-        "run",
-        "--formats",
-        "csv",
-        "--runs",
-        "1",
-        "--structures",
-        "flat",
-    ];
     let run = |extra: &[&str]| {
-        let cmd = run_in(dir.path(), &one_table).args(["--variants", "mandatory"]);
+        let cmd = run_in(dir.path(), &ONE_TABLE_RUN).args(["--runs", "1"]);
         cmd.args(extra).ok().dir()
     };
     let data_run = run(&["--data", f.to_str().unwrap()]);
