@@ -3,99 +3,31 @@
 //! followed by `--resume` that submits nothing new and loses nothing, `--cancel-batches`, and
 //! the key in no file or message.
 
-use crate::support::{bench, parse, results, run_dir};
+use crate::support::mocks::{BatchScript, MessageBatches, result_lines};
+use crate::support::{RunIn, assert_key_nowhere, parse, results, run_dir, run_in};
 use bench::runner::ledger::Ledger;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-use wiremock::matchers::{method, path, path_regex};
-use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+use std::time::Duration;
+use wiremock::MockServer;
 
 const KEY: &str = "sk-ant-batch-0123456789-DO-NOT-LEAK";
 
-/// What the mock batch API has seen and how it answers.
+/// How the mock batch API answers: every request succeeds, unless told otherwise.
 #[derive(Default)]
-struct Api {
-    /// Custom ids of each created batch, in creation order.
-    batches: Mutex<Vec<Vec<String>>>,
-    /// Polls answered.
-    polls: Mutex<usize>,
+struct Script {
     /// Whether batches have ended (else they stay `in_progress`).
     ended: AtomicBool,
     /// Whether the first batch's first three requests fail (overloaded, expired, invalid).
     faults: bool,
-    /// Whether a cancel was asked for: every request comes back `canceled`.
-    canceled: AtomicBool,
-    /// The server's own URL, for `results_url`.
-    base: Mutex<String>,
     /// Whether the results file is not JSON Lines.
     garbage: bool,
-    /// Results downloads answered.
-    reads: Mutex<usize>,
 }
 
-struct Create(Arc<Api>);
-struct Poll(Arc<Api>);
-struct Results(Arc<Api>);
-struct Cancel(Arc<Api>);
-
-fn batch_index(req: &Request) -> usize {
-    let last = req
-        .url
-        .path()
-        .rsplit('/')
-        .find(|s| s.starts_with("msgbatch_"));
-    last.and_then(|s| s.trim_start_matches("msgbatch_").parse::<usize>().ok())
-        .expect("a batch id in the path")
-        - 1
-}
-
-impl Respond for Create {
-    fn respond(&self, req: &Request) -> ResponseTemplate {
-        assert_eq!(
-            req.headers.get("x-api-key").and_then(|v| v.to_str().ok()),
-            Some(KEY)
-        );
-        let body: Value = serde_json::from_slice(&req.body).unwrap();
-        let ids: Vec<String> = body["requests"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| {
-                assert_eq!(r["params"]["model"], "claude-haiku-4-5");
-                assert!(r["params"]["messages"][0]["content"].is_array());
-                r["custom_id"].as_str().unwrap().to_string()
-            })
-            .collect();
-        let mut b = self.0.batches.lock().unwrap();
-        b.push(ids);
-        ResponseTemplate::new(200).set_body_json(
-            json!({"id": format!("msgbatch_{}", b.len()), "type": "message_batch",
-                   "processing_status": "in_progress"}),
-        )
-    }
-}
-
-impl Respond for Poll {
-    fn respond(&self, req: &Request) -> ResponseTemplate {
-        *self.0.polls.lock().unwrap() += 1;
-        let i = batch_index(req);
-        let n = self.0.batches.lock().unwrap()[i].len();
-        let id = format!("msgbatch_{}", i + 1);
-        let body = if self.0.ended.load(Ordering::SeqCst) {
-            json!({"id": id, "processing_status": "ended",
-                   "request_counts": {"processing": 0, "succeeded": n, "errored": 0, "canceled": 0, "expired": 0},
-                   "results_url": format!("{}/v1/messages/batches/{id}/results", self.0.base.lock().unwrap())})
-        } else {
-            json!({"id": id, "processing_status": "in_progress",
-                   "request_counts": {"processing": n, "succeeded": 0, "errored": 0, "canceled": 0, "expired": 0},
-                   "results_url": null})
-        };
-        ResponseTemplate::new(200).set_body_json(body)
-    }
-}
+/// The mock batch API and what it has seen.
+type Api = MessageBatches<Script>;
 
 fn succeeded(id: &str) -> Value {
     json!({"type": "succeeded", "message": {"id": format!("msg_{id}"), "type": "message",
@@ -108,85 +40,41 @@ fn errored(kind: &str) -> Value {
         "error": {"type": kind, "message": format!("{kind} for this request")}}})
 }
 
-impl Respond for Results {
-    fn respond(&self, req: &Request) -> ResponseTemplate {
-        *self.0.reads.lock().unwrap() += 1;
-        if self.0.garbage {
-            return ResponseTemplate::new(200).set_body_string("<html>not JSON Lines</html>\n");
+impl BatchScript for Script {
+    fn check(&self, r: &Value) {
+        assert_eq!(r["params"]["model"], "claude-haiku-4-5");
+        assert!(r["params"]["messages"][0]["content"].is_array());
+    }
+
+    fn ended(&self, _: usize) -> bool {
+        self.ended.load(Ordering::SeqCst)
+    }
+
+    fn results(&self, i: usize, requests: &[Value]) -> String {
+        if self.garbage {
+            return "<html>not JSON Lines</html>\n".into();
         }
-        let i = batch_index(req);
-        let ids = self.0.batches.lock().unwrap()[i].clone();
-        let mut lines = String::new();
-        for (n, id) in ids.iter().enumerate() {
-            let result = if self.0.canceled.load(Ordering::SeqCst) {
-                json!({"type": "canceled"})
-            } else if self.0.faults && i == 0 {
-                match n {
-                    0 => errored("overloaded_error"),
-                    1 => json!({"type": "expired"}),
-                    2 => errored("invalid_request_error"),
-                    _ => succeeded(id),
-                }
-            } else {
-                succeeded(id)
-            };
-            lines.push_str(&json!({"custom_id": id, "result": result}).to_string());
-            lines.push('\n');
-        }
-        ResponseTemplate::new(200).set_body_string(lines)
+        result_lines(requests, |n, r| {
+            let id = r["custom_id"].as_str().unwrap();
+            match n {
+                0 if self.faults && i == 0 => errored("overloaded_error"),
+                1 if self.faults && i == 0 => json!({"type": "expired"}),
+                2 if self.faults && i == 0 => errored("invalid_request_error"),
+                _ => succeeded(id),
+            }
+        })
     }
 }
 
-impl Respond for Cancel {
-    fn respond(&self, _: &Request) -> ResponseTemplate {
-        self.0.canceled.store(true, Ordering::SeqCst);
-        self.0.ended.store(true, Ordering::SeqCst);
-        ResponseTemplate::new(200).set_body_json(json!({"processing_status": "canceling"}))
-    }
+/// The mock API answering as `script` says, on a server of its own.
+async fn server(script: Script) -> (Arc<Api>, MockServer) {
+    MessageBatches::start(script, KEY).await
 }
 
-async fn server(api: &Arc<Api>) -> MockServer {
-    let s = MockServer::start().await;
-    *api.base.lock().unwrap() = s.uri();
-    Mock::given(method("POST"))
-        .and(path("/v1/messages/batches"))
-        .respond_with(Create(api.clone()))
-        .mount(&s)
-        .await;
-    Mock::given(method("GET"))
-        .and(path_regex(r"^/v1/messages/batches/msgbatch_\d+$"))
-        .respond_with(Poll(api.clone()))
-        .mount(&s)
-        .await;
-    Mock::given(method("GET"))
-        .and(path_regex(r"^/v1/messages/batches/msgbatch_\d+/results$"))
-        .respond_with(Results(api.clone()))
-        .mount(&s)
-        .await;
-    Mock::given(method("POST"))
-        .and(path_regex(r"^/v1/messages/batches/msgbatch_\d+/cancel$"))
-        .respond_with(Cancel(api.clone()))
-        .mount(&s)
-        .await;
-    s
-}
-
-/// The arguments of a 4-call batch run (2 formats × 2 runs) against `uri`.
-fn run_args(uri: &str, root: &Path) -> Vec<String> {
-    batch_run_args("anthropic:claude-haiku-4-5", uri, root)
-}
-
-/// The arguments of a 4-call batch run (2 formats × 2 runs) of `provider` against `uri`.
-pub(super) fn batch_run_args(provider: &str, uri: &str, root: &Path) -> Vec<String> {
-    let mut a: Vec<String> = [
-        "run",
-        "--provider",
-        provider,
-        "--base-url",
-        uri,
-        "--batch",
-        "--batch-poll",
-        "0.05",
+/// A 4-call batch run (2 formats × 2 runs) of `provider` against `uri`, under `dir`; killed
+/// after a minute, so a run that would poll for ever fails its test instead of hanging it.
+pub(super) fn batch_run(provider: &str, uri: &str, dir: &Path) -> RunIn {
+    let plan = [
         "--formats",
         "csv,json_compact",
         "--structures",
@@ -196,64 +84,32 @@ pub(super) fn batch_run_args(provider: &str, uri: &str, root: &Path) -> Vec<Stri
         "--runs",
         "2",
         "--no-report",
-        "--output-root",
-    ]
-    .map(String::from)
-    .to_vec();
-    a.push(root.display().to_string());
-    a
-}
-
-/// The arguments of `bench run --resume DIR` with fast polling, plus `extra`.
-fn resume_args(dir: &Path, extra: &[&str]) -> Vec<String> {
-    let mut a = vec![
-        "run".to_string(),
-        "--resume".into(),
-        dir.display().to_string(),
     ];
-    a.extend(extra.iter().map(|s| s.to_string()));
-    a.extend(["--batch-poll", "0.05", "--no-report"].map(String::from));
-    a
+    run_in(dir, &["run", "--provider", provider, "--base-url", uri])
+        .args(["--batch", "--batch-poll", "0.05"])
+        .args(plan)
+        .timeout(Duration::from_secs(60))
 }
 
-/// Runs bench to the end off the async runtime (the mock server lives on it); killed after a
-/// minute, so a run that would poll for ever fails its test instead of hanging it.
-async fn run_bench(cache: &Path, args: Vec<String>) -> std::process::Output {
-    let cache = cache.to_path_buf();
-    tokio::task::spawn_blocking(move || {
-        bench(&cache)
-            .timeout(Duration::from_secs(60))
-            .env("ANTHROPIC_API_KEY", KEY)
-            .args(args)
-            .output()
-            .unwrap()
-    })
-    .await
-    .unwrap()
+/// The batch run of claude-haiku-4-5 against `uri`, under `dir`, with the key.
+fn haiku_run(uri: &str, dir: &Path) -> RunIn {
+    batch_run("anthropic:claude-haiku-4-5", uri, dir).env("ANTHROPIC_API_KEY", KEY)
 }
 
-/// Every file under `dir` and the command output are free of the key.
-fn assert_no_key(dir: &Path, outputs: &[&std::process::Output]) {
-    for e in crate::support::files_under(dir) {
-        let bytes = std::fs::read(&e).unwrap();
-        assert!(
-            !String::from_utf8_lossy(&bytes).contains(KEY),
-            "the key is in {}",
-            e.display()
-        );
-    }
-    for o in outputs {
-        assert!(!String::from_utf8_lossy(&o.stderr).contains(KEY));
-        assert!(!String::from_utf8_lossy(&o.stdout).contains(KEY));
-    }
+/// `bench run --resume FOLDER` with fast polling and the key, plus `extra`, under `dir`.
+fn resume(dir: &Path, folder: &Path, extra: &[&str]) -> RunIn {
+    run_in(dir, &["run", "--resume", folder.to_str().unwrap()])
+        .args(extra)
+        .args(["--batch-poll", "0.05", "--no-report"])
+        .env("ANTHROPIC_API_KEY", KEY)
+        .timeout(Duration::from_secs(60))
 }
 
 /// A mock API whose batches have already ended, its server, a temporary folder and the run
 /// root in it.
-async fn ended(api: Api) -> (Arc<Api>, MockServer, tempfile::TempDir, PathBuf) {
-    let api = Arc::new(api);
-    api.ended.store(true, Ordering::SeqCst);
-    let s = server(&api).await;
+async fn ended(script: Script) -> (Arc<Api>, MockServer, tempfile::TempDir, PathBuf) {
+    script.ended.store(true, Ordering::SeqCst);
+    let (api, s) = server(script).await;
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("data");
     (api, s, tmp, root)
@@ -261,19 +117,15 @@ async fn ended(api: Api) -> (Arc<Api>, MockServer, tempfile::TempDir, PathBuf) {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn failed_and_expired_requests_are_submitted_again_and_priced_as_batch() {
-    let (api, s, tmp, root) = ended(Api {
+    let (api, s, tmp, root) = ended(Script {
         faults: true,
-        ..Api::default()
+        ..Script::default()
     })
     .await;
-    let mut args = run_args(&s.uri(), &root);
-    args.extend([
-        "--retries".into(),
-        "2".into(),
-        "--warmup".into(),
-        "on".into(),
-    ]);
-    let out = run_bench(&tmp.path().join("cache"), args).await;
+    let out = haiku_run(&s.uri(), tmp.path())
+        .args(["--retries", "2", "--warmup", "on"])
+        .output_blocking()
+        .await;
     let stderr = String::from_utf8_lossy(&out.stderr);
     // 1 of 4 calls still failed: over the default --max-failed-share, exit 1.
     assert_eq!(out.status.code(), Some(1), "{stderr}");
@@ -284,7 +136,7 @@ async fn failed_and_expired_requests_are_submitted_again_and_priced_as_batch() {
         "{stderr}"
     );
     assert!(stderr.contains("ended 4/4"), "{stderr}");
-    let batches = api.batches.lock().unwrap().clone();
+    let batches = api.custom_ids();
     assert_eq!(
         batches.len(),
         2,
@@ -331,21 +183,21 @@ async fn failed_and_expired_requests_are_submitted_again_and_priced_as_batch() {
             .iter()
             .all(|b| b.collected && b.state == "ended")
     );
-    assert_no_key(tmp.path(), &[&out]);
+    assert_key_nowhere(KEY, tmp.path(), &[&out]);
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn no_retry_logs_failed_and_expired_requests_as_errors() {
-    let (api, s, tmp, root) = ended(Api {
+    let (api, s, tmp, root) = ended(Script {
         faults: true,
-        ..Api::default()
+        ..Script::default()
     })
     .await;
-    let mut args = run_args(&s.uri(), &root);
-    args.push("--no-retry".into());
     // Failures are what this run is about: a share of 1 lets it pass.
-    args.extend(["--max-failed-share".into(), "1".into()]);
-    let out = run_bench(&tmp.path().join("cache"), args).await;
+    let out = haiku_run(&s.uri(), tmp.path())
+        .args(["--no-retry", "--max-failed-share", "1"])
+        .output_blocking()
+        .await;
     assert!(
         out.status.success(),
         "{}",
@@ -363,17 +215,17 @@ async fn no_retry_logs_failed_and_expired_requests_as_errors() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn results_that_cannot_be_read_end_as_errors_after_three_tries_not_an_endless_poll() {
-    let (api, s, tmp, root) = ended(Api {
+    let (api, s, tmp, root) = ended(Script {
         garbage: true,
-        ..Api::default()
+        ..Script::default()
     })
     .await;
-    let out = run_bench(&tmp.path().join("cache"), run_args(&s.uri(), &root)).await;
+    let out = haiku_run(&s.uri(), tmp.path()).output_blocking().await;
     let stderr = String::from_utf8_lossy(&out.stderr);
     // No result could be read: no answers, so the run does not pass as a success.
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("no answers from anthropic/"), "{stderr}");
-    assert_eq!(*api.reads.lock().unwrap(), 3, "{stderr}");
+    assert_eq!(api.reads.load(Ordering::SeqCst), 3, "{stderr}");
     assert_eq!(api.batches.lock().unwrap().len(), 1, "nothing resubmitted");
     assert_eq!(stderr.matches("trying again").count(), 2, "{stderr}");
     let lines = parse(&run_dir(&root).join("formats.jsonl"));
@@ -389,46 +241,28 @@ async fn results_that_cannot_be_read_end_as_errors_after_three_tries_not_an_endl
     }
 }
 
-/// Starts a batch run in the background and kills it (SIGKILL) once it is polling.
-async fn killed_while_polling(api: &Arc<Api>, uri: &str, root: &Path, cache: &Path) {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("bench"))
-        .args(run_args(uri, root))
-        .env("ANTHROPIC_API_KEY", KEY)
-        .env("BENCH_CACHE_DIR", cache)
-        .env_remove("OPENAI_API_KEY")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while *api.polls.lock().unwrap() < 3 {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "bench never polled"
-        );
-        assert!(child.try_wait().unwrap().is_none(), "bench exited early");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    child.kill().unwrap(); // SIGKILL: no handler runs
-    child.wait().unwrap();
+/// Starts a batch run under `dir` in the background and kills it (SIGKILL) once it is polling.
+async fn killed_while_polling(api: &Arc<Api>, uri: &str, dir: &Path) {
+    let polls = || api.polls.lock().unwrap().iter().sum::<usize>();
+    haiku_run(uri, dir)
+        .kill_when("bench never polled", || polls() >= 3)
+        .await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn kill_9_while_polling_then_resume_submits_nothing_and_loses_nothing() {
-    let api = Arc::new(Api::default());
-    let s = server(&api).await;
+    let (api, s) = server(Script::default()).await;
     let tmp = tempfile::tempdir().unwrap();
-    let (root, cache) = (tmp.path().join("data"), tmp.path().join("cache"));
-    killed_while_polling(&api, &s.uri(), &root, &cache).await;
-    let dir = run_dir(&root);
+    killed_while_polling(&api, &s.uri(), tmp.path()).await;
+    let dir = run_dir(&tmp.path().join("data"));
     let ledger = Ledger::load(&dir).unwrap();
     assert_eq!(ledger.batches.len(), 1);
     assert!(!ledger.batches[0].collected);
     assert_eq!(ledger.batches[0].requests.len(), 4);
     assert!(results(&parse(&dir.join("formats.jsonl"))).is_empty());
 
-    api.ended.store(true, Ordering::SeqCst);
-    let out = run_bench(&cache, resume_args(&dir, &[])).await;
+    api.script.ended.store(true, Ordering::SeqCst);
+    let out = resume(tmp.path(), &dir, &[]).output_blocking().await;
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("continues in batch mode"), "{stderr}");
@@ -452,18 +286,18 @@ async fn kill_9_while_polling_then_resume_submits_nothing_and_loses_nothing() {
             .all(|r| r.error.is_none() && r.batch_id.as_deref() == Some("msgbatch_1"))
     );
     assert!(Ledger::load(&dir).unwrap().batches[0].collected);
-    assert_no_key(tmp.path(), &[&out]);
+    assert_key_nowhere(KEY, tmp.path(), &[&out]);
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn cancel_batches_collects_them_and_logs_the_cancelled_requests() {
-    let api = Arc::new(Api::default());
-    let s = server(&api).await;
+    let (api, s) = server(Script::default()).await;
     let tmp = tempfile::tempdir().unwrap();
-    let (root, cache) = (tmp.path().join("data"), tmp.path().join("cache"));
-    killed_while_polling(&api, &s.uri(), &root, &cache).await;
-    let dir = run_dir(&root);
-    let out = run_bench(&cache, resume_args(&dir, &["--cancel-batches"])).await;
+    killed_while_polling(&api, &s.uri(), tmp.path()).await;
+    let dir = run_dir(&tmp.path().join("data"));
+    let out = resume(tmp.path(), &dir, &["--cancel-batches"])
+        .output_blocking()
+        .await;
     let stderr = String::from_utf8_lossy(&out.stderr);
     // Every request was cancelled: no answers, so the run does not pass as a success.
     assert_eq!(out.status.code(), Some(1), "{stderr}");
@@ -485,30 +319,27 @@ async fn cancel_batches_collects_them_and_logs_the_cancelled_requests() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_budget_for_part_of_the_plan_submits_that_part_and_resume_stays_in_batch_mode() {
-    let api = Arc::new(Api::default());
-    api.ended.store(true, Ordering::SeqCst);
-    let s = server(&api).await;
-    let tmp = tempfile::tempdir().unwrap();
-    let (root, cache) = (tmp.path().join("data"), tmp.path().join("cache"));
-    let mut args = run_args(&s.uri(), &root);
+    let (api, s, tmp, _) = ended(Script::default()).await;
     // Each request books about $0.011 (prompt plus 4,096 output tokens at half price).
-    args.extend(["--budget-usd".into(), "0.025".into()]);
-    let out = run_bench(&cache, args).await;
+    let out = haiku_run(&s.uri(), tmp.path())
+        .args(["--budget-usd", "0.025"])
+        .output_blocking()
+        .await;
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(3), "{stderr}");
     assert!(stderr.contains("requests not submitted"), "{stderr}");
-    let first = api.batches.lock().unwrap().clone();
+    let first = api.custom_ids();
     assert_eq!(first.len(), 1, "what fits is submitted: {stderr}");
     let n = first[0].len();
     assert!((1..4).contains(&n), "{n}");
-    let dir = run_dir(&root);
+    let dir = run_dir(&tmp.path().join("data"));
     assert_eq!(results(&parse(&dir.join("formats.jsonl"))).len(), n);
 
     // Resumed without --batch and with room: the rest goes in a batch, not live.
-    let out = run_bench(&cache, resume_args(&dir, &[])).await;
+    let out = resume(tmp.path(), &dir, &[]).output_blocking().await;
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
-    let all = api.batches.lock().unwrap().clone();
+    let all = api.custom_ids();
     assert_eq!(all.len(), 2, "{stderr}");
     assert_eq!(all[1].len(), 4 - n);
     let rs_lines = parse(&dir.join("formats.jsonl"));

@@ -2,14 +2,13 @@
 //! of Google's SDKs report them: some without `metadata.key` (python-genai#2008, js-genai#1191),
 //! keyed ones out of order (python-genai#1909). No paid batch is thrown away.
 
-use super::batch_run::batch_run_args;
-use crate::support::{bench, parse, results, run_dir};
+use super::batch_run::batch_run;
+use crate::support::{parse, results, run_dir};
 use bench::runlog::ResultRecord;
 use bench::runner::ledger::custom_id;
 use bench::runner::plan::SampleKey;
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 use wiremock::matchers::{method, path, path_regex};
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
@@ -113,23 +112,14 @@ async fn run(first: First) -> (Vec<Vec<String>>, String, Vec<ResultRecord>) {
         .mount(&s)
         .await;
     let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path().join("data");
-    let args = batch_run_args("gemini:gemini-2.5-flash", &s.uri(), &root);
-    let cache = tmp.path().join("cache");
-    let out = tokio::task::spawn_blocking(move || {
-        bench(&cache)
-            .timeout(Duration::from_secs(60))
-            .env("GEMINI_API_KEY", KEY)
-            .args(args)
-            .output()
-            .unwrap()
-    })
-    .await
-    .unwrap();
+    let out = batch_run("gemini:gemini-2.5-flash", &s.uri(), tmp.path())
+        .env("GEMINI_API_KEY", KEY)
+        .output_blocking()
+        .await;
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(out.status.success(), "{stderr}");
     assert!(!stderr.contains(KEY));
-    let lines = parse(&run_dir(&root).join("formats.jsonl"));
+    let lines = parse(&run_dir(&tmp.path().join("data")).join("formats.jsonl"));
     let lines = results(&lines).into_iter().cloned().collect();
     let batches = api.batches.lock().unwrap().clone();
     (batches, stderr, lines)

@@ -3,15 +3,14 @@
 //! every turn at the batch price, and kill -9 between rounds followed by `--resume` (with the
 //! response cache gone) continues the conversation from `batches.json` without paying twice.
 
-use crate::support::{bench, parse, results, run_dir};
+use crate::support::mocks::{BatchScript, MessageBatches, result_lines};
+use crate::support::{RunIn, assert_key_nowhere, parse, results, run_dir, run_in};
 use bench::runner::ledger::{Ledger, custom_id};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-use wiremock::matchers::{method, path, path_regex};
-use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+use std::time::Duration;
 
 const KEY: &str = "sk-ant-write-batch-0123456789";
 
@@ -27,75 +26,26 @@ const PAIR: &str =
 const BROKEN: &str = "```json\n{\"pair\":[{\"id\":1,\"name\":\"Ann\"},\n```";
 const SOLO: &str = "```json\n{\"solo\":[{\"id\":3,\"name\":\"Cy\"}]}\n```";
 
-/// What the mock has seen and how it answers.
+/// How the mock answers: the first shot of `pair` does not parse, its repair and `solo` are
+/// right; while `hold` is set, batches after the first stay `in_progress`.
 #[derive(Default)]
-struct Api {
-    /// Each created batch: every request's custom id, message count and first prompt.
-    batches: Mutex<Vec<Vec<(String, usize, String)>>>,
-    /// Polls of batches after the first.
-    later_polls: Mutex<usize>,
-    /// While set, batches after the first stay `in_progress`.
+struct Repairs {
     hold: AtomicBool,
-    base: Mutex<String>,
 }
 
-fn index(req: &Request) -> usize {
-    let id = req
-        .url
-        .path()
-        .rsplit('/')
-        .find(|s| s.starts_with("msgbatch_"))
-        .unwrap();
-    id.trim_start_matches("msgbatch_").parse::<usize>().unwrap() - 1
-}
+/// The mock batch API and what it has seen.
+type Api = MessageBatches<Repairs>;
 
-struct Create(Arc<Api>);
-struct Poll(Arc<Api>);
-struct Results(Arc<Api>);
+impl BatchScript for Repairs {
+    fn ended(&self, i: usize) -> bool {
+        i == 0 || !self.hold.load(Ordering::SeqCst)
+    }
 
-impl Respond for Create {
-    fn respond(&self, req: &Request) -> ResponseTemplate {
-        let body: Value = serde_json::from_slice(&req.body).unwrap();
-        let reqs = body["requests"].as_array().unwrap().iter().map(|r| {
+    fn results(&self, _: usize, requests: &[Value]) -> String {
+        result_lines(requests, |_, r| {
             let m = r["params"]["messages"].as_array().unwrap();
-            let first = m[0]["content"].to_string();
-            (r["custom_id"].as_str().unwrap().to_string(), m.len(), first)
-        });
-        let mut b = self.0.batches.lock().unwrap();
-        b.push(reqs.collect());
-        ResponseTemplate::new(200).set_body_json(
-            json!({"id": format!("msgbatch_{}", b.len()), "processing_status": "in_progress"}),
-        )
-    }
-}
-
-impl Respond for Poll {
-    fn respond(&self, req: &Request) -> ResponseTemplate {
-        let i = index(req);
-        let id = format!("msgbatch_{}", i + 1);
-        if i > 0 {
-            *self.0.later_polls.lock().unwrap() += 1;
-        }
-        if i > 0 && self.0.hold.load(Ordering::SeqCst) {
-            return ResponseTemplate::new(200).set_body_json(
-                json!({"id": id, "processing_status": "in_progress", "request_counts": {"processing": 1}}),
-            );
-        }
-        let url = format!(
-            "{}/v1/messages/batches/{id}/results",
-            self.0.base.lock().unwrap()
-        );
-        ResponseTemplate::new(200).set_body_json(json!({"id": id, "processing_status": "ended",
-            "request_counts": {"processing": 0, "succeeded": 1}, "results_url": url}))
-    }
-}
-
-impl Respond for Results {
-    fn respond(&self, req: &Request) -> ResponseTemplate {
-        let batch = self.0.batches.lock().unwrap()[index(req)].clone();
-        let mut lines = String::new();
-        for (cid, turns, first) in batch {
-            let text = match (first.contains("Cy"), turns) {
+            let turns = m.len();
+            let text = match (m[0]["content"].to_string().contains("Cy"), turns) {
                 (true, _) => SOLO,
                 (false, 1) => BROKEN,
                 _ => PAIR,
@@ -103,47 +53,35 @@ impl Respond for Results {
             let message = json!({"id": "m", "type": "message", "role": "assistant",
                 "content": [{"type": "text", "text": text}], "stop_reason": "end_turn",
                 "usage": {"input_tokens": 100 * turns, "output_tokens": 10}});
-            let line =
-                json!({"custom_id": cid, "result": {"type": "succeeded", "message": message}});
-            lines.push_str(&format!("{line}\n"));
-        }
-        ResponseTemplate::new(200).set_body_string(lines)
+            json!({"type": "succeeded", "message": message})
+        })
     }
 }
 
-async fn server(api: &Arc<Api>) -> MockServer {
-    let s = MockServer::start().await;
-    *api.base.lock().unwrap() = s.uri();
-    Mock::given(method("POST"))
-        .and(path("/v1/messages/batches"))
-        .respond_with(Create(api.clone()))
-        .mount(&s)
-        .await;
-    Mock::given(method("GET"))
-        .and(path_regex(r"^/v1/messages/batches/msgbatch_\d+$"))
-        .respond_with(Poll(api.clone()))
-        .mount(&s)
-        .await;
-    Mock::given(method("GET"))
-        .and(path_regex(r"^/v1/messages/batches/msgbatch_\d+/results$"))
-        .respond_with(Results(api.clone()))
-        .mount(&s)
-        .await;
-    s
+/// Each created batch: every request's custom id and message count.
+fn seen(api: &Api) -> Vec<Vec<(String, usize)>> {
+    let batches = api.batches.lock().unwrap();
+    let request = |r: &Value| {
+        let turns = r["params"]["messages"].as_array().unwrap().len();
+        (r["custom_id"].as_str().unwrap().to_string(), turns)
+    };
+    batches
+        .iter()
+        .map(|b| b.iter().map(request).collect())
+        .collect()
 }
 
-/// `bench run --suite write --batch` of the two cases in json_compact with 2 repairs.
-fn args(uri: &str, tmp: &Path) -> Vec<String> {
-    let cases = tmp.join("cases.json");
+/// `bench run --suite write --batch` of the two cases in json_compact with 2 repairs, under
+/// `dir`, with the key; killed after a minute, so a run that would poll for ever fails.
+fn write_run(uri: &str, dir: &Path) -> RunIn {
+    let cases = dir.join("cases.json");
     std::fs::write(&cases, CASES).unwrap();
-    let mut a: Vec<String> = [
+    let plan = [
         "run",
         "--suite",
         "write",
         "--provider",
         "anthropic:claude-haiku-4-5",
-        "--base-url",
-        uri,
         "--batch",
         "--batch-poll",
         "0.05",
@@ -155,29 +93,11 @@ fn args(uri: &str, tmp: &Path) -> Vec<String> {
         "--runs",
         "1",
         "--no-report",
-    ]
-    .map(String::from)
-    .to_vec();
-    a.extend(["--cases".into(), cases.display().to_string()]);
-    a.extend([
-        "--output-root".into(),
-        tmp.join("data").display().to_string(),
-    ]);
-    a
-}
-
-async fn run_bench(cache: &Path, args: Vec<String>) -> std::process::Output {
-    let cache = cache.to_path_buf();
-    tokio::task::spawn_blocking(move || {
-        bench(&cache)
-            .timeout(Duration::from_secs(60))
-            .env("ANTHROPIC_API_KEY", KEY)
-            .args(args)
-            .output()
-            .unwrap()
-    })
-    .await
-    .unwrap()
+    ];
+    run_in(dir, &plan)
+        .args(["--base-url", uri, "--cases", cases.to_str().unwrap()])
+        .env("ANTHROPIC_API_KEY", KEY)
+        .timeout(Duration::from_secs(60))
 }
 
 /// The run's result lines, by case.
@@ -211,27 +131,26 @@ fn assert_repaired(r: &bench::runlog::ResultRecord) {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn repairs_go_through_the_batch_api_one_round_per_batch() {
-    let api = Arc::new(Api::default());
-    let s = server(&api).await;
+    let (api, s) = MessageBatches::start(Repairs::default(), KEY).await;
     let tmp = tempfile::tempdir().unwrap();
-    let out = run_bench(&tmp.path().join("cache"), args(&s.uri(), tmp.path())).await;
+    let out = write_run(&s.uri(), tmp.path()).output_blocking().await;
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(
         stderr.contains("batch msgbatch_1: 1 reply gets a follow-up request"),
         "{stderr}"
     );
-    let batches = api.batches.lock().unwrap().clone();
+    let batches = seen(&api);
     assert_eq!(batches.len(), 2, "{batches:?}");
     assert_eq!(batches[0].len(), 2, "both first shots in one batch");
-    assert!(batches[0].iter().all(|(_, n, _)| *n == 1));
+    assert!(batches[0].iter().all(|(_, n)| *n == 1));
     assert_eq!(batches[1].len(), 1, "only the broken reply is repaired");
-    let (repair_id, turns, _) = &batches[1][0];
+    let (repair_id, turns) = &batches[1][0];
     assert_eq!(*turns, 3, "the repair carries the conversation");
     assert!(
         batches[0]
             .iter()
-            .any(|(id, _, _)| format!("{id}r1") == *repair_id)
+            .any(|(id, _)| format!("{id}r1") == *repair_id)
     );
 
     let dir = run_dir(&tmp.path().join("data"));
@@ -251,37 +170,21 @@ async fn repairs_go_through_the_batch_api_one_round_per_batch() {
 }
 
 /// Starts the run and kills it (SIGKILL) while the repair batch is being polled.
-async fn killed_in_round_two(api: &Arc<Api>, uri: &str, tmp: &Path, cache: &Path) {
-    api.hold.store(true, Ordering::SeqCst);
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("bench"))
-        .args(args(uri, tmp))
-        .env("ANTHROPIC_API_KEY", KEY)
-        .env("BENCH_CACHE_DIR", cache)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let started = Instant::now();
-    while *api.later_polls.lock().unwrap() < 2 {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "no repair batch"
-        );
-        assert!(child.try_wait().unwrap().is_none(), "bench exited early");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    child.kill().unwrap();
-    child.wait().unwrap();
-    api.hold.store(false, Ordering::SeqCst);
+async fn killed_in_round_two(api: &Arc<Api>, uri: &str, tmp: &Path) {
+    api.script.hold.store(true, Ordering::SeqCst);
+    let later_polls = || api.polls.lock().unwrap().iter().skip(1).sum::<usize>();
+    write_run(uri, tmp)
+        .kill_when("no repair batch", || later_polls() >= 2)
+        .await;
+    api.script.hold.store(false, Ordering::SeqCst);
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn kill_9_between_rounds_then_resume_continues_the_conversation_from_the_ledger() {
-    let api = Arc::new(Api::default());
-    let s = server(&api).await;
+    let (api, s) = MessageBatches::start(Repairs::default(), KEY).await;
     let tmp = tempfile::tempdir().unwrap();
     let cache: PathBuf = tmp.path().join("cache");
-    killed_in_round_two(&api, &s.uri(), tmp.path(), &cache).await;
+    killed_in_round_two(&api, &s.uri(), tmp.path()).await;
     let dir = run_dir(&tmp.path().join("data"));
     let rs = by_case(&dir);
     assert_eq!(
@@ -305,17 +208,12 @@ async fn kill_9_between_rounds_then_resume_continues_the_conversation_from_the_l
 
     // The cached first reply is gone: only the ledger can carry the conversation on.
     std::fs::remove_dir_all(&cache).ok();
-    let resume: Vec<String> = [
-        "run",
-        "--resume",
-        dir.to_str().unwrap(),
-        "--batch-poll",
-        "0.05",
-        "--no-report",
-    ]
-    .map(String::from)
-    .to_vec();
-    let out = run_bench(&cache, resume).await;
+    let out = run_in(tmp.path(), &["run", "--resume", dir.to_str().unwrap()])
+        .args(["--batch-poll", "0.05", "--no-report"])
+        .env("ANTHROPIC_API_KEY", KEY)
+        .timeout(Duration::from_secs(60))
+        .output_blocking()
+        .await;
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(
@@ -333,8 +231,5 @@ async fn kill_9_between_rounds_then_resume_continues_the_conversation_from_the_l
     let ledger = Ledger::load(&dir).unwrap();
     assert!(ledger.batches.iter().all(|b| b.collected));
     assert!(ledger.conversations.is_empty());
-    for f in crate::support::files_under(tmp.path()) {
-        let text = String::from_utf8_lossy(&std::fs::read(&f).unwrap()).to_string();
-        assert!(!text.contains(KEY), "the key is in {}", f.display());
-    }
+    assert_key_nowhere(KEY, tmp.path(), &[&out]);
 }

@@ -24,6 +24,27 @@ fn load_err(path: &Path, opts: &LoadOptions) -> String {
     }
 }
 
+/// `bench tokens --data PATH`, caching under `dir`, which must succeed: its stdout and stderr.
+fn tokens(dir: &Path, path: &Path) -> (String, String) {
+    let out = crate::support::bench(&dir.join("cache"))
+        .args(["tokens", "--data"])
+        .arg(path)
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+    (text(out.stdout), text(out.stderr))
+}
+
+/// The `id` of each loaded record, in order.
+fn ids(d: &UserData) -> Vec<i64> {
+    d.records
+        .iter()
+        .map(|r| r["id"].as_i64().unwrap())
+        .collect()
+}
+
 /// Ten flat records, one a line.
 fn flat_jsonl(dir: &Path) -> PathBuf {
     let lines: Vec<String> = (1..=10)
@@ -250,12 +271,8 @@ fn a_seeded_random_sample_is_repeatable_and_in_file_order() {
     let b = userdata::load(&path, &opts).unwrap();
     assert_eq!(a.records, b.records);
     assert_eq!((a.records.len(), a.total), (3, 10));
-    let ids: Vec<i64> = a
-        .records
-        .iter()
-        .map(|r| r["id"].as_i64().unwrap())
-        .collect();
-    assert!(ids.windows(2).all(|w| w[0] < w[1]), "{ids:?}");
+    let sampled = ids(&a);
+    assert!(sampled.windows(2).all(|w| w[0] < w[1]), "{sampled:?}");
     let first = userdata::load(
         &path,
         &LoadOptions {
@@ -264,12 +281,7 @@ fn a_seeded_random_sample_is_repeatable_and_in_file_order() {
         },
     )
     .unwrap();
-    let first_ids: Vec<i64> = first
-        .records
-        .iter()
-        .map(|r| r["id"].as_i64().unwrap())
-        .collect();
-    assert_eq!(first_ids, [1, 2, 3]);
+    assert_eq!(ids(&first), [1, 2, 3]);
 }
 
 #[test]
@@ -283,15 +295,7 @@ fn root_name_is_a_plain_identifier() {
 fn cli_tokens_of_flat_jsonl_lists_every_format() {
     let dir = tempfile::tempdir().unwrap();
     let path = flat_jsonl(dir.path());
-    let out = crate::support::bench(&dir.path().join("cache"))
-        .args(["tokens", "--data"])
-        .arg(&path)
-        .assert()
-        .success()
-        .get_output()
-        .clone();
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    let stderr = String::from_utf8(out.stderr).unwrap();
+    let (stdout, stderr) = tokens(dir.path(), &path);
     for f in Format::ALL {
         assert!(
             stdout
@@ -312,14 +316,7 @@ fn cli_tokens_of_flat_jsonl_lists_every_format() {
 fn cli_tokens_of_nested_data_lists_the_skipped_formats() {
     let dir = tempfile::tempdir().unwrap();
     let path = nested_json(dir.path());
-    let out = crate::support::bench(&dir.path().join("cache"))
-        .args(["tokens", "--data"])
-        .arg(&path)
-        .assert()
-        .success()
-        .get_output()
-        .clone();
-    let stdout = String::from_utf8(out.stdout).unwrap();
+    let (stdout, _) = tokens(dir.path(), &path);
     assert!(
         stdout.contains("\nskipped csv: csv: cannot represent: "),
         "{stdout}"
@@ -339,14 +336,7 @@ fn cli_data_errors_are_one_line_usage_errors() {
         "two.json",
         r#"{"a": [{"x": 1}], "b": [{"y": 2}]}"#,
     );
-    let out = crate::support::bench(&dir.path().join("cache"))
-        .args(["tokens", "--data"])
-        .arg(&path)
-        .assert()
-        .success()
-        .get_output()
-        .clone();
-    let stderr = String::from_utf8(out.stderr).unwrap();
+    let (_, stderr) = tokens(dir.path(), &path);
     assert!(
         stderr.contains(
             "note: the top-level object holds 2 arrays of objects (a, b): reading the first, 'a'"

@@ -2,30 +2,21 @@
 //! years) are preferred to the measurements questions aggregate, and a key that still takes a
 //! category's questions away is said on screen and in the run log, naming `--id-field`.
 
-use crate::support::{bench, parse, run_dir};
-use bench::runlog::Line;
+use crate::support::run_in;
 use bench::runner::userdata::DataMeta;
 use std::path::Path;
 
-/// Runs the reference over `csv` (as `name`) in two formats; returns stdout and the metadata.
+/// Runs the reference over `csv` (as `name`) in two formats; returns stdout and stderr, and the
+/// data's metadata.
 fn run(dir: &Path, name: &str, csv: &str) -> (String, DataMeta) {
     let file = dir.join(name);
     std::fs::write(&file, csv).unwrap();
-    let root = dir.join(format!("data-{name}"));
-    let out = bench(&dir.join("cache"))
-        .args(["run", "--formats", "csv,yaml", "--runs", "1", "--no-report"])
-        .arg("--data")
-        .arg(&file)
-        .arg("--output-root")
-        .arg(&root)
-        .output()
-        .unwrap();
-    let screen = crate::support::success_stdout(&out) + &String::from_utf8_lossy(&out.stderr);
-    let lines = parse(&run_dir(&root).join("formats.jsonl"));
-    let Line::Metadata(meta) = &lines[0] else {
-        panic!("no metadata line")
-    };
-    (screen, meta.data.clone().expect("data metadata"))
+    let plan = ["run", "--formats", "csv,yaml", "--runs", "1", "--no-report"];
+    let ran = run_in(dir, &plan)
+        .args(["--data", file.to_str().unwrap()])
+        .ok();
+    let meta = ran.metadata("formats.jsonl");
+    (ran.stdout + &ran.stderr, meta.data.expect("data metadata"))
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! each rendering and the reference's evaluator agree), and the others are skipped with a
 //! reason on screen and in the metadata.
 
-use crate::support::{bench, parse, results, run_dir};
+use crate::support::{ONE_TABLE_RUN, bench, parse, results, run_dir, run_in};
 use bench::formats::Format;
 use bench::runlog::Line;
 use bench::runner::userdata::DataMeta;
@@ -26,25 +26,16 @@ fn run_all(dir: &Path, file: &Path, extra: &[&str]) -> (String, DataMeta) {
         "data-{}",
         file.file_name().unwrap().to_string_lossy()
     ));
-    let out = bench(&dir.join("cache"))
-        .args(["run", "--formats", "all", "--runs", "1", "--no-report"])
-        .arg("--data")
-        .arg(file)
-        .args(extra)
-        .arg("--output-root")
-        .arg(&root)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(
-        out.status.success(),
-        "{}: {stderr}\n{stdout}",
-        file.display()
-    );
-    let run = run_dir(&root);
+    let ran = run_in(
+        dir,
+        &["run", "--formats", "all", "--runs", "1", "--no-report"],
+    )
+    .args([Path::new("--data"), file])
+    .args(extra)
+    .root(&root)
+    .ok();
     // The formats suite over the user's records (issue 54: it was named after the file).
-    let lines = parse(&run.join("formats.jsonl"));
+    let lines = ran.lines("formats.jsonl");
     let Line::Metadata(meta) = &lines[0] else {
         panic!("no metadata line")
     };
@@ -76,11 +67,11 @@ fn run_all(dir: &Path, file: &Path, extra: &[&str]) -> (String, DataMeta) {
         assert!(!rendered.contains(&s.format));
         assert!(s.reason.contains("cannot represent"), "{}", s.reason);
         assert!(
-            stderr.contains(&s.to_string()) || stdout.contains(&s.to_string()),
+            ran.stderr.contains(&s.to_string()) || ran.stdout.contains(&s.to_string()),
             "skip not on screen: {s}"
         );
     }
-    (stdout + &stderr, data)
+    (ran.stdout + &ran.stderr, data)
 }
 
 fn skipped(meta: &DataMeta) -> Vec<&str> {
@@ -149,20 +140,13 @@ fn nested_records_three_levels_deep_skip_the_tabular_formats() {
         "no 3-level path asked"
     );
     // Only formats that cannot hold the records: an error, not a run of 0 calls that exits 0.
-    let out = bench(&dir.path().join("cache"))
-        .args([
-            "run",
-            "--runs",
-            "1",
-            "--formats",
-            "csv,markdown_table",
-            "--data",
-        ])
-        .arg(&f)
-        .arg("--output-root")
-        .arg(dir.path().join("none"))
-        .output()
-        .unwrap();
+    let out = run_in(
+        dir.path(),
+        &["run", "--runs", "1", "--formats", "csv,markdown_table"],
+    )
+    .args([Path::new("--data"), &f])
+    .root(&dir.path().join("none"))
+    .output();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
@@ -357,13 +341,10 @@ fn a_field_of_mixed_types_is_asked_as_text_and_the_file_runs() {
 
 /// Runs `bench run --data` expecting a one-line usage error; returns it.
 fn run_error(dir: &Path, file: &Path, extra: &[&str]) -> String {
-    let out = bench(&dir.join("cache"))
-        .args(["run", "--runs", "1", "--dry-run"])
-        .arg("--data")
-        .arg(file)
+    let out = run_in(dir, &["run", "--runs", "1", "--dry-run"])
+        .args([Path::new("--data"), file])
         .args(extra)
-        .output()
-        .unwrap();
+        .output();
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert_eq!(err.trim().lines().count(), 1, "{err}");
@@ -450,34 +431,25 @@ fn resume_reloads_the_file_and_refuses_a_changed_one() {
         .map(|i| json!({"id": i, "v": i % 3, "k": (["a", "b"][i % 2])}))
         .collect();
     let f = write(dir.path(), "small.jsonl", &jsonl(&recs));
-    let root = dir.path().join("data");
-    let run = |args: &[&str]| {
+    let plan = ["run", "--runs", "2", "--no-report", "--formats", "csv,yaml"];
+    let folder = run_in(dir.path(), &plan)
+        .args(["--data", f.to_str().unwrap()])
+        .ok()
+        .dir();
+    let resume = |extra: &[&str]| {
         bench(&dir.path().join("cache"))
-            .args(args)
+            .args(["run", "--resume", folder.to_str().unwrap()])
+            .args(extra)
             .output()
             .unwrap()
     };
-    let out = run(&[
-        "run",
-        "--runs",
-        "2",
-        "--no-report",
-        "--formats",
-        "csv,yaml",
-        "--data",
-        f.to_str().unwrap(),
-        "--output-root",
-        root.to_str().unwrap(),
-    ]);
-    assert!(out.status.success());
-    let folder = run_dir(&root);
     let log = folder.join("formats.jsonl");
     let text = std::fs::read_to_string(&log).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 6);
     // Keep metadata and two results: two calls left.
     std::fs::write(&log, lines[..3].join("\n") + "\n").unwrap();
-    let out = run(&["run", "--resume", folder.to_str().unwrap(), "--no-report"]);
+    let out = resume(&["--no-report"]);
     assert!(
         out.status.success(),
         "{}",
@@ -489,7 +461,7 @@ fn resume_reloads_the_file_and_refuses_a_changed_one() {
     // The same cut with a changed file: refused, naming the file.
     std::fs::write(&log, lines[..3].join("\n") + "\n").unwrap();
     std::fs::write(&f, jsonl(&recs[..9])).unwrap();
-    let out = run(&["run", "--resume", folder.to_str().unwrap()]);
+    let out = resume(&[]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(
@@ -509,30 +481,9 @@ fn a_data_run_is_the_formats_suite_over_the_file() {
         "orders.csv",
         "id,total,city\n1,5,Oslo\n2,7,Rome\n3,9,Oslo\n4,2,Rome\n",
     );
-    let root = dir.path().join("data");
     let run = |extra: &[&str]| {
-        let out = bench(&dir.path().join("cache"))
-            .args([
-                "run",
-                "--formats",
-                "csv",
-                "--runs",
-                "1",
-                "--structures",
-                "flat",
-            ])
-            .args(["--variants", "mandatory"])
-            .args(extra)
-            .arg("--output-root")
-            .arg(&root)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        run_dir(&root)
+        let cmd = run_in(dir.path(), &ONE_TABLE_RUN).args(["--runs", "1"]);
+        cmd.args(extra).ok().dir()
     };
     let data_run = run(&["--data", f.to_str().unwrap()]);
     let lines = parse(&data_run.join("formats.jsonl"));

@@ -7,14 +7,14 @@
 //! --count-with-provider` as a user runs them.
 
 use crate::support::mocks::{FAKE_KEY, fake_env};
-use crate::support::{bench, parse, results, run_dir};
+use crate::support::{assert_key_nowhere, bench, parse, results, run_in};
 use bench::prompt::Message;
 use bench::providers::{self, ModelConfig, Provider, ProviderError, Request};
 use bench::runlog::Line;
 use bench::runner::tokens::counter::Counter;
 use serde_json::{Value, json};
 use wiremock::matchers::{body_partial_json, header, method, path};
-use wiremock::{Mock, MockServer, Request as Received, Respond, ResponseTemplate};
+use wiremock::{Mock, MockServer, Request as Received, Respond, ResponseTemplate, Times};
 
 fn messages() -> Vec<Message> {
     vec![Message {
@@ -28,6 +28,17 @@ fn provider(spec: &str, base: String) -> Box<dyn Provider> {
     c.base_url = Some(base);
     c.timeout_secs = Some(5.0);
     providers::build(&c, &fake_env).unwrap()
+}
+
+/// A mock server answering every request at `p` with `status` and `body`, asked `times`.
+async fn replying(p: &str, status: u16, body: Value, times: impl Into<Times>) -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(path(p))
+        .respond_with(ResponseTemplate::new(status).set_body_json(body))
+        .expect(times)
+        .mount(&server)
+        .await;
+    server
 }
 
 /// The bodies `server` received at `p`.
@@ -94,15 +105,9 @@ async fn anthropic_errors_are_retried_or_named_and_never_hold_the_key() {
     );
 
     // A bad key fails at once, named, without the key.
-    let bad = MockServer::start().await;
-    Mock::given(path("/v1/messages/count_tokens"))
-        .respond_with(
-            ResponseTemplate::new(401).set_body_json(json!({"type": "error",
-            "error": {"type": "authentication_error", "message": "invalid x-api-key"}})),
-        )
-        .expect(1)
-        .mount(&bad)
-        .await;
+    let error = json!({"type": "error",
+        "error": {"type": "authentication_error", "message": "invalid x-api-key"}});
+    let bad = replying("/v1/messages/count_tokens", 401, error, 1).await;
     let p = provider("anthropic:claude-test", bad.uri());
     let mut counter = Counter::new(p.as_ref(), None, None).unwrap();
     let e = counter.count(&Request::new(&m)).await.unwrap_err();
@@ -139,15 +144,10 @@ async fn gemini_count_tokens_wraps_the_generate_request() {
     assert_eq!(contents[0]["role"], "user", "{sent}");
 
     // An invalid argument is an error with Google's message.
-    let bad = MockServer::start().await;
-    Mock::given(path("/v1beta/models/gemini-test:countTokens"))
-        .respond_with(
-            ResponseTemplate::new(400).set_body_json(json!({"error": {"code": 400,
-            "message": "* CountTokensRequest.contents: contents is not specified",
-            "status": "INVALID_ARGUMENT"}})),
-        )
-        .mount(&bad)
-        .await;
+    let error = json!({"error": {"code": 400,
+        "message": "* CountTokensRequest.contents: contents is not specified",
+        "status": "INVALID_ARGUMENT"}});
+    let bad = replying("/v1beta/models/gemini-test:countTokens", 400, error, ..).await;
     let p = provider("gemini:gemini-test", bad.uri());
     let e = p.count_tokens(&Request::new(&m)).await.unwrap_err();
     assert!(e.to_string().contains("contents is not specified"), "{e}");
@@ -256,14 +256,9 @@ async fn openai_counts_with_input_tokens_and_ollama_says_it_cannot() {
 
 #[tokio::test]
 async fn openai_counter_errors_are_named_and_never_hold_the_key() {
-    let server = MockServer::start().await;
-    Mock::given(path("/v1/responses/input_tokens"))
-        .respond_with(ResponseTemplate::new(500).set_body_json(
-            json!({"error": {"message": format!("internal error for key {FAKE_KEY}"),
-                   "type": "server_error"}}),
-        ))
-        .mount(&server)
-        .await;
+    let error = json!({"error": {"message": format!("internal error for key {FAKE_KEY}"),
+        "type": "server_error"}});
+    let server = replying("/v1/responses/input_tokens", 500, error, ..).await;
     let m = messages();
     let p = provider("openai:gpt-4o", format!("{}/v1", server.uri()));
     let e = p.count_tokens(&Request::new(&m)).await.unwrap_err();
@@ -275,13 +270,8 @@ async fn openai_counter_errors_are_named_and_never_hold_the_key() {
     assert!(!e.to_string().contains(FAKE_KEY), "{e}");
 
     // A 2xx of another shape: a bad body, said as such.
-    let odd = MockServer::start().await;
-    Mock::given(path("/v1/responses/input_tokens"))
-        .respond_with(
-            ResponseTemplate::new(200).set_body_json(json!({"object": "response.input_tokens"})),
-        )
-        .mount(&odd)
-        .await;
+    let shape = json!({"object": "response.input_tokens"});
+    let odd = replying("/v1/responses/input_tokens", 200, shape, ..).await;
     let p = provider("openai:gpt-4o", format!("{}/v1", odd.uri()));
     let e = p.count_tokens(&Request::new(&m)).await.unwrap_err();
     assert!(matches!(e, ProviderError::BadBody { .. }), "{e}");
@@ -309,29 +299,33 @@ fn chat_answer() -> ResponseTemplate {
         "usage": {"prompt_tokens": 900, "completion_tokens": 2, "total_tokens": 902}}))
 }
 
-/// `bench run` of one csv rendering with `openai:gpt-4o` at `server`, under `root`: its
-/// output, and the metadata line and result lines of its log.
-fn openai_run(
-    server: &MockServer,
-    root: &std::path::Path,
-) -> (std::process::Output, Value, Vec<Value>) {
-    let out = bench(&root.join("cache"))
-        .env("OPENAI_API_KEY", FAKE_KEY)
-        .args(["run", "--formats", "csv", "--structures", "flat"])
+/// A mock OpenAI whose `responses/input_tokens` answers as `counter` and whose chat
+/// completions answer `chat_answer`.
+async fn openai_server(counter: impl Respond + 'static) -> MockServer {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/responses/input_tokens"))
+        .respond_with(counter)
+        .mount(&server)
+        .await;
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .respond_with(chat_answer())
+        .mount(&server)
+        .await;
+    server
+}
+
+/// `bench run` of one csv rendering with `openai:gpt-4o` at `server`, under `dir`: its
+/// stderr, and the metadata line and result lines of its log.
+fn openai_run(server: &MockServer, dir: &std::path::Path) -> (String, Value, Vec<Value>) {
+    let ran = run_in(dir, &["run", "--formats", "csv", "--structures", "flat"])
         .args(["--variants", "mandatory", "--records", "5", "--runs", "1"])
         .args(["--no-cache", "--provider", "openai:gpt-4o", "--base-url"])
-        .arg(format!("{}/v1", server.uri()))
-        .arg("--output-root")
-        .arg(root.join("data"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let dir = run_dir(&root.join("data"));
-    let log = bench::runlog::run_logs(&dir).unwrap()[0].clone();
+        .args([format!("{}/v1", server.uri())])
+        .env("OPENAI_API_KEY", FAKE_KEY)
+        .ok();
+    let log = bench::runlog::run_logs(&ran.dir()).unwrap()[0].clone();
     let lines = parse(&log);
     let meta = lines
         .iter()
@@ -344,25 +338,25 @@ fn openai_run(
         .iter()
         .map(|r| serde_json::to_value(r).unwrap())
         .collect();
-    (out, meta, rs)
+    (ran.stderr, meta, rs)
+}
+
+/// `bench tokens` of one csv rendering with `openai:gpt-4o` at `server`, caching under `dir`.
+fn openai_tokens(server: &MockServer, dir: &std::path::Path) -> std::process::Output {
+    bench(&dir.join("cache"))
+        .args(["tokens", "--provider", "openai:gpt-4o", "--formats", "csv"])
+        .args(["--structures", "flat", "--variants", "mandatory"])
+        .env("OPENAI_BASE_URL", format!("{}/v1", server.uri()))
+        .env("OPENAI_API_KEY", FAKE_KEY)
+        .output()
+        .unwrap()
 }
 
 #[tokio::test]
 async fn an_openai_run_rests_on_input_tokens_and_bench_tokens_shows_them() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/v1/responses/input_tokens"))
-        .respond_with(ByInput)
-        .mount(&server)
-        .await;
-    Mock::given(method("POST"))
-        .and(path("/v1/chat/completions"))
-        .respond_with(chat_answer())
-        .mount(&server)
-        .await;
+    let server = openai_server(ByInput).await;
     let tmp = tempfile::tempdir().unwrap();
-    let (out, meta, rs) = openai_run(&server, tmp.path());
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let (stderr, meta, rs) = openai_run(&server, tmp.path());
     assert!(
         stderr.contains(
             "openai:gpt-4o: data tokens as openai input_tokens counts them: 1 renderings, \
@@ -381,13 +375,7 @@ async fn an_openai_run_rests_on_input_tokens_and_bench_tokens_shows_them() {
     }
     assert_eq!(bodies(&server, "/v1/responses/input_tokens").await.len(), 2);
 
-    let tokens = bench(&tmp.path().join("cache"))
-        .args(["tokens", "--provider", "openai:gpt-4o", "--formats", "csv"])
-        .args(["--structures", "flat", "--variants", "mandatory"])
-        .env("OPENAI_BASE_URL", format!("{}/v1", server.uri()))
-        .env("OPENAI_API_KEY", FAKE_KEY)
-        .output()
-        .unwrap();
+    let tokens = openai_tokens(&server, tmp.path());
     let shown = String::from_utf8_lossy(&tokens.stdout);
     let err = String::from_utf8_lossy(&tokens.stderr);
     assert!(tokens.status.success(), "{shown}\n{err}");
@@ -400,13 +388,8 @@ async fn an_openai_run_rests_on_input_tokens_and_bench_tokens_shows_them() {
         "{shown}"
     );
     // The key is nowhere: not on screen, not in the log or the count cache.
-    for text in [&stderr, &shown, &err] {
-        assert!(!text.contains(FAKE_KEY));
-    }
-    for f in crate::support::files_under(tmp.path()) {
-        let text = std::fs::read_to_string(&f).unwrap_or_default();
-        assert!(!text.contains(FAKE_KEY), "{}", f.display());
-    }
+    assert!(!stderr.contains(FAKE_KEY));
+    assert_key_nowhere(FAKE_KEY, tmp.path(), &[&tokens]);
 }
 
 #[tokio::test]
@@ -417,20 +400,9 @@ async fn an_openai_run_whose_counter_fails_falls_back_to_o200k_base_said_once() 
     let failed = ResponseTemplate::new(500)
         .set_body_json(json!({"error": {"message": "boom", "type": "server_error"}}));
     for (reply, asked) in [(odd, 1), (failed, 5)] {
-        let server = MockServer::start().await;
-        Mock::given(method("POST"))
-            .and(path("/v1/responses/input_tokens"))
-            .respond_with(reply)
-            .mount(&server)
-            .await;
-        Mock::given(method("POST"))
-            .and(path("/v1/chat/completions"))
-            .respond_with(chat_answer())
-            .mount(&server)
-            .await;
+        let server = openai_server(reply).await;
         let tmp = tempfile::tempdir().unwrap();
-        let (out, meta, rs) = openai_run(&server, tmp.path());
-        let stderr = String::from_utf8_lossy(&out.stderr);
+        let (stderr, meta, rs) = openai_run(&server, tmp.path());
         let warnings: Vec<&str> = stderr
             .lines()
             .filter(|l| l.contains("rest on o200k_base"))
@@ -453,13 +425,7 @@ async fn an_openai_run_whose_counter_fails_falls_back_to_o200k_base_said_once() 
         );
         if asked == 1 {
             // `bench tokens --provider` has nothing to show without the counts: one line, exit 1.
-            let tokens = bench(&tmp.path().join("cache"))
-                .args(["tokens", "--provider", "openai:gpt-4o", "--formats", "csv"])
-                .args(["--structures", "flat", "--variants", "mandatory"])
-                .env("OPENAI_BASE_URL", format!("{}/v1", server.uri()))
-                .env("OPENAI_API_KEY", FAKE_KEY)
-                .output()
-                .unwrap();
+            let tokens = openai_tokens(&server, tmp.path());
             let err = String::from_utf8_lossy(&tokens.stderr);
             assert_eq!(tokens.status.code(), Some(1), "{err}");
             assert_eq!(err.trim().lines().count(), 1, "{err}");
@@ -503,12 +469,15 @@ async fn bench_tokens_with_a_provider_counts_caches_and_names_the_cheapest_both_
         "--variants",
         "mandatory",
     ];
-    let first = bench(tmp.path())
-        .args(args)
-        .env("ANTHROPIC_BASE_URL", server.uri())
-        .env("ANTHROPIC_API_KEY", FAKE_KEY)
-        .output()
-        .unwrap();
+    let tokens = || {
+        bench(tmp.path())
+            .args(args)
+            .env("ANTHROPIC_BASE_URL", server.uri())
+            .env("ANTHROPIC_API_KEY", FAKE_KEY)
+            .output()
+            .unwrap()
+    };
+    let first = tokens();
     let out = String::from_utf8_lossy(&first.stdout);
     let err = String::from_utf8_lossy(&first.stderr);
     assert!(first.status.success(), "{out}\n{err}");
@@ -527,12 +496,7 @@ async fn bench_tokens_with_a_provider_counts_caches_and_names_the_cheapest_both_
     );
     // Again: every count from the cache, no request.
     let before = server.received_requests().await.unwrap().len();
-    let again = bench(tmp.path())
-        .args(args)
-        .env("ANTHROPIC_BASE_URL", server.uri())
-        .env("ANTHROPIC_API_KEY", FAKE_KEY)
-        .output()
-        .unwrap();
+    let again = tokens();
     let out2 = String::from_utf8_lossy(&again.stdout);
     assert!(
         out2.contains("0 sent to the counter, 4 from the cache"),
@@ -540,11 +504,7 @@ async fn bench_tokens_with_a_provider_counts_caches_and_names_the_cheapest_both_
     );
     assert_eq!(server.received_requests().await.unwrap().len(), before);
     // The key is nowhere: not on screen, not in the cache.
-    assert!(!out.contains(FAKE_KEY) && !err.contains(FAKE_KEY));
-    for f in crate::support::files_under(tmp.path()) {
-        let text = std::fs::read_to_string(&f).unwrap_or_default();
-        assert!(!text.contains(FAKE_KEY), "{}", f.display());
-    }
+    assert_key_nowhere(FAKE_KEY, tmp.path(), &[&first]);
 }
 
 #[test]

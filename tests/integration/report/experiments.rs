@@ -3,28 +3,20 @@
 //! runs of one plan pool; `--run` narrows the views to one run folder; a SQL file that ranks
 //! none of the runs read names the file that does.
 
+use crate::support::run_in;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::Path;
 
-/// `bench run` offline into `root` with `args`, the report left out.
-fn run(root: &Path, args: &[&str]) {
-    let out = crate::support::binary()
-        .arg("run")
-        .args([
-            "--runs",
-            "1",
-            "--formats",
-            "csv,json_compact,yaml",
-            "--no-report",
-        ])
-        .args(args)
-        .arg("--output-root")
-        .arg(root)
-        .output()
-        .unwrap();
-    crate::support::success_stdout(&out);
-}
+/// `bench run` offline of three formats, once, the report left out.
+const RUN: [&str; 6] = [
+    "run",
+    "--runs",
+    "1",
+    "--formats",
+    "csv,json_compact,yaml",
+    "--no-report",
+];
 
 /// `bench query` over `root` with `args`, its rows as JSON objects.
 fn query(root: &Path, args: &[&str]) -> Vec<serde_json::Map<String, Value>> {
@@ -67,13 +59,15 @@ fn rankings_keep_each_data_set_apart_and_pool_the_runs_of_one_plan() {
         csv(tmp.path(), "shop_a.csv", 12, 6),
         csv(tmp.path(), "shop_b.csv", 12, 60),
     );
-    run(&root, &["--data", &a]);
-    run(&root, &["--data", &b]);
+    run_in(tmp.path(), &RUN).args(["--data", &a]).ok();
+    run_in(tmp.path(), &RUN).args(["--data", &b]).ok();
     // Two runs of one plan, one run of another size, one of another seed.
-    run(&root, &["--records", "10"]);
-    run(&root, &["--records", "10"]);
-    run(&root, &["--records", "12"]);
-    run(&root, &["--records", "10", "--seed", "7"]);
+    run_in(tmp.path(), &RUN).args(["--records", "10"]).ok();
+    run_in(tmp.path(), &RUN).args(["--records", "10"]).ok();
+    run_in(tmp.path(), &RUN).args(["--records", "12"]).ok();
+    run_in(tmp.path(), &RUN)
+        .args(["--records", "10", "--seed", "7"])
+        .ok();
 
     let rows = query(&root, &["sql/rankings.sql"]);
     let mut by_data: BTreeMap<String, Vec<&serde_json::Map<String, Value>>> = BTreeMap::new();
@@ -154,8 +148,8 @@ fn rankings_keep_each_data_set_apart_and_pool_the_runs_of_one_plan() {
 fn query_and_export_read_one_run_with_dash_dash_run() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().join("data");
-    run(&root, &["--records", "10"]);
-    run(&root, &["--records", "12"]);
+    run_in(tmp.path(), &RUN).args(["--records", "10"]).ok();
+    run_in(tmp.path(), &RUN).args(["--records", "12"]).ok();
     let count = "SELECT count(DISTINCT benchmark_id) AS runs, min(records) AS records FROM results";
     let all = query(&root, &["-e", count]);
     assert_eq!(

@@ -6,10 +6,13 @@
 //! missing, unless BENCH_SPARK_PYTHON (set by .ci/run) names the Python to use: then they must
 //! be there.
 
-use crate::support::{bench, run_dir};
+use crate::support::{bench, run_in};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// `bench run` of the reference answerer, without a report.
+const RUN: [&str; 2] = ["run", "--no-report"];
 
 /// The statistics files that run on both engines (issue 53).
 const FILES: [&str; 8] = [
@@ -170,19 +173,6 @@ fn assert_same_rows(file: &str, duck: &str, spark: &str) {
     }
 }
 
-/// `bench run` (the reference answerer) with `args` into `root`; its run folder.
-fn run(tmp: &Path, root: &Path, args: &[&str]) -> PathBuf {
-    let out = bench(&tmp.join("cache"))
-        .args(["run", "--no-report"])
-        .args(args)
-        .arg("--output-root")
-        .arg(root)
-        .output()
-        .unwrap();
-    crate::support::success_stdout(&out);
-    run_dir(root)
-}
-
 fn export(tmp: &Path, root: &Path, dir: &Path, run: Option<&Path>) -> String {
     let mut cmd = bench(&tmp.join("cache"));
     cmd.args(["export", "--parquet"])
@@ -221,18 +211,11 @@ fn spark_sql_gives_duckdbs_rows_for_every_statistics_file() {
     let (history, merged) = (tmp.path().join("history"), tmp.path().join("merged"));
     // Two providers, one of them wrong on some questions and failing some calls.
     super::analytics::fixture(&history);
-    run(
-        tmp.path(),
-        &history,
-        &[
-            "--runs",
-            "2",
-            "--structures",
-            "flat",
-            "--formats",
-            "csv,json_compact,yaml,toon_default",
-        ],
-    );
+    run_in(tmp.path(), &RUN)
+        .args(["--runs", "2", "--structures", "flat"])
+        .args(["--formats", "csv,json_compact,yaml,toon_default"])
+        .root(&history)
+        .ok();
     let data = tmp.path().join("orders.json");
     std::fs::write(
         &data,
@@ -240,16 +223,15 @@ fn spark_sql_gives_duckdbs_rows_for_every_statistics_file() {
             {"id":3,"item":"pad","qty":10,"price":2.0}]"#,
     )
     .unwrap();
-    run(
-        tmp.path(),
-        &history,
-        &[
+    run_in(tmp.path(), &RUN)
+        .args([
             "--data",
             data.to_str().unwrap(),
             "--formats",
             "csv,json_compact,yaml",
-        ],
-    );
+        ])
+        .root(&history)
+        .ok();
     // The shards of one plan, run apart; the same history with them merged instead.
     let plan = [
         "--runs",
@@ -270,11 +252,8 @@ fn spark_sql_gives_duckdbs_rows_for_every_statistics_file() {
     let shards: Vec<PathBuf> = ["1/2", "2/2"]
         .iter()
         .map(|k| {
-            run(
-                tmp.path(),
-                &shards_root,
-                &[&plan[..], &["--shard", k]].concat(),
-            )
+            let shard = run_in(tmp.path(), &RUN).args(plan).args(["--shard", k]);
+            shard.root(&shards_root).ok().dir()
         })
         .collect();
     // Under a name of their own: a shard started in the same second as the `--data` run above
@@ -336,18 +315,18 @@ fn an_export_appends_a_run_and_replaces_one_exported_again() {
         .to_path_buf();
     let dir = tmp.path().join("export");
     export(tmp.path(), &root, &dir, Some(&first));
-    let second = run(
-        tmp.path(),
-        &root,
-        &[
+    let second = run_in(tmp.path(), &RUN)
+        .args([
             "--runs",
             "2",
             "--structures",
             "flat",
             "--formats",
             "csv,json_compact,yaml",
-        ],
-    );
+        ])
+        .root(&root)
+        .ok()
+        .dir();
     assert_ne!(first, second);
     export(tmp.path(), &root, &dir, Some(&second));
     let files_of = |run: &Path| -> BTreeMap<PathBuf, std::time::SystemTime> {

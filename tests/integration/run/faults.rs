@@ -1,7 +1,7 @@
 //! Faults of the machine, not of the provider: the output folder's disk fills up mid-run
 //! (a small tmpfs, when the test may mount one), and a read-only output root.
 
-use crate::support::{bench, parse, run_dir};
+use crate::support::{ONE_TABLE_RUN, bench, parse, run_dir, run_in};
 use bench::runlog::Line;
 use std::path::Path;
 use std::process::Command;
@@ -40,15 +40,8 @@ impl Drop for Tmpfs {
     }
 }
 
-fn run(cache: &Path, root: &Path, extra: &[&str]) -> std::process::Output {
-    bench(cache)
-        .args(crate::support::ONE_TABLE_RUN)
-        .args(["--runs", "20", "--no-report", "--output-root"])
-        .arg(root)
-        .args(extra)
-        .output()
-        .unwrap()
-}
+/// Twenty samples of one table, without a report: a run long enough to fill a small disk.
+const TWENTY: [&str; 3] = ["--runs", "20", "--no-report"];
 
 /// The disk fills up after a few result lines: one line naming the file and the way out, no
 /// half-written line left behind, exit 1; with space freed, `--resume` ends with every sample
@@ -66,7 +59,10 @@ fn a_full_disk_stops_the_run_cleanly_and_resume_completes_it() {
         }
     };
     let cache = tmp.path().join("cache");
-    let out = run(&cache, &root, &[]);
+    let out = run_in(tmp.path(), &ONE_TABLE_RUN)
+        .args(TWENTY)
+        .root(&root)
+        .output();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     let dir = run_dir(&root);
@@ -116,7 +112,10 @@ fn a_full_disk_stops_the_run_cleanly_and_resume_completes_it() {
     // and --resume completes that run too once there is room.
     let early = tmp.path().join("early");
     let small = Tmpfs::mount(&early, "40k").expect("a second tmpfs");
-    let out = run(&cache, &early, &[]);
+    let out = run_in(tmp.path(), &ONE_TABLE_RUN)
+        .args(TWENTY)
+        .root(&early)
+        .output();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{err}");
     let dir = run_dir(&early);
@@ -145,7 +144,10 @@ fn a_full_disk_stops_the_run_cleanly_and_resume_completes_it() {
 
     // Read-only: refused before a run folder (or a call) exists.
     assert!(disk.mount_option("remount,ro"), "remount read-only");
-    let out = run(&cache, &root, &[]);
+    let out = run_in(tmp.path(), &ONE_TABLE_RUN)
+        .args(TWENTY)
+        .root(&root)
+        .output();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(

@@ -3,7 +3,7 @@
 //! counter that answers in another shape is an answer, fallen back from at once and not asked
 //! again (item 4); every suite's data tokens rest on one rule, said on its report (item 7).
 
-use crate::support::{bench, parse, results, run_dir};
+use crate::support::{parse, results, run_dir, run_in};
 use bench::runlog::Line;
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
@@ -54,42 +54,23 @@ async fn nothing_is_asked_of_a_server_before_the_output_root_and_the_window_are_
         ),
     )
     .unwrap();
-    let (root, cache, cfg) = (file.join("data"), tmp.path().join("cache"), cfg.clone());
+    let (dir, root) = (tmp.path().to_path_buf(), file.join("data"));
     let outs = tokio::task::spawn_blocking(move || {
-        let unwritable = bench(&cache)
-            .args([
-                "run",
-                "--provider",
-                "openai-compatible:m",
-                "--base-url",
-                &base,
-            ])
+        let model = ["--provider", "openai-compatible:m", "--base-url", &base];
+        let unwritable = run_in(&dir, &["run"])
+            .args(model)
             .args(PLAN)
-            .arg("--output-root")
-            .arg(&root)
-            .output()
-            .unwrap();
-        let sweep = bench(&cache)
-            .args([
-                "sweep",
-                "--provider",
-                "openai-compatible:m",
-                "--base-url",
-                &base,
-            ])
-            .args(["--records", "5", "--max-records", "10", "--output-root"])
-            .arg(&root)
-            .output()
-            .unwrap();
-        let window = bench(&cache)
-            .env("ANTHROPIC_API_KEY", "sk-ant-fake")
-            .args(["recommend", "--config"])
-            .arg(&cfg)
+            .root(&root)
+            .output();
+        let sweep = run_in(&dir, &["sweep"])
+            .args(model)
+            .args(["--records", "5", "--max-records", "10"])
+            .root(&root)
+            .output();
+        let window = run_in(&dir, &["recommend", "--config", cfg.to_str().unwrap()])
             .args(["--records", "31"])
-            .arg("--output-root")
-            .arg(cfg.parent().unwrap().join("data"))
-            .output()
-            .unwrap();
+            .env("ANTHROPIC_API_KEY", "sk-ant-fake")
+            .output();
         [unwritable, sweep, window]
     })
     .await
@@ -123,41 +104,45 @@ impl Respond for WrongShape {
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_counter_answering_in_another_shape_is_fallen_back_from_at_once() {
+/// A local model server whose token counter at `counter` answers as `respond` and whose chat
+/// completions answer `text`.
+async fn model_server(counter: &str, respond: impl Respond + 'static, text: &str) -> MockServer {
     let server = MockServer::start().await;
     Mock::given(method("POST"))
-        .and(path("/apply-template"))
-        .respond_with(WrongShape)
+        .and(path(counter))
+        .respond_with(respond)
         .mount(&server)
         .await;
     Mock::given(method("POST"))
         .and(path("/v1/chat/completions"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(completion("{}")))
+        .respond_with(ResponseTemplate::new(200).set_body_json(completion(text)))
         .mount(&server)
         .await;
+    server
+}
+
+/// `bench run` of the local model at `server`, under a temporary folder (returned with the
+/// output: it holds the run).
+async fn run_model(
+    server: &MockServer,
+    args: &[&str],
+) -> (std::process::Output, tempfile::TempDir) {
     let tmp = tempfile::tempdir().unwrap();
     let base = format!("{}/v1", server.uri());
-    let root = tmp.path().join("data");
-    let cache = tmp.path().join("cache");
+    let model = ["--provider", "openai-compatible:m", "--base-url", &base];
+    let out = run_in(tmp.path(), &["run"])
+        .args(model)
+        .args(args)
+        .output_blocking()
+        .await;
+    (out, tmp)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_counter_answering_in_another_shape_is_fallen_back_from_at_once() {
+    let server = model_server("/apply-template", WrongShape, "{}").await;
     let started = Instant::now();
-    let out = tokio::task::spawn_blocking(move || {
-        bench(&cache)
-            .args([
-                "run",
-                "--provider",
-                "openai-compatible:m",
-                "--base-url",
-                &base,
-            ])
-            .args(PLAN)
-            .args(["--no-report", "--output-root"])
-            .arg(&root)
-            .output()
-            .unwrap()
-    })
-    .await
-    .unwrap();
+    let (out, _tmp) = run_model(&server, &[&PLAN[..], &["--no-report"]].concat()).await;
     let took = started.elapsed();
     let err = String::from_utf8_lossy(&out.stderr);
     let said: Vec<&str> = err
@@ -197,33 +182,10 @@ impl Respond for Tokenize {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_tasks_suite_ranks_by_the_providers_counts_and_its_report_says_so() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .and(path("/tokenize"))
-        .respond_with(Tokenize)
-        .mount(&server)
-        .await;
-    Mock::given(method("POST"))
-        .and(path("/v1/chat/completions"))
-        .respond_with(ResponseTemplate::new(200).set_body_json(completion("The total is 42.")))
-        .mount(&server)
-        .await;
-    let tmp = tempfile::tempdir().unwrap();
-    let base = format!("{}/v1", server.uri());
-    let root = tmp.path().join("data");
-    let cache = tmp.path().join("cache");
-    let out = tokio::task::spawn_blocking(move || {
-        bench(&cache)
-            .args(["run", "--suite", "tasks", "--task-ids", "FIN-001"])
-            .args(["--formats", "csv,json_compact", "--runs", "1"])
-            .args(["--provider", "openai-compatible:m", "--base-url", &base])
-            .arg("--output-root")
-            .arg(&root)
-            .output()
-            .unwrap()
-    })
-    .await
-    .unwrap();
+    let server = model_server("/tokenize", Tokenize, "The total is 42.").await;
+    let tasks = ["--suite", "tasks", "--task-ids", "FIN-001"];
+    let plan = ["--formats", "csv,json_compact", "--runs", "1"];
+    let (out, tmp) = run_model(&server, &[&tasks[..], &plan].concat()).await;
     let stdout = crate::support::success_stdout(&out);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("rest on o200k_base"), "{err}");

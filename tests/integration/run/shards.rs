@@ -4,7 +4,7 @@
 //! `--prompt-variants`); shards of another plan, a missing shard and a run that is not a shard
 //! are refused in one line.
 
-use crate::support::{bench, parse, run_dir};
+use crate::support::{bench, parse, run_dir, run_in};
 use bench::runlog::{Line, ResultRecord};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -12,24 +12,8 @@ use std::path::{Path, PathBuf};
 /// The plain plan's options: 2 runs, every run of a rendering in one shard.
 const PLAIN: &[&str] = &["--runs", "2"];
 
-fn run(tmp: &Path, root: &str, extra: &[&str]) -> PathBuf {
-    run_plan(tmp, root, PLAIN, extra)
-}
-
-/// `bench run` of the plan `plan` (runs and how they are asked) with `extra` (its shard).
-fn run_plan(tmp: &Path, root: &str, plan: &[&str], extra: &[&str]) -> PathBuf {
-    let root = tmp.join(root);
-    let out = bench(&tmp.join("cache"))
-        .args(["run", "--formats", "csv,json_compact,yaml", "--no-report"])
-        .args(plan)
-        .args(extra)
-        .arg("--output-root")
-        .arg(&root)
-        .output()
-        .unwrap();
-    crate::support::success_stdout(&out);
-    run_dir(&root)
-}
+/// `bench run` of three formats, without a report.
+const RUN: [&str; 4] = ["run", "--formats", "csv,json_compact,yaml", "--no-report"];
 
 /// Per sample tag: its weighted accuracy and its answers' pass marks.
 fn scores(dir: &Path) -> BTreeMap<String, (f64, Vec<u8>)> {
@@ -61,9 +45,15 @@ fn query(tmp: &Path, root: &Path, sql: &str) -> String {
 /// whole one: samples and scores, SQL rows, artifacts and metadata. Returns the whole run's
 /// folder and the shards'.
 fn merged_equals_whole(tmp: &Path, plan: &[&str]) -> (PathBuf, Vec<PathBuf>) {
-    let whole = run_plan(tmp, "whole", plan, &[]);
+    let whole = run_in(tmp, &RUN).args(plan).root(&tmp.join("whole"));
+    let whole = whole.ok().dir();
     let shards: Vec<PathBuf> = (1..=3)
-        .map(|k| run_plan(tmp, &format!("s{k}"), plan, &["--shard", &format!("{k}/3")]))
+        .map(|k| {
+            let shard = run_in(tmp, &RUN)
+                .args(plan)
+                .args(["--shard", &format!("{k}/3")]);
+            shard.root(&tmp.join(format!("s{k}"))).ok().dir()
+        })
         .collect();
     // Disjoint, and none empty at this size.
     let parts: Vec<_> = shards.iter().map(|d| scores(d)).collect();
@@ -166,10 +156,16 @@ fn three_shards_merged_equal_the_whole_run() {
         err.contains("is not a shard (run with --shard K/N)"),
         "{err}"
     );
-    let other = run(tmp.path(), "other", &["--shard", "2/3", "--seed", "7"]);
+    let other = run_in(tmp.path(), &RUN)
+        .args(PLAIN)
+        .args(["--shard", "2/3", "--seed", "7"]);
+    let other = other.root(&tmp.path().join("other")).ok().dir();
     let err = merge(&[&shards[0], &other, &shards[2]]);
     assert!(err.contains("is a shard of another plan"), "{err}");
-    let halves = run(tmp.path(), "half", &["--shard", "1/2"]);
+    let halves = run_in(tmp.path(), &RUN)
+        .args(PLAIN)
+        .args(["--shard", "1/2"]);
+    let halves = halves.root(&tmp.path().join("half")).ok().dir();
     let err = merge(&[&shards[0], &shards[1], &halves]);
     assert!(
         err.contains("is shard 1/2, the others split the plan in 3"),

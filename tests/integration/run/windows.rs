@@ -2,7 +2,7 @@
 //! `run`, its `--dry-run`, batch mode, `sweep` and `recommend`; the table's windows, a config's
 //! `context_tokens`, the `--records` said to fit, and the dry run's line for a missing key.
 
-use crate::support::bench;
+use crate::support::{bench, run_in};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 use wiremock::matchers::any;
@@ -25,16 +25,11 @@ fn config(dir: &Path, base_url: &str, context: u32) -> PathBuf {
     path
 }
 
-/// `bench ARGS --output-root ROOT --no-report` with the fake key set.
+/// `bench ARGS --no-report --output-root ROOT` with the fake key set (that it is never printed
+/// is what `refused` checks).
 fn run(dir: &Path, args: &[&str]) -> Output {
-    bench(&dir.join("cache"))
-        .env("OPENAI_API_KEY", KEY)
-        .args(args)
-        .arg("--output-root")
-        .arg(dir.join("data"))
-        .arg("--no-report")
-        .output()
-        .unwrap()
+    let cmd = run_in(dir, args).args(["--no-report"]);
+    cmd.env("OPENAI_API_KEY", KEY).output()
 }
 
 /// The last stderr line of a command refused with exit 2, checked for the key.

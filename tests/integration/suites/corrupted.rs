@@ -2,33 +2,34 @@
 //! every defect its decoders can see, in every format; the two formats whose decoders accept a
 //! text cut inside a value (YAML, INI) say "complete" for the cut one, and nothing else fails.
 
-use crate::support::{bench, parse, run_dir};
+use crate::support::{bench, parse, run_in};
 use bench::runlog::Line;
 use std::collections::BTreeSet;
 
 /// Runs the track on `data` (the product records when `None`) with every format; the run
 /// folder and stderr.
 fn run(tmp: &std::path::Path, data: Option<&std::path::Path>) -> (std::path::PathBuf, String) {
-    let root = tmp.join("out");
-    let mut cmd = bench(&tmp.join("cache"));
-    cmd.args([
-        "run",
-        "--suite",
-        "corrupted",
-        "--formats",
-        "all",
-        "--runs",
-        "1",
-    ]);
-    if let Some(d) = data {
-        cmd.arg("--data").arg(d);
-    }
-    let out = cmd.arg("--output-root").arg(&root).output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
-    assert!(out.status.success(), "{stderr}");
-    assert!(stdout.contains("control_false_alarm_pct"), "{stdout}");
-    (run_dir(&root), stderr)
+    let data = data.map(|d| ["--data", d.to_str().unwrap()]);
+    let ran = run_in(
+        tmp,
+        &[
+            "run",
+            "--suite",
+            "corrupted",
+            "--formats",
+            "all",
+            "--runs",
+            "1",
+        ],
+    )
+    .args(data.iter().flatten())
+    .ok();
+    assert!(
+        ran.stdout.contains("control_false_alarm_pct"),
+        "{}",
+        ran.stdout
+    );
+    (ran.dir(), ran.stderr)
 }
 
 /// (format, defect) pairs, and (format, defect, question) triples.
@@ -151,13 +152,10 @@ fn the_users_records_are_damaged_and_named_by_their_key() {
     // Named by position only: refused, naming the file.
     let twins = tmp.path().join("twins.csv");
     std::fs::write(&twins, "a,b\n1,1\n1,1\n2,2\n2,2\n").unwrap();
-    let out = bench(&tmp.path().join("cache"))
-        .args(["run", "--suite", "corrupted", "--data"])
-        .arg(&twins)
-        .arg("--output-root")
-        .arg(tmp.path().join("t3"))
-        .output()
-        .unwrap();
+    let out = run_in(tmp.path(), &["run", "--suite", "corrupted", "--data"])
+        .args([&twins])
+        .root(&tmp.path().join("t3"))
+        .output();
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(

@@ -4,7 +4,7 @@
 //! provider in its API's documented shape.
 
 use crate::support::mocks::{FirstThenLater, WRITE_CASE, apis, config, fake_env};
-use crate::support::{bench, parse, results, run_dir};
+use crate::support::run_in;
 use bench::prompt::Message;
 use bench::providers::{self, Request};
 use serde_json::{Value, json};
@@ -13,24 +13,13 @@ use wiremock::{Mock, MockServer, ResponseTemplate};
 
 /// Runs `bench run --suite write` with `args` under `root`; the run's result lines.
 fn run(root: &Path, args: &[&str]) -> Vec<bench::runlog::ResultRecord> {
-    let out = bench(&root.join("cache"))
-        .args([
-            "run",
-            "--suite",
-            "write",
-            "--runs",
-            "1",
-            "--no-report",
-            "--output-root",
-        ])
-        .arg(root.join("data"))
-        .args(args)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    let lines = parse(&run_dir(&root.join("data")).join("write.jsonl"));
-    results(&lines).into_iter().cloned().collect()
+    run_in(
+        root,
+        &["run", "--suite", "write", "--runs", "1", "--no-report"],
+    )
+    .args(args)
+    .ok()
+    .results("write.jsonl")
 }
 
 #[test]

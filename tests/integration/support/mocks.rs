@@ -1,9 +1,12 @@
 //! Local mock servers shaped after each provider's wire API (wiremock): the four APIs' answers
-//! and usage, their settings pointed at a mock, and a user's environment with fake keys.
+//! and usage, their settings pointed at a mock, a user's environment with fake keys, and
+//! Anthropic's Message Batches API.
 
 use bench::providers::{ModelConfig, Usage};
 use serde_json::{Value, json};
-use wiremock::matchers::method;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use wiremock::matchers::{method, path_regex};
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
 /// A key that must never appear anywhere but in request headers.
@@ -228,3 +231,167 @@ impl Respond for FirstThenLater {
 /// One `write` suite case: transcode a pair of records.
 pub const WRITE_CASE: &str = r#"{"cases": [{"id": "pair", "kind": "transcode",
     "gold": {"pair": [{"id": 1, "name": "Ann"}, {"id": 2, "name": "Bo"}]}}]}"#;
+
+/// A local mock of Anthropic's Message Batches API (create, poll, results, cancel) that keeps
+/// what it was sent; what its batches answer, and when they end, is the test's `S`.
+pub struct MessageBatches<S> {
+    /// What the test's batches answer.
+    pub script: S,
+    /// The requests (`custom_id`, `params`) of each created batch, in creation order.
+    pub batches: Mutex<Vec<Vec<Value>>>,
+    /// Polls answered, per batch.
+    pub polls: Mutex<Vec<usize>>,
+    /// Results downloads answered.
+    pub reads: AtomicUsize,
+    /// Whether a cancel was asked for: every batch has ended and each request is `canceled`.
+    pub canceled: AtomicBool,
+    /// The key every create must carry in `x-api-key`.
+    key: &'static str,
+    /// The server's own URL, for `results_url`.
+    base: Mutex<String>,
+}
+
+/// What a test's mock batches answer.
+pub trait BatchScript: Send + Sync + 'static {
+    /// Checks one request of a batch being created (a panic fails the test).
+    fn check(&self, _request: &Value) {}
+    /// Whether batch `i` (0-based) has ended when it is polled.
+    fn ended(&self, i: usize) -> bool;
+    /// The results file of batch `i`, whose requests are `requests` (see [`result_lines`]).
+    fn results(&self, i: usize, requests: &[Value]) -> String;
+}
+
+/// A results file: one line per request, its `result` what `result` makes of its position and
+/// the request.
+pub fn result_lines(requests: &[Value], result: impl Fn(usize, &Value) -> Value) -> String {
+    let line = |(n, r): (usize, &Value)| {
+        let line = json!({"custom_id": r["custom_id"], "result": result(n, r)});
+        format!("{line}\n")
+    };
+    requests.iter().enumerate().map(line).collect()
+}
+
+impl<S: BatchScript> MessageBatches<S> {
+    /// The mock answering as `script` says, checking `key`, on a server of its own.
+    pub async fn start(script: S, key: &'static str) -> (Arc<Self>, MockServer) {
+        let api = Arc::new(Self {
+            script,
+            batches: Mutex::default(),
+            polls: Mutex::default(),
+            reads: AtomicUsize::new(0),
+            canceled: AtomicBool::new(false),
+            key,
+            base: Mutex::default(),
+        });
+        let s = MockServer::start().await;
+        *api.base.lock().unwrap() = s.uri();
+        let batch = r"^/v1/messages/batches/msgbatch_\d+";
+        let routes: [(&str, String, Route); 4] = [
+            ("POST", "^/v1/messages/batches$".into(), Route::Create),
+            ("GET", format!("{batch}$"), Route::Poll),
+            ("GET", format!("{batch}/results$"), Route::Results),
+            ("POST", format!("{batch}/cancel$"), Route::Cancel),
+        ];
+        for (verb, p, route) in routes {
+            Mock::given(method(verb))
+                .and(path_regex(p))
+                .respond_with(Routed(api.clone(), route))
+                .mount(&s)
+                .await;
+        }
+        (api, s)
+    }
+
+    /// The custom ids of each created batch, in creation order.
+    pub fn custom_ids(&self) -> Vec<Vec<String>> {
+        let batches = self.batches.lock().unwrap();
+        let id = |r: &Value| r["custom_id"].as_str().unwrap().to_string();
+        batches.iter().map(|b| b.iter().map(id).collect()).collect()
+    }
+
+    fn respond(&self, route: Route, req: &Request) -> ResponseTemplate {
+        if route == Route::Create {
+            return self.create(req);
+        }
+        let i = batch_index(req);
+        let id = format!("msgbatch_{}", i + 1);
+        let requests = self.batches.lock().unwrap()[i].clone();
+        let canceled = self.canceled.load(Ordering::SeqCst);
+        match route {
+            Route::Poll => {
+                self.polls.lock().unwrap()[i] += 1;
+                let n = requests.len();
+                let body = if canceled || self.script.ended(i) {
+                    let url = format!(
+                        "{}/v1/messages/batches/{id}/results",
+                        self.base.lock().unwrap()
+                    );
+                    json!({"id": id, "type": "message_batch", "processing_status": "ended",
+                           "request_counts": {"processing": 0, "succeeded": n, "errored": 0, "canceled": 0, "expired": 0},
+                           "results_url": url})
+                } else {
+                    json!({"id": id, "type": "message_batch", "processing_status": "in_progress",
+                           "request_counts": {"processing": n, "succeeded": 0, "errored": 0, "canceled": 0, "expired": 0},
+                           "results_url": null})
+                };
+                ResponseTemplate::new(200).set_body_json(body)
+            }
+            Route::Results => {
+                self.reads.fetch_add(1, Ordering::SeqCst);
+                let lines = if canceled {
+                    result_lines(&requests, |_, _| json!({"type": "canceled"}))
+                } else {
+                    self.script.results(i, &requests)
+                };
+                ResponseTemplate::new(200).set_body_string(lines)
+            }
+            _ => {
+                self.canceled.store(true, Ordering::SeqCst);
+                ResponseTemplate::new(200)
+                    .set_body_json(json!({"id": id, "processing_status": "canceling"}))
+            }
+        }
+    }
+
+    fn create(&self, req: &Request) -> ResponseTemplate {
+        let key = req.headers.get("x-api-key").and_then(|v| v.to_str().ok());
+        assert_eq!(key, Some(self.key));
+        let body: Value = serde_json::from_slice(&req.body).unwrap();
+        let requests = body["requests"].as_array().unwrap().clone();
+        requests.iter().for_each(|r| self.script.check(r));
+        let mut b = self.batches.lock().unwrap();
+        b.push(requests);
+        self.polls.lock().unwrap().push(0);
+        ResponseTemplate::new(200).set_body_json(json!({"id": format!("msgbatch_{}", b.len()),
+            "type": "message_batch", "processing_status": "in_progress"}))
+    }
+}
+
+/// The routes of the Message Batches API.
+#[derive(Clone, Copy, PartialEq)]
+enum Route {
+    Create,
+    Poll,
+    Results,
+    Cancel,
+}
+
+/// One route of a shared mock.
+struct Routed<S>(Arc<MessageBatches<S>>, Route);
+
+impl<S: BatchScript> Respond for Routed<S> {
+    fn respond(&self, req: &Request) -> ResponseTemplate {
+        self.0.respond(self.1, req)
+    }
+}
+
+/// The 0-based index of the batch `msgbatch_N` named in the path.
+fn batch_index(req: &Request) -> usize {
+    let id = req
+        .url
+        .path()
+        .split('/')
+        .find(|s| s.starts_with("msgbatch_"));
+    let n = id.and_then(|s| s.trim_start_matches("msgbatch_").parse::<usize>().ok());
+    n.expect("a batch id in the path") - 1
+}
