@@ -15,8 +15,8 @@ use crate::providers::Request;
 use crate::providers::reference::Lookups;
 use crate::questions::Category;
 use crate::questions::Question;
+use crate::runlog::Metadata;
 use crate::runlog::meta::Skip;
-use crate::runlog::{Metadata, ResultRecord};
 use crate::tokens::Tokenizer;
 use anyhow::Result;
 use std::any::Any;
@@ -47,6 +47,16 @@ pub trait Suite: Send + Sync + std::fmt::Debug {
     fn data_hashes(&self, matrix: &Matrix) -> Vec<String>;
     /// Writes its own part of the metadata line (`tasks`, `data`).
     fn record(&self, _meta: &mut Metadata, _skipped: &[Skip]) {}
+    /// The output mode whose replies it asks constrained to a schema (`json_schema`), when its
+    /// plan asks for one: a model that cannot constrain a reply leaves that mode out.
+    fn structured_mode(&self) -> Option<&'static str> {
+        None
+    }
+    /// Records in its part of the metadata line the models that leave out its
+    /// [`structured_mode`](Self::structured_mode), each `provider:model: mode: why`.
+    fn record_unserved(&self, _meta: &mut Metadata, _unserved: Vec<String>) -> Result<()> {
+        Ok(())
+    }
     /// Writes its questions and data files into the artifacts folder before the calls.
     fn artifacts(&self, _plan: &Plan, _matrix: &Matrix, _w: &mut Writer) -> Result<()> {
         Ok(())
@@ -83,15 +93,14 @@ pub trait Suite: Send + Sync + std::fmt::Debug {
     }
 }
 
-/// A reply's grades: one metric per item asked, and the task's scores when a task was asked.
+/// A reply's grades: one metric per item asked, and the suite's own grades (a task's rubric
+/// scores, a written document's first and final grade) as the result line's payload.
 #[derive(Debug, Clone, Default)]
 pub struct Scored {
     /// One metric per question or expected value.
     pub metrics: Vec<Metric>,
-    /// The task's rubric scores (`tasks` suite).
-    pub task_scores: Option<crate::tasks::grade::TaskScores>,
-    /// The written document's grades, first shot and final (`write` suite).
-    pub write: Option<crate::write::WriteScores>,
+    /// The suite's own grades, set by its scorer and read by its report.
+    pub payload: crate::runlog::Payload,
 }
 
 /// How the replies about one rendering are graded; every combination carries one.
@@ -487,28 +496,9 @@ pub struct SampleKey {
     pub mode: Option<String>,
 }
 
+// `SampleKey::of`, the key of a result line, is in `suites/mod.rs`: the mode is the suite's
+// own field of the line, which the registry asks each suite for.
 impl SampleKey {
-    /// The key of a result line.
-    pub fn of(r: &ResultRecord) -> Self {
-        Self {
-            provider: r.provider_config.provider.clone(),
-            model: r.provider_config.model.clone(),
-            format: r.format,
-            structure: r.structure,
-            variant: r.variant,
-            records: r.records,
-            run: r.run,
-            question: r.question.clone(),
-            primer: r.primer,
-            task: r.task.clone(),
-            mode: r
-                .write
-                .as_ref()
-                .map(|w| w.mode.clone())
-                .filter(|m| m != "text"),
-        }
-    }
-
     /// The prompt a key names, whoever was asked and in which run: the key with provider and
     /// model empty and run 0 (how `bench rescore` finds a result's prompt again).
     pub fn prompt(mut self) -> Self {

@@ -41,6 +41,8 @@ pub const ENTRY: Entry = Entry {
     },
     items: false,
     ranked_by: "sql/rankings.sql",
+    result_mode: None,
+    check_own: |_| Ok(()),
     select: Some(Select {
         about: "Field lookups over the product data set (124 questions), or over --data's records",
         plan,

@@ -4,7 +4,7 @@
 
 use crate::support::{bench, parse, run_dir};
 use bench::runlog::Line;
-use bench::runner::userdata::DataMeta;
+use bench::suites::lookup::DataMeta;
 use std::path::Path;
 
 /// Runs the reference over `csv` (as `name`) in two formats; returns stdout and the metadata.
@@ -25,7 +25,7 @@ fn run(dir: &Path, name: &str, csv: &str) -> (String, DataMeta) {
     let Line::Metadata(meta) = &lines[0] else {
         panic!("no metadata line")
     };
-    (screen, meta.data.clone().expect("data metadata"))
+    (screen, DataMeta::of(meta).unwrap().expect("data metadata"))
 }
 
 #[test]
