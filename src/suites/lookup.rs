@@ -34,18 +34,18 @@ pub fn data_files(plan: &Plan, matrix: &Matrix, w: &mut Writer) -> Result<()> {
 
 /// Field-lookup questions graded against the records asked about, with the wrong-answer
 /// taxonomy.
-pub struct Lookups {
+pub struct LookupScorer {
     data: DataIndex,
 }
 
-impl Lookups {
+impl LookupScorer {
     /// Grades against `data`.
     pub fn new(data: DataIndex) -> Self {
         Self { data }
     }
 }
 
-impl Scorer for Lookups {
+impl Scorer for LookupScorer {
     fn score(&self, unit: &Unit, reply: Option<&str>, cut: bool) -> Scored {
         let parse = if cut {
             extract_cut_answers

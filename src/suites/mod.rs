@@ -5,8 +5,10 @@
 //!
 //! Traits, not an enum: an enum would put a `match` over every suite back into each stage (the
 //! two `Option`s this replaced did exactly that), while a trait object lets a suite keep its
-//! own types (a task file, a user's data file) behind one interface. The reference answerer is
-//! the one reader of a suite's own payload, which it downcasts.
+//! own types (a task file, a user's data file) behind one interface. The reference answerer
+//! answers each suite's own request through `providers::Answerable`, which the suite
+//! implements, and a suite's fields of the run log are its own types, read and written by key
+//! (`runlog::Payload`).
 //!
 //! The folder is a tree (tests/integration/module_graph.rs): `plan` (the traits and the plan
 //! they take) and `asked` (the command line's plan options, [`Entry`], [`Select`]) are the
@@ -34,7 +36,7 @@ pub use crate::runlog::meta::Skip;
 pub use asked::{Asked, Entry, FromMetadata, OwnFlags, Planned, Select};
 pub use formats::product;
 pub use lookup::weights;
-pub use plan::{CallSettings, Payload, Plan, Scored, Scorer, Suite};
+pub use plan::{CallSettings, ForReference, Plan, Scored, Scorer, Suite};
 
 impl Entry {
     /// Whether it is the default suite (`formats`).

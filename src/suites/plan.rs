@@ -11,15 +11,14 @@ use crate::layout::Rendering;
 use crate::layout::Writer;
 use crate::prompt::wording::{self, RunSlot, Wording};
 use crate::prompt::{Message, Prompt, Subject};
-use crate::providers::Request;
-use crate::providers::reference::Lookups;
+use crate::providers::reference::LookupQuestions;
+use crate::providers::{Answerable, Request};
 use crate::questions::Category;
 use crate::questions::Question;
 use crate::runlog::Metadata;
 use crate::runlog::meta::Skip;
 use crate::tokens::Tokenizer;
 use anyhow::Result;
-use std::any::Any;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -27,8 +26,9 @@ use std::sync::Arc;
 pub use crate::providers::CallSettings;
 pub use crate::runlog::meta::QuestionMode;
 
-/// What a suite asks of the reference answerer, opaque to every other provider.
-pub type Payload = Arc<dyn Any + Send + Sync>;
+/// What a suite asks of the reference answerer (its own request type), which no other
+/// provider reads.
+pub type ForReference = Arc<dyn Answerable>;
 
 /// A kind of measurement: the renderings it asks about and how it records itself.
 pub trait Suite: Send + Sync + std::fmt::Debug {
@@ -213,24 +213,24 @@ pub struct Unit {
     pub questions: Vec<Question>,
     /// The question id in per-question mode.
     pub question: Option<String>,
-    /// What the reference answerer needs to answer it (the suite's own type; opaque to every
-    /// other provider).
-    pub payload: Option<Payload>,
+    /// What the reference answerer needs to answer it (the suite's own request type; no other
+    /// provider reads it).
+    pub answerable: Option<ForReference>,
     /// Prompt tokens, o200k_base (the local estimate for pacing and cost).
     pub tokens: u32,
 }
 
 impl Unit {
     /// A prompt that is one user message `text` with nothing to cache and no lookup questions
-    /// (a task's, a write case's), for the reference answerer `payload`.
-    pub fn one_message(text: &str, payload: Payload) -> Self {
+    /// (a task's, a write case's), for the reference answerer `answerable`.
+    pub fn one_message(text: &str, answerable: ForReference) -> Self {
         Self {
             tokens: Tokenizer::O200kBase.count_whole(text) as u32,
             messages: vec![Message::new("user", text)],
             cache_prefix: 0,
             questions: Vec::new(),
             question: None,
-            payload: Some(payload),
+            answerable: Some(answerable),
         }
     }
 }
@@ -258,7 +258,7 @@ impl Combo {
             messages: &unit.messages,
             cache_prefix: unit.cache_prefix,
             settings: self.scorer.call_settings(),
-            payload: unit.payload.as_ref().map(|p| p.as_ref() as _),
+            answerable: unit.answerable.as_deref(),
             schema: self.scorer.response_schema(),
         }
     }
@@ -358,7 +358,7 @@ pub fn worded_units(
     let mut data_tokens = None;
     let mut one = |qs: Vec<Question>, q| {
         let mut u = unit(subject, rendering, primer, qs, q, wording, &mut data_tokens);
-        u.payload = Some(Arc::new(Lookups {
+        u.answerable = Some(Arc::new(LookupQuestions {
             questions: u.questions.clone(),
             root_key: root_key.cloned(),
         }));
@@ -461,7 +461,7 @@ fn unit(
         cache_prefix: prompt.cache_prefix(),
         questions,
         question,
-        payload: None,
+        answerable: None,
         tokens,
     }
 }

@@ -8,7 +8,7 @@
 
 use super::asked::{self, Asked, Planned, Select, refuse};
 use super::data::DataPlan;
-use super::lookup::{DataMeta, Lookups};
+use super::lookup::{DataMeta, LookupScorer};
 use super::plan::{Combo, Matrix, Plan, units};
 use super::{Entry, Scored, Scorer, Skip, Suite};
 use crate::dataset::{self, Record, Structure, Variant};
@@ -279,7 +279,7 @@ fn damage(
         root.insert(source.root.clone(), Value::Array(list));
         let doc = Value::Object(root);
         let scorer: Arc<dyn Scorer> = Arc::new(Defect {
-            lookups: Lookups::new(DataIndex::with_id(records.clone(), &source.key)),
+            lookups: LookupScorer::new(DataIndex::with_id(records.clone(), &source.key)),
             defect,
         });
         let subject = if source.noun == "product" {
@@ -434,7 +434,7 @@ fn render(
 
 /// Grades like the lookups, naming the defect (part of the sample key, as a task id is).
 struct Defect {
-    lookups: Lookups,
+    lookups: LookupScorer,
     defect: &'static str,
 }
 

@@ -4,7 +4,7 @@
 //! report.
 
 use super::asked::{Asked, Planned};
-use super::lookup::{self, Lookups};
+use super::lookup::{self, LookupScorer};
 use super::plan::{Combo, Matrix, Plan, run_orders, worded_units};
 use super::{Entry, Skip, Suite};
 use crate::UsageError;
@@ -466,7 +466,7 @@ pub fn build(plan: &Plan, dp: &DataPlan) -> Result<(Matrix, Vec<Skip>)> {
             None => dp.synthesis.questions.clone(),
         };
         let renderings = render_in(dp, &records, &plan.formats, &plan.tokenizers)?;
-        let scorer = Arc::new(Lookups::new(DataIndex::with_id(
+        let scorer = Arc::new(LookupScorer::new(DataIndex::with_id(
             records,
             &dp.synthesis.id.field_list(),
         )));

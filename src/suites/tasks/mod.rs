@@ -3,13 +3,14 @@
 //! metadata and the report — never dropped silently.
 
 use super::asked::{self, Asked, Entry, Planned, Select, refuse};
-use super::plan::{CallSettings, Payload, Scored, Scorer, Suite};
+use super::plan::{CallSettings, ForReference, Scored, Scorer, Suite};
 use super::plan::{Combo, Matrix, Plan, QuestionMode, Unit};
 use super::render::or_skip;
 use crate::dataset::{Structure, Variant};
 use crate::formats::{self, Format};
 use crate::layout::{self, Rendering};
 use crate::prompt::wording;
+use crate::providers::{Answerable, ProviderError};
 use crate::questions::Category;
 use crate::runlog::{self, Metadata, ResultRecord};
 use crate::tasks::grade::TaskScores;
@@ -208,6 +209,28 @@ impl Scorer for TaskCombo {
 
 pub use crate::runlog::meta::Skip;
 
+impl Answerable for TaskRequest {
+    /// The data block decoded with the task's format, each expected value's query evaluated
+    /// on it, one "- description: value" line each.
+    fn answer(&self, input: &str) -> Result<String, ProviderError> {
+        let data = prompt::data_block(input).ok_or_else(|| {
+            ProviderError::BadPrompt("no fenced data block in the task prompt".into())
+        })?;
+        let doc = self
+            .format
+            .decode_as(data, self.root_key.as_deref())
+            .map_err(|e| ProviderError::BadPrompt(format!("decode failed: {e}")))?;
+        let mut out = String::new();
+        for (description, query) in &self.values {
+            let value = query
+                .evaluate(&doc)
+                .map_err(|e| ProviderError::BadPrompt(format!("{description}: {e}")))?;
+            out.push_str(&t::state_fact(description, &value));
+        }
+        Ok(out)
+    }
+}
+
 /// The structure a task's data has: flat when it is, or holds under one key, flat records.
 pub fn structure_of(task: &Task) -> Structure {
     formats::structure_of(&task.data)
@@ -282,7 +305,7 @@ pub fn build(plan: &Plan, tp: &TaskPlan) -> Result<(Matrix, Vec<Skip>)> {
                     wording::for_slot(wording::tasks(), slot),
                 );
                 // TeaLeaf's templates put instructions before the data: nothing to cache.
-                let unit = Unit::one_message(&text, request.clone() as Payload);
+                let unit = Unit::one_message(&text, request.clone() as ForReference);
                 combos.push(Combo {
                     slot: *slot,
                     records,

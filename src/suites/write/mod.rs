@@ -6,12 +6,13 @@
 
 use super::asked::{self, Asked, Planned, Select, refuse, unique};
 use super::plan::{Combo, Matrix, Plan, QuestionMode, Unit};
-use super::{Entry, Payload, Scored, Scorer, Skip, Suite};
+use super::{Entry, ForReference, Scored, Scorer, Skip, Suite};
 use crate::UsageError;
 use crate::formats::Format;
 use crate::grading::Metric;
 use crate::layout;
 use crate::prompt::wording;
+use crate::providers::{Answerable, ProviderError};
 use crate::questions::Category;
 use crate::runlog::{self, Metadata, ResultRecord};
 use crate::write::cases;
@@ -423,17 +424,18 @@ impl WritePlan {
         let root_key = crate::formats::records(format.name(), &case.gold)
             .ok()
             .and_then(|r| r.key.map(String::from));
+        let request = Arc::new(WriteRequest {
+            format,
+            text: gold.text.clone(),
+        });
         let scorer: Arc<dyn Scorer> = Arc::new(WriteCombo {
+            request: request.clone(),
             case: case.clone(),
             item: case.item(),
             format,
             root_key,
             constrained,
             repairs: self.repairs,
-        });
-        let request: Payload = Arc::new(WriteRequest {
-            format,
-            text: gold.text.clone(),
         });
         let slots = super::plan::worded_slots(plan, self.wording_ids().into_iter());
         let combos = slots
@@ -447,7 +449,7 @@ impl WritePlan {
                     &given,
                     wording::for_slot(wording::writes(), &slot),
                 );
-                let unit = Unit::one_message(&text, request.clone());
+                let unit = Unit::one_message(&text, request.clone() as ForReference);
                 Combo {
                     slot,
                     records: case.records(),
@@ -462,8 +464,17 @@ impl WritePlan {
     }
 }
 
+impl Answerable for WriteRequest {
+    /// The gold in one fenced block, whatever the prompt.
+    fn answer(&self, _: &str) -> Result<String, ProviderError> {
+        Ok(self.reply())
+    }
+}
+
 /// One (case, output) of the matrix: grades a reply against the gold and asks for repairs.
 pub struct WriteCombo {
+    /// The reply a perfect writer gives (the reference answerer's request too).
+    request: Arc<WriteRequest>,
     case: Case,
     item: String,
     format: Format,
@@ -566,11 +577,7 @@ impl Scorer for WriteCombo {
         grade::decode(&t, text).err().map(|e| w::repair_request(&e))
     }
 
-    fn answer_key(&self, unit: &Unit) -> String {
-        unit.payload
-            .as_ref()
-            .and_then(|p| p.downcast_ref::<WriteRequest>())
-            .map(WriteRequest::reply)
-            .unwrap_or_default()
+    fn answer_key(&self, _: &Unit) -> String {
+        self.request.reply()
     }
 }
