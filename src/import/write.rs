@@ -135,9 +135,7 @@ fn metadata(p: &Published, id: &str, ts: &str, records: usize) -> Metadata {
         question_mode: QuestionMode::PerQuestion,
         primers: vec![false],
         rescored_from: None,
-        tasks: None,
-        data: None,
-        write: None,
+        payload: Default::default(),
         questions_file: None,
         questions_sha256: None,
         question_sets: variants
@@ -209,8 +207,11 @@ fn result(
         order_seed: None,
         task: None,
         // The whole reply's rubric, on each of its elements' lines (`--from tealeaf`).
-        task_scores: a.element.as_ref().map(|e| e.scores),
-        write: None,
+        payload: a
+            .element
+            .as_ref()
+            .map(|e| crate::suites::tasks::scores_payload(&e.scores))
+            .unwrap_or_default(),
         usage: Usage {
             input: a.input_tokens.unwrap_or(0),
             output: a.output_tokens.unwrap_or(0),

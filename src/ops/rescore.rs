@@ -211,8 +211,7 @@ fn regrade(r: &mut ResultRecord, g: &Regenerated) -> Result<()> {
         .scorer
         .score_turns(unit, &replies, reply.is_none(), cut);
     r.metrics = scored.metrics;
-    r.task_scores = scored.task_scores;
-    r.write = scored.write;
+    r.payload = scored.payload;
     r.summary = summarize(&r.metrics);
     Ok(())
 }

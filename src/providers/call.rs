@@ -15,8 +15,18 @@ pub struct CallSettings {
     pub temperature: Option<f64>,
 }
 
-/// What a provider is asked: the rendered messages and the call's own settings; `payload` is for
-/// the reference answerer only (real models see just the messages).
+/// What the offline reference answerer can answer: a suite's request for one prompt, which
+/// knows the perfect reply from the prompt's text (it decodes the data block the prompt holds).
+/// Each suite implements it on its own request type, so the reference answerer names no suite.
+pub trait Answerable: Send + Sync {
+    /// The reply of a model that answers `prompt` (every message's text, joined) perfectly; an
+    /// error when the prompt is not what the request expects (no data block, one that does
+    /// not decode).
+    fn answer(&self, prompt: &str) -> Result<String, super::ProviderError>;
+}
+
+/// What a provider is asked: the rendered messages and the call's own settings; `answerable`
+/// is for the reference answerer only (real models see just the messages).
 pub struct Request<'a> {
     /// Messages as rendered by `prompt`.
     pub messages: &'a [Message],
@@ -25,20 +35,20 @@ pub struct Request<'a> {
     pub cache_prefix: usize,
     /// The suite's own output limit and temperature for this call, over the model's.
     pub settings: CallSettings,
-    /// What the suite asked, opaque to every provider but the reference answerer.
-    pub payload: Option<&'a (dyn std::any::Any + Send + Sync)>,
+    /// What the suite asked, as the reference answerer answers it (no other provider reads it).
+    pub answerable: Option<&'a dyn Answerable>,
     /// The JSON Schema to constrain the reply to (structured output), if the suite asks.
     pub schema: Option<&'a Value>,
 }
 
 impl<'a> Request<'a> {
-    /// A request of `messages` with the model's own settings and no payload.
+    /// A request of `messages` with the model's own settings and nothing for the reference.
     pub fn new(messages: &'a [Message]) -> Self {
         Self {
             messages,
             cache_prefix: 0,
             settings: CallSettings::default(),
-            payload: None,
+            answerable: None,
             schema: None,
         }
     }

@@ -32,7 +32,9 @@ pub mod windows;
 mod wire;
 
 pub use build::{Env, build, from_spec, process_env};
-pub use call::{CallSettings, Finish, Request, Response, Usage, served_model, server_timings};
+pub use call::{
+    Answerable, CallSettings, Finish, Request, Response, Usage, served_model, server_timings,
+};
 pub use config::ModelConfig;
 pub use error::ProviderError;
 pub use prices::Price;

@@ -3,24 +3,22 @@
 //! It never sees the original records, so 100 % proves the rendering is lossless and the
 //! answer key consistent; it is a ceiling and a self-check, not an LLM result.
 
-use super::{Finish, Provider, ProviderError, Request, Response, Usage};
+use super::{Answerable, Finish, Provider, ProviderError, Request, Response, Usage};
 use crate::dataset::records_from_document;
 use crate::formats::Format;
 use crate::prompt::parse_data_block;
 use crate::questions::Query;
-use crate::tasks::TaskRequest;
 use crate::tokens::Tokenizer;
 use serde_json::{Map, Value, json};
 
 /// The offline reference answerer.
 pub struct Reference;
 
-/// What the reference answerer needs for a prompt of field lookups (the `formats` and `--data`
-/// suites' payload): the questions asked, with their queries, and the key holding the user's
-/// records in every rendering (`--data`), where it reads them instead of through the product
-/// schema.
+/// A prompt of field lookups as the reference answerer answers it (what the lookup suites ask
+/// of it): the questions asked, with their queries, and the key holding the user's records in
+/// every rendering (`--data`), where it reads them instead of through the product schema.
 #[derive(Debug, Clone)]
-pub struct Lookups {
+pub struct LookupQuestions {
     /// The questions asked, in prompt order.
     pub questions: Vec<crate::questions::Question>,
     /// The key of the user's records; none for the product data set.
@@ -55,20 +53,10 @@ impl Provider for Reference {
 
     async fn complete(&self, req: &Request<'_>) -> Result<Response, ProviderError> {
         let input: String = req.messages.iter().map(|m| m.content.as_str()).collect();
-        let payload = req.payload.ok_or_else(|| {
-            ProviderError::BadPrompt("the reference answerer needs the suite's payload".into())
+        let asked = req.answerable.ok_or_else(|| {
+            ProviderError::BadPrompt("the reference answerer needs the suite's request".into())
         })?;
-        let output = if let Some(doc) = payload.downcast_ref::<crate::write::WriteRequest>() {
-            doc.reply()
-        } else if let Some(task) = payload.downcast_ref::<TaskRequest>() {
-            answer_task(&input, task)?
-        } else if let Some(asked) = payload.downcast_ref::<Lookups>() {
-            answer_questions(&input, asked)?
-        } else {
-            return Err(ProviderError::BadPrompt(
-                "the reference answerer does not know this suite's payload".into(),
-            ));
-        };
+        let output = asked.answer(&input)?;
         let usage = Usage {
             input: Tokenizer::O200kBase.count(&input) as u64,
             output: Tokenizer::O200kBase.count(&output) as u64,
@@ -84,8 +72,15 @@ impl Provider for Reference {
     }
 }
 
-/// The answer object of the `formats` suite: each question's query on the decoded records.
-fn answer_questions(input: &str, asked: &Lookups) -> Result<String, ProviderError> {
+impl Answerable for LookupQuestions {
+    /// The answer object: each question's query on the records decoded from the prompt.
+    fn answer(&self, input: &str) -> Result<String, ProviderError> {
+        answer_questions(input, self)
+    }
+}
+
+/// The answer object of a lookup prompt: each question's query on the decoded records.
+fn answer_questions(input: &str, asked: &LookupQuestions) -> Result<String, ProviderError> {
     let (name, data) = parse_data_block(input)
         .ok_or_else(|| ProviderError::BadPrompt("no data block in prompt".into()))?;
     let format = Format::from_name(name)
@@ -146,24 +141,4 @@ fn answer_questions(input: &str, asked: &Lookups) -> Result<String, ProviderErro
         })
         .collect();
     Ok(serde_json::to_string(&answers).expect("answers serialize"))
-}
-
-/// A task's answer: the data block decoded with the task's format, each expected value's query
-/// evaluated on it, one "- description: value" line each.
-fn answer_task(input: &str, task: &TaskRequest) -> Result<String, ProviderError> {
-    let data = crate::tasks::prompt::data_block(input).ok_or_else(|| {
-        ProviderError::BadPrompt("no fenced data block in the task prompt".into())
-    })?;
-    let doc = task
-        .format
-        .decode_as(data, task.root_key.as_deref())
-        .map_err(|e| ProviderError::BadPrompt(format!("decode failed: {e}")))?;
-    let mut out = String::new();
-    for (description, query) in &task.values {
-        let value = query
-            .evaluate(&doc)
-            .map_err(|e| ProviderError::BadPrompt(format!("{description}: {e}")))?;
-        out.push_str(&crate::tasks::state_fact(description, &value));
-    }
-    Ok(out)
 }

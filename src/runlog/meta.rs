@@ -1,6 +1,7 @@
-//! The run log's metadata types that the runner plans from: the question mode, a rendering a
-//! format could not produce, and what a `tasks` or `--data` run records. They live with the
-//! run log, which owns every serialized type; the runner adds how to plan from them.
+//! The run log's metadata types every suite shares: the question mode, a rendering a format
+//! could not produce, and where an imported run came from. A suite's own metadata (a task
+//! file, a `--data` file, write cases) lives in its folder, and the log holds it as its
+//! [`Payload`](super::Payload).
 
 use crate::formats::Format;
 use serde::{Deserialize, Serialize};
@@ -56,96 +57,6 @@ impl std::fmt::Display for Skip {
     }
 }
 
-/// What a `tasks` run's metadata line records: enough to plan it again on `--resume`, and the
-/// renderings skipped with their reasons.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TaskMeta {
-    /// The task file.
-    pub file: PathBuf,
-    /// Selected task ids, in file order.
-    pub ids: Vec<String>,
-    /// Renderings a format could not produce.
-    pub skipped: Vec<Skip>,
-}
-
-/// What a `write` run's metadata line records: its cases in full (so `--resume` and `bench
-/// rescore` need no file), how they were asked, and what was skipped and why.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct WriteMeta {
-    /// Every case, with its gold and schema.
-    pub cases: Vec<crate::write::Case>,
-    /// Input format of `transcode` cases (`--write-from`).
-    pub from: Format,
-    /// Repair requests allowed per sample (`--repairs`).
-    pub repairs: u32,
-    /// Whether the structured-output baseline (`json_schema` mode) was asked for.
-    pub json_schema: bool,
-    /// Where the cases came from, one line each.
-    pub sources: Vec<String>,
-    /// Renderings a format could not produce, and why.
-    pub skipped: Vec<Skip>,
-    /// Providers that left out a mode, and why (`provider:model: reason`).
-    #[serde(default)]
-    pub skipped_modes: Vec<String>,
-}
-
-/// A column as DuckDB typed it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Column {
-    /// Column name.
-    pub name: String,
-    /// DuckDB's type.
-    pub duckdb_type: String,
-}
-
-/// What a `--data` run's metadata records: the file and its identity, how it was read, what
-/// was asked, and what was skipped — enough to plan the run again on `--resume`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct DataMeta {
-    /// The data file as given.
-    pub file: PathBuf,
-    /// Hex sha256 of its bytes.
-    pub sha256: String,
-    /// `--root-key`.
-    pub root_key: Option<String>,
-    /// `--sample`: first or random.
-    pub sample: String,
-    /// Records asked about.
-    pub records: usize,
-    /// Records in the file.
-    pub total_records: usize,
-    /// `--records` (all when null).
-    pub keep: Option<usize>,
-    /// The columns DuckDB inferred.
-    pub schema: Vec<Column>,
-    /// The identifying field used, or the comma list of a composite key; empty when records
-    /// are named by position.
-    pub id_field: String,
-    /// How records are named: `field`, `fields` (a composite key) or `position`.
-    #[serde(default = "field_by")]
-    pub id_by: String,
-    /// `--id-field`, when given.
-    pub id_field_asked: Option<String>,
-    /// Questions asked.
-    pub questions: usize,
-    /// `--questions N`.
-    pub questions_asked: usize,
-    /// `--questions FILE`: the user's question file, replacing the synthesised questions.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub questions_file: Option<std::path::PathBuf>,
-    /// Its SHA-256, checked when the run is planned again.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub questions_sha256: Option<String>,
-    /// What the synthesis could not do as asked.
-    pub notices: Vec<String>,
-    /// Formats that could not represent the records.
-    pub skipped: Vec<Skip>,
-    /// `--records` of each sample asked when the run asks several sizes of the file (a list,
-    /// a sweep), smallest first; the fields above describe the largest.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub sizes: Vec<Option<usize>>,
-}
-
 /// Where an imported run's answers came from (`bench import`): another benchmark or harness
 /// produced them, not bench; every reader says so, and `--resume` and `rescore` refuse the run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -198,11 +109,6 @@ pub struct ImportedGrades {
     pub source_passed: Option<bool>,
     /// bench's grade of the published answer (null when the expected value is not published).
     pub bench_passed: Option<bool>,
-}
-
-/// `id_by` of a run log written before composite keys: always one field.
-fn field_by() -> String {
-    "field".into()
 }
 
 #[cfg(test)]

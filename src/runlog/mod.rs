@@ -3,6 +3,7 @@
 
 mod inline;
 pub mod meta;
+mod payload;
 pub mod rankings;
 mod summary;
 mod tail;
@@ -16,6 +17,7 @@ use crate::tokens::DataStats;
 use anyhow::{Context, Result};
 pub use inline::{INLINE_DATA_MAX, as_logged, logged_input};
 use meta::QuestionMode;
+pub use payload::Payload;
 pub use rankings::RankingRow;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -105,15 +107,10 @@ pub struct Metadata {
     /// The run this one re-graded (`bench rescore`); absent for a run that made its calls.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rescored_from: Option<RescoredFrom>,
-    /// The `tasks` suite's task file, selection and skipped renderings.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tasks: Option<meta::TaskMeta>,
-    /// The user's data file of a `--data` run: identity, schema, questions, skips.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub data: Option<meta::DataMeta>,
-    /// The `write` suite's cases, repairs and skips.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub write: Option<meta::WriteMeta>,
+    /// The suite's own fields (a task file, a `--data` file, write cases), each read and
+    /// written by its suite ([`Payload`]: flattened, so they stand here in the line).
+    #[serde(flatten)]
+    pub payload: Payload,
     /// The product suite's question file (`--questions FILE` without `--data`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub questions_file: Option<std::path::PathBuf>,
@@ -280,12 +277,11 @@ pub struct ResultRecord {
     /// The analysis task asked about (`tasks` suite).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub task: Option<String>,
-    /// Fact accuracy and TeaLeaf's rubric scores of the reply (`tasks` suite).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub task_scores: Option<crate::tasks::grade::TaskScores>,
-    /// How a written document fared, first shot and after repairs (`write` suite).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub write: Option<crate::write::WriteScores>,
+    /// The suite's own grades of the reply (a task's rubric scores, a written document's
+    /// first and last grade), each read and written by its suite ([`Payload`]: flattened, so
+    /// they stand here in the line).
+    #[serde(flatten)]
+    pub payload: Payload,
     /// Token usage (summed over a conversation's turns when repairs were asked).
     pub usage: Usage,
     /// Each turn's usage when the call was a conversation (a first reply and its repairs);

@@ -88,8 +88,7 @@ pub(super) fn validation(shared: &Shared, p: &ProviderRun, c: &Combo) {
                 && x.records == c.records
                 && x.primer == c.primer
                 && x.task.as_deref() == c.item()
-                && x.write.as_ref().map(|w| w.mode.as_str()).filter(|m| *m != "text")
-                    == c.scorer.mode()
+                && crate::suites::result_mode(x).as_deref() == c.scorer.mode()
                 && x.provider_config.provider == p.provider.name()
                 && x.provider_config.model == p.provider.model()
         })

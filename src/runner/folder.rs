@@ -112,7 +112,7 @@ fn metadata(
     timestamp: &str,
     matrix: &plan::Matrix,
     skipped: &[tasks::Skip],
-) -> Metadata {
+) -> Result<Metadata> {
     let mut meta = Metadata {
         benchmark_id: id.to_string(),
         timestamp: timestamp.to_string(),
@@ -152,9 +152,7 @@ fn metadata(
         primers: plan.primers.clone(),
         rescored_from: None,
         imported: None,
-        tasks: None,
-        data: None,
-        write: None,
+        payload: Default::default(),
         questions_file: None,
         questions_sha256: None,
         shuffle: plan.shuffle,
@@ -177,13 +175,14 @@ fn metadata(
             plan_sha256,
         });
     }
-    if let Some(w) = meta.write.as_mut().filter(|w| w.json_schema) {
-        w.skipped_modes = models
+    if let Some(mode) = plan.suite.structured_mode() {
+        let why = models
             .iter()
-            .filter_map(|m| unserved(m.provider.as_ref()))
+            .filter_map(|m| unserved(m.provider.as_ref(), mode))
             .collect();
+        plan.suite.record_unserved(&mut meta, why)?;
     }
-    meta
+    Ok(meta)
 }
 
 /// A run log opened for writing: the run's folder, the writer, its metadata and the calls a
@@ -219,7 +218,7 @@ pub(super) fn open_log(
                 &old.timestamp,
                 matrix,
                 skipped,
-            );
+            )?;
             m.margin_pp = old.margin_pp;
             basis::record(&mut m, bases);
             resume::rewrite_metadata(&r.jsonl, &m)?;
@@ -241,7 +240,7 @@ pub(super) fn open_log(
         &now.format("%Y-%m-%d_%H-%M-%S").to_string(),
     )?;
     let (id, ts) = run_identity(now);
-    let mut meta = metadata(plan, models, &id, &ts, matrix, skipped);
+    let mut meta = metadata(plan, models, &id, &ts, matrix, skipped)?;
     meta.margin_pp = margin_pp;
     basis::record(&mut meta, bases);
     let mut log = JsonlWriter::create(&dir.join(format!("{}.jsonl", plan.suite.name())))?;

@@ -11,17 +11,14 @@ pub struct Model {
     pub config: ModelConfig,
 }
 
-/// Why `provider` leaves out the structured-output mode (`provider:model: json_schema: why`),
-/// or `None` when it serves it.
-pub fn unserved(provider: &dyn Provider) -> Option<String> {
-    provider.structured_output().err().map(|why| {
-        format!(
-            "{}:{}: {}: {why}",
-            provider.name(),
-            provider.model(),
-            crate::write::JSON_SCHEMA
-        )
-    })
+/// Why `provider` leaves out the structured-output mode `mode` (the suite's name for it, as
+/// its scorer and [`Suite::structured_mode`](crate::suites::Suite::structured_mode) give it):
+/// `provider:model: mode: why`, or `None` when it serves it.
+pub fn unserved(provider: &dyn Provider, mode: &str) -> Option<String> {
+    provider
+        .structured_output()
+        .err()
+        .map(|why| format!("{}:{}: {mode}: {why}", provider.name(), provider.model()))
 }
 
 /// What each model's requests leave out or change, and why, once per model (`bench run` and

@@ -34,11 +34,8 @@ pub(super) fn build(
     let cut = resp.finish == Some(Finish::Length);
     let mut replies: Vec<&str> = conv.replies.iter().map(String::as_str).collect();
     replies.extend(error.is_none().then_some(resp.output.as_str()));
-    let crate::suites::Scored {
-        metrics,
-        task_scores,
-        write,
-    } = c.scorer.score_turns(u, &replies, error.is_some(), cut);
+    let crate::suites::Scored { metrics, payload } =
+        c.scorer.score_turns(u, &replies, error.is_some(), cut);
     let metrics = unanswerable_dropped(p.provider.name(), u, metrics);
     let summary = summarize(&metrics);
     let talked = !conv.replies.is_empty();
@@ -69,8 +66,7 @@ pub(super) fn build(
         prompt_variant: c.slot.wording.map(str::to_string),
         order_seed: c.slot.order_seed,
         task: c.item().map(str::to_string),
-        task_scores,
-        write,
+        payload,
         usage,
         turns: if talked { turns } else { Vec::new() },
         data_stats: r.stats.clone(),

@@ -167,12 +167,15 @@ pub async fn run(
 
 /// Each model that leaves out the structured-output mode the plan asks for, said once.
 fn notice_unserved(matrix: &plan::Matrix, models: &[Model], observer: &dyn Observer) {
-    if matrix
+    let structured = matrix
         .combos
         .iter()
-        .any(|c| c.scorer.response_schema().is_some())
-    {
-        for why in models.iter().filter_map(|m| unserved(m.provider.as_ref())) {
+        .find_map(|c| c.scorer.response_schema().and(c.scorer.mode()));
+    if let Some(mode) = structured {
+        for why in models
+            .iter()
+            .filter_map(|m| unserved(m.provider.as_ref(), mode))
+        {
             observer.notice(&format!("skipped {why}"));
         }
     }

@@ -9,7 +9,7 @@ use crate::dataset::user::{LoadOptions, Sample};
 use crate::dataset::{DEFAULT_RECORDS, Structure, Variant};
 use crate::formats::Format;
 use crate::questions::synth;
-use crate::runlog::Metadata;
+use crate::runlog::{Metadata, ResultRecord};
 use anyhow::Result;
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
@@ -134,6 +134,13 @@ pub struct Entry {
     /// The SQL file that ranks its runs (`bench query` names it when another file finds
     /// nothing to rank in them).
     pub ranked_by: &'static str,
+    /// The output mode beyond the format a result line of this suite was asked in, read from
+    /// its payload (`json_schema`; `None` for plain text): part of the line's sample key.
+    /// `None` for a suite whose replies have one mode.
+    pub result_mode: Option<fn(&ResultRecord) -> Option<String>>,
+    /// Reads its own fields of a metadata line as its types, so a line whose field does not
+    /// fit is refused where the line is read, in one line naming the field.
+    pub check_own: fn(&Metadata) -> Result<()>,
     /// How `--suite` names it and how it plans from the command line; `None` for a suite
     /// `--suite` does not name (a `--data` run is the formats suite's).
     pub select: Option<Select>,

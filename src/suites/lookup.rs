@@ -1,15 +1,20 @@
 //! What the field-lookup suites share (the product questions, a `--data` run, the corrupted
 //! records): the scorer that grades lookups against the records asked about, the data files
-//! they write beside the log, and the category weights of the metadata line. A leaf of
-//! `suites/`, so those suites import it and not each other.
+//! they write beside the log, the category weights of the metadata line, and what the
+//! metadata line records of a `--data` file (which the formats, data and corrupted suites
+//! read). A leaf of `suites/`, so those suites import it and not each other.
 
 use super::plan::{Matrix, Plan, Scored, Scorer, Unit};
 use crate::grading::{DataIndex, grade};
 use crate::layout::Writer;
 use crate::prompt::{extract_answers, extract_cut_answers};
 use crate::questions::Category;
+use crate::runlog::Metadata;
+use crate::runlog::meta::Skip;
 use anyhow::Result;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
+use std::path::PathBuf;
 
 /// The log every lookup run writes (`formats.jsonl`): a `--data` run is the formats suite's.
 pub const LOG: &str = "formats";
@@ -29,18 +34,18 @@ pub fn data_files(plan: &Plan, matrix: &Matrix, w: &mut Writer) -> Result<()> {
 
 /// Field-lookup questions graded against the records asked about, with the wrong-answer
 /// taxonomy.
-pub struct Lookups {
+pub struct LookupScorer {
     data: DataIndex,
 }
 
-impl Lookups {
+impl LookupScorer {
     /// Grades against `data`.
     pub fn new(data: DataIndex) -> Self {
         Self { data }
     }
 }
 
-impl Scorer for Lookups {
+impl Scorer for LookupScorer {
     fn score(&self, unit: &Unit, reply: Option<&str>, cut: bool) -> Scored {
         let parse = if cut {
             extract_cut_answers
@@ -49,9 +54,8 @@ impl Scorer for Lookups {
         };
         let answers = reply.and_then(parse);
         Scored {
-            write: None,
             metrics: grade(&unit.questions, answers.as_ref(), &self.data, cut),
-            task_scores: None,
+            payload: Default::default(),
         }
     }
 
@@ -77,4 +81,81 @@ pub fn weights(categories: &[Category]) -> Value {
         })
         .collect::<Map<_, _>>()
         .into()
+}
+
+/// A column as DuckDB typed it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Column {
+    /// Column name.
+    pub name: String,
+    /// DuckDB's type.
+    pub duckdb_type: String,
+}
+
+/// What a `--data` run's metadata records: the file and its identity, how it was read, what
+/// was asked, and what was skipped — enough to plan the run again on `--resume`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DataMeta {
+    /// The data file as given.
+    pub file: PathBuf,
+    /// Hex sha256 of its bytes.
+    pub sha256: String,
+    /// `--root-key`.
+    pub root_key: Option<String>,
+    /// `--sample`: first or random.
+    pub sample: String,
+    /// Records asked about.
+    pub records: usize,
+    /// Records in the file.
+    pub total_records: usize,
+    /// `--records` (all when null).
+    pub keep: Option<usize>,
+    /// The columns DuckDB inferred.
+    pub schema: Vec<Column>,
+    /// The identifying field used, or the comma list of a composite key; empty when records
+    /// are named by position.
+    pub id_field: String,
+    /// How records are named: `field`, `fields` (a composite key) or `position`.
+    #[serde(default = "field_by")]
+    pub id_by: String,
+    /// `--id-field`, when given.
+    pub id_field_asked: Option<String>,
+    /// Questions asked.
+    pub questions: usize,
+    /// `--questions N`.
+    pub questions_asked: usize,
+    /// `--questions FILE`: the user's question file, replacing the synthesised questions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub questions_file: Option<PathBuf>,
+    /// Its SHA-256, checked when the run is planned again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub questions_sha256: Option<String>,
+    /// What the synthesis could not do as asked.
+    pub notices: Vec<String>,
+    /// Formats that could not represent the records.
+    pub skipped: Vec<Skip>,
+    /// `--records` of each sample asked when the run asks several sizes of the file (a list,
+    /// a sweep), smallest first; the fields above describe the largest.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sizes: Vec<Option<usize>>,
+}
+
+/// `id_by` of a run log written before composite keys: always one field.
+fn field_by() -> String {
+    "field".into()
+}
+
+/// A `--data` run's key in the metadata line (its [`DataMeta`]).
+const DATA_KEY: &str = "data";
+
+impl DataMeta {
+    /// The `--data` file's part of a metadata line; `None` for a run of other data.
+    pub fn of(m: &Metadata) -> Result<Option<Self>> {
+        m.payload.own(DATA_KEY)
+    }
+
+    /// Writes it into the metadata line.
+    pub fn set(&self, m: &mut Metadata) {
+        m.payload.set_own(DATA_KEY, self);
+    }
 }

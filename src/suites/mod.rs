@@ -5,8 +5,10 @@
 //!
 //! Traits, not an enum: an enum would put a `match` over every suite back into each stage (the
 //! two `Option`s this replaced did exactly that), while a trait object lets a suite keep its
-//! own types (a task file, a user's data file) behind one interface. The reference answerer is
-//! the one reader of a suite's own payload, which it downcasts.
+//! own types (a task file, a user's data file) behind one interface. The reference answerer
+//! answers each suite's own request through `providers::Answerable`, which the suite
+//! implements, and a suite's fields of the run log are its own types, read and written by key
+//! (`runlog::Payload`).
 //!
 //! The folder is a tree (tests/integration/module_graph.rs): `plan` (the traits and the plan
 //! they take) and `asked` (the command line's plan options, [`Entry`], [`Select`]) are the
@@ -24,7 +26,7 @@ pub mod render;
 pub mod tasks;
 pub mod write;
 
-use crate::runlog::Metadata;
+use crate::runlog::{Metadata, ResultRecord};
 use crate::tokens::Tokenizer;
 use anyhow::Result;
 use std::path::PathBuf;
@@ -34,7 +36,7 @@ pub use crate::runlog::meta::Skip;
 pub use asked::{Asked, Entry, FromMetadata, OwnFlags, Planned, Select};
 pub use formats::product;
 pub use lookup::weights;
-pub use plan::{CallSettings, Payload, Plan, Scored, Scorer, Suite};
+pub use plan::{CallSettings, ForReference, Plan, Scored, Scorer, Suite};
 
 impl Entry {
     /// Whether it is the default suite (`formats`).
@@ -197,6 +199,41 @@ pub fn from_metadata(m: &Metadata) -> Result<Arc<dyn Suite>> {
         "no suite claims the run log's metadata (suite_name '{}')",
         m.suite_name
     )
+}
+
+impl plan::SampleKey {
+    /// The key of a result line.
+    pub fn of(r: &ResultRecord) -> Self {
+        Self {
+            provider: r.provider_config.provider.clone(),
+            model: r.provider_config.model.clone(),
+            format: r.format,
+            structure: r.structure,
+            variant: r.variant,
+            records: r.records,
+            run: r.run,
+            question: r.question.clone(),
+            primer: r.primer,
+            task: r.task.clone(),
+            mode: result_mode(r),
+        }
+    }
+}
+
+/// Reads every suite's own fields of a metadata line as their types: an error names the field
+/// that does not fit (the readers of a line refuse it, as they refuse a line that does not
+/// parse).
+pub fn check_own(m: &Metadata) -> Result<()> {
+    REGISTRY.iter().try_for_each(|e| (e.check_own)(m))
+}
+
+/// The output mode beyond the format a result line was asked in (`json_schema`), as its suite
+/// reads it from the line's payload; `None` for plain text.
+pub fn result_mode(r: &ResultRecord) -> Option<String> {
+    REGISTRY
+        .iter()
+        .filter_map(|e| e.result_mode)
+        .find_map(|mode| mode(r))
 }
 
 /// The SQL file that ranks the runs of the suite whose log is `<suite>.jsonl`: a suite's own

@@ -11,15 +11,14 @@ use crate::layout::Rendering;
 use crate::layout::Writer;
 use crate::prompt::wording::{self, RunSlot, Wording};
 use crate::prompt::{Message, Prompt, Subject};
-use crate::providers::Request;
-use crate::providers::reference::Lookups;
+use crate::providers::reference::LookupQuestions;
+use crate::providers::{Answerable, Request};
 use crate::questions::Category;
 use crate::questions::Question;
+use crate::runlog::Metadata;
 use crate::runlog::meta::Skip;
-use crate::runlog::{Metadata, ResultRecord};
 use crate::tokens::Tokenizer;
 use anyhow::Result;
-use std::any::Any;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -27,8 +26,9 @@ use std::sync::Arc;
 pub use crate::providers::CallSettings;
 pub use crate::runlog::meta::QuestionMode;
 
-/// What a suite asks of the reference answerer, opaque to every other provider.
-pub type Payload = Arc<dyn Any + Send + Sync>;
+/// What a suite asks of the reference answerer (its own request type), which no other
+/// provider reads.
+pub type ForReference = Arc<dyn Answerable>;
 
 /// A kind of measurement: the renderings it asks about and how it records itself.
 pub trait Suite: Send + Sync + std::fmt::Debug {
@@ -47,6 +47,16 @@ pub trait Suite: Send + Sync + std::fmt::Debug {
     fn data_hashes(&self, matrix: &Matrix) -> Vec<String>;
     /// Writes its own part of the metadata line (`tasks`, `data`).
     fn record(&self, _meta: &mut Metadata, _skipped: &[Skip]) {}
+    /// The output mode whose replies it asks constrained to a schema (`json_schema`), when its
+    /// plan asks for one: a model that cannot constrain a reply leaves that mode out.
+    fn structured_mode(&self) -> Option<&'static str> {
+        None
+    }
+    /// Records in its part of the metadata line the models that leave out its
+    /// [`structured_mode`](Self::structured_mode), each `provider:model: mode: why`.
+    fn record_unserved(&self, _meta: &mut Metadata, _unserved: Vec<String>) -> Result<()> {
+        Ok(())
+    }
     /// Writes its questions and data files into the artifacts folder before the calls.
     fn artifacts(&self, _plan: &Plan, _matrix: &Matrix, _w: &mut Writer) -> Result<()> {
         Ok(())
@@ -83,15 +93,14 @@ pub trait Suite: Send + Sync + std::fmt::Debug {
     }
 }
 
-/// A reply's grades: one metric per item asked, and the task's scores when a task was asked.
+/// A reply's grades: one metric per item asked, and the suite's own grades (a task's rubric
+/// scores, a written document's first and final grade) as the result line's payload.
 #[derive(Debug, Clone, Default)]
 pub struct Scored {
     /// One metric per question or expected value.
     pub metrics: Vec<Metric>,
-    /// The task's rubric scores (`tasks` suite).
-    pub task_scores: Option<crate::tasks::grade::TaskScores>,
-    /// The written document's grades, first shot and final (`write` suite).
-    pub write: Option<crate::write::WriteScores>,
+    /// The suite's own grades, set by its scorer and read by its report.
+    pub payload: crate::runlog::Payload,
 }
 
 /// How the replies about one rendering are graded; every combination carries one.
@@ -204,24 +213,24 @@ pub struct Unit {
     pub questions: Vec<Question>,
     /// The question id in per-question mode.
     pub question: Option<String>,
-    /// What the reference answerer needs to answer it (the suite's own type; opaque to every
-    /// other provider).
-    pub payload: Option<Payload>,
+    /// What the reference answerer needs to answer it (the suite's own request type; no other
+    /// provider reads it).
+    pub answerable: Option<ForReference>,
     /// Prompt tokens, o200k_base (the local estimate for pacing and cost).
     pub tokens: u32,
 }
 
 impl Unit {
     /// A prompt that is one user message `text` with nothing to cache and no lookup questions
-    /// (a task's, a write case's), for the reference answerer `payload`.
-    pub fn one_message(text: &str, payload: Payload) -> Self {
+    /// (a task's, a write case's), for the reference answerer `answerable`.
+    pub fn one_message(text: &str, answerable: ForReference) -> Self {
         Self {
             tokens: Tokenizer::O200kBase.count_whole(text) as u32,
             messages: vec![Message::new("user", text)],
             cache_prefix: 0,
             questions: Vec::new(),
             question: None,
-            payload: Some(payload),
+            answerable: Some(answerable),
         }
     }
 }
@@ -249,7 +258,7 @@ impl Combo {
             messages: &unit.messages,
             cache_prefix: unit.cache_prefix,
             settings: self.scorer.call_settings(),
-            payload: unit.payload.as_ref().map(|p| p.as_ref() as _),
+            answerable: unit.answerable.as_deref(),
             schema: self.scorer.response_schema(),
         }
     }
@@ -349,7 +358,7 @@ pub fn worded_units(
     let mut data_tokens = None;
     let mut one = |qs: Vec<Question>, q| {
         let mut u = unit(subject, rendering, primer, qs, q, wording, &mut data_tokens);
-        u.payload = Some(Arc::new(Lookups {
+        u.answerable = Some(Arc::new(LookupQuestions {
             questions: u.questions.clone(),
             root_key: root_key.cloned(),
         }));
@@ -452,7 +461,7 @@ fn unit(
         cache_prefix: prompt.cache_prefix(),
         questions,
         question,
-        payload: None,
+        answerable: None,
         tokens,
     }
 }
@@ -487,28 +496,9 @@ pub struct SampleKey {
     pub mode: Option<String>,
 }
 
+// `SampleKey::of`, the key of a result line, is in `suites/mod.rs`: the mode is the suite's
+// own field of the line, which the registry asks each suite for.
 impl SampleKey {
-    /// The key of a result line.
-    pub fn of(r: &ResultRecord) -> Self {
-        Self {
-            provider: r.provider_config.provider.clone(),
-            model: r.provider_config.model.clone(),
-            format: r.format,
-            structure: r.structure,
-            variant: r.variant,
-            records: r.records,
-            run: r.run,
-            question: r.question.clone(),
-            primer: r.primer,
-            task: r.task.clone(),
-            mode: r
-                .write
-                .as_ref()
-                .map(|w| w.mode.clone())
-                .filter(|m| m != "text"),
-        }
-    }
-
     /// The prompt a key names, whoever was asked and in which run: the key with provider and
     /// model empty and run 0 (how `bench rescore` finds a result's prompt again).
     pub fn prompt(mut self) -> Self {

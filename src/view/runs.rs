@@ -30,18 +30,22 @@ fn data_of(i: &RunInfo) -> String {
             .to_string_lossy()
             .into_owned()
     };
+    // `run_info` refused a metadata line whose suite fields do not read.
+    let data = crate::suites::lookup::DataMeta::of(m).ok().flatten();
+    let tasks = crate::suites::tasks::TaskMeta::of(m).ok().flatten();
+    let write = crate::suites::write::WriteMeta::of(m).ok().flatten();
     if let Some(i) = &m.imported {
         format!("answers imported from {} · {sizes} questions", i.name)
-    } else if let Some(d) = &m.data {
+    } else if let Some(d) = &data {
         format!(
             "{} · {} of {} records",
             file(&d.file),
             d.records,
             d.total_records
         )
-    } else if let Some(t) = &m.tasks {
+    } else if let Some(t) = &tasks {
         format!("{} · {} tasks", file(&t.file), t.ids.len())
-    } else if let Some(w) = &m.write {
+    } else if let Some(w) = &write {
         format!("write · {} cases", w.cases.len())
     } else {
         format!("products seed {} · {sizes} records", m.seed)

@@ -50,9 +50,11 @@ pub fn write_diff(info: &RunInfo, d: &Value) -> String {
     let Some(item) = d["task"].as_str() else {
         return String::new();
     };
-    let Some(case) = info
-        .metadata
-        .write
+    // `run_info` refused a metadata line whose write field does not read.
+    let write = crate::suites::write::WriteMeta::of(&info.metadata)
+        .ok()
+        .flatten();
+    let Some(case) = write
         .as_ref()
         .and_then(|w| w.cases.iter().find(|c| c.item() == item))
     else {

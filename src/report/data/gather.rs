@@ -7,6 +7,8 @@ use super::{
     best_per_family, run_info, run_sql, typed,
 };
 use crate::analytics::{Analytics, Table, sql};
+use crate::suites::tasks::TaskMeta;
+use crate::suites::write::WriteMeta;
 use anyhow::Result;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -135,16 +137,18 @@ impl Tables {
             prompt_wording: run_sql(a, sql::PROMPT_WORDING, "sql/prompt_wording.sql")?,
             corrupted: run_sql(a, sql::CORRUPTED, "sql/corrupted.sql")?,
             position: run_sql(a, sql::POSITION_EFFECT, "sql/position_effect.sql")?,
-            tasks: match run.metadata.tasks {
-                Some(_) => Some(run_sql(a, sql::TASK_FORMATS, "sql/task_formats.sql")?),
-                None => None,
+            tasks: if TaskMeta::is_in(&run.metadata) {
+                Some(run_sql(a, sql::TASK_FORMATS, "sql/task_formats.sql")?)
+            } else {
+                None
             },
-            write: match run.metadata.write {
-                Some(_) => Some(crate::report::write_tables::WriteTables {
+            write: if WriteMeta::is_in(&run.metadata) {
+                Some(crate::report::write_tables::WriteTables {
                     accuracy: run_sql(a, sql::WRITE_ACCURACY, "sql/write_accuracy.sql")?,
                     failures: run_sql(a, sql::WRITE_FAILURES, "sql/write_failures.sql")?,
-                }),
-                None => None,
+                })
+            } else {
+                None
             },
         })
     }
@@ -188,12 +192,12 @@ pub fn gather_staged(run: RunInfo, baseline: &str, a: &Analytics) -> Result<Repo
         .map(|r| r.family.records)
         .collect::<std::collections::BTreeSet<_>>();
     // A tasks run's record counts are task counts, not a size sweep.
-    let scaling = if sizes.len() > 1 && run.metadata.tasks.is_none() && run.metadata.write.is_none()
-    {
-        Some(run_sql(a, sql::SCALING, "sql/scaling.sql")?)
-    } else {
-        None
-    };
+    let scaling =
+        if sizes.len() > 1 && !TaskMeta::is_in(&run.metadata) && !WriteMeta::is_in(&run.metadata) {
+            Some(run_sql(a, sql::SCALING, "sql/scaling.sql")?)
+        } else {
+            None
+        };
     let t = lane
         .join()
         .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;

@@ -111,9 +111,14 @@ pub fn run_info(dir: &Path) -> Result<RunInfo> {
         ))
         .into());
     }
-    let metadata = match serde_json::from_value::<Line>(line) {
-        Ok(Line::Metadata(m)) => *m,
-        Ok(_) => unreachable!("a line of type metadata reads as one"),
+    let read = serde_json::from_value::<Line>(line).map_err(anyhow::Error::from);
+    // A suite's own fields are read by the suite: checked here, so readers may take them as read.
+    let read = read.and_then(|l| match l {
+        Line::Metadata(m) => crate::suites::check_own(&m).map(|()| m),
+        _ => unreachable!("a line of type metadata reads as one"),
+    });
+    let metadata = match read {
+        Ok(m) => *m,
         Err(e) => {
             return Err(crate::UsageError::new(format!(
                 "{}:1: the metadata line does not read: {e}",

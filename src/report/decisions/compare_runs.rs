@@ -6,6 +6,7 @@
 use crate::UsageError;
 use crate::analytics::{Analytics, Table};
 use crate::report::data::{self, RunInfo, paired_intervals, run_sql, typed};
+use crate::suites::lookup::DataMeta;
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -220,7 +221,8 @@ fn comparable(a: &RunInfo, b: &RunInfo) -> Result<()> {
                 .join(",")
         };
         // The data in words: the user's file, else the product records.
-        let data = |r: &RunInfo| match &r.metadata.data {
+        // `run_info` refused a metadata line whose `--data` field does not read.
+        let data = |r: &RunInfo| match DataMeta::of(&r.metadata).ok().flatten() {
             Some(d) => format!("`{}`", d.file.display()),
             None => "the product records".to_string(),
         };

@@ -11,6 +11,7 @@ use crate::report::foundations::charts;
 use crate::report::foundations::doc::{self, Block};
 use crate::report::sections::figures::figures;
 use crate::report::sections::{self, prompt_wording, verdict, wrong_answers};
+use crate::suites::lookup::DataMeta;
 use anyhow::{Context, Result};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -203,7 +204,8 @@ pub fn write_staged_report(
 /// `bench report — `formats` suite`, with the data set's own name when it is a user's file:
 /// `` `formats` suite over `orders.csv` ``.
 fn title(d: &ReportData) -> String {
-    match &d.run.metadata.data {
+    // `run_info` refused a metadata line whose `--data` field does not read.
+    match DataMeta::of(&d.run.metadata).ok().flatten() {
         Some(data) => format!(
             "bench report — `{}` suite over `{}`",
             d.run.suite,

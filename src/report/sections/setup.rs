@@ -3,7 +3,8 @@
 
 use crate::report::data::ReportData;
 use crate::report::foundations::doc::Block;
-use crate::runlog::meta::DataMeta;
+use crate::suites::lookup::DataMeta;
+use crate::suites::tasks::TaskMeta;
 
 /// Items joined with ", " as their `Display` shows them.
 fn list<T: std::fmt::Display>(items: &[T]) -> String {
@@ -92,10 +93,15 @@ pub fn setup(d: &ReportData) -> Vec<Block> {
         ));
     }
     let mut out = vec![Block::Heading(2, "Setup".into())];
-    if let Some(data) = &m.data {
+    // `run_info` refused a metadata line whose suite fields do not read.
+    let (data, tasks) = (
+        DataMeta::of(m).ok().flatten(),
+        TaskMeta::of(m).ok().flatten(),
+    );
+    if let Some(data) = &data {
         items.splice(2..3, user_data(data));
     }
-    if let Some(t) = &m.tasks {
+    if let Some(t) = &tasks {
         items[2] = format!(
             "Tasks: {} from `{}` ({}), one prompt per task and format; formats that rendered the \
              same tasks are compared on the same facts (data `N tasks`)",
@@ -105,13 +111,12 @@ pub fn setup(d: &ReportData) -> Vec<Block> {
         );
     }
     out.push(Block::Bullets(items));
-    let skipped: Vec<String> = m
-        .data
+    let skipped: Vec<String> = data
         .iter()
         .flat_map(|d| &d.skipped)
         .map(|s| format!("`{}`: {}", s.format, s.reason))
         .chain(
-            m.tasks
+            tasks
                 .iter()
                 .flat_map(|t| &t.skipped)
                 .map(|s| format!("{} in `{}`: {}", s.task, s.format, s.reason)),
@@ -119,7 +124,7 @@ pub fn setup(d: &ReportData) -> Vec<Block> {
         .collect();
     if !skipped.is_empty() {
         out.push(Block::Para(
-            if m.tasks.is_some() {
+            if tasks.is_some() {
                 "Renderings not made, because the format cannot represent the task's data (such a \
                  format is compared only with formats that rendered the same tasks):"
             } else {

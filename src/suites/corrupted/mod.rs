@@ -8,7 +8,7 @@
 
 use super::asked::{self, Asked, Planned, Select, refuse};
 use super::data::DataPlan;
-use super::lookup::Lookups;
+use super::lookup::{DataMeta, LookupScorer};
 use super::plan::{Combo, Matrix, Plan, units};
 use super::{Entry, Scored, Scorer, Skip, Suite};
 use crate::dataset::{self, Record, Structure, Variant};
@@ -31,7 +31,7 @@ pub const ENTRY: Entry = Entry {
         if m.suite_name != SUITE {
             return Ok(None);
         }
-        let data = match &m.data {
+        let data = match DataMeta::of(m)? {
             Some(d) => Some(Arc::new(d.plan(m.seed)?)),
             None => None,
         };
@@ -39,6 +39,8 @@ pub const ENTRY: Entry = Entry {
     },
     items: true,
     ranked_by: "sql/corrupted.sql",
+    result_mode: None,
+    check_own: |m| DataMeta::of(m).map(drop),
     select: Some(Select {
         about: "Damaged data (a record missing, duplicated or cut off, a field missing, a value \
                 of the wrong type) and an undamaged control: does the model notice?",
@@ -231,7 +233,7 @@ impl Suite for Corrupted {
 
     fn record(&self, meta: &mut crate::runlog::Metadata, skipped: &[Skip]) {
         if let Some(dp) = &self.data {
-            meta.data = Some(dp.meta(skipped));
+            dp.meta(skipped).set(meta);
         }
     }
 
@@ -277,7 +279,7 @@ fn damage(
         root.insert(source.root.clone(), Value::Array(list));
         let doc = Value::Object(root);
         let scorer: Arc<dyn Scorer> = Arc::new(Defect {
-            lookups: Lookups::new(DataIndex::with_id(records.clone(), &source.key)),
+            lookups: LookupScorer::new(DataIndex::with_id(records.clone(), &source.key)),
             defect,
         });
         let subject = if source.noun == "product" {
@@ -432,7 +434,7 @@ fn render(
 
 /// Grades like the lookups, naming the defect (part of the sample key, as a task id is).
 struct Defect {
-    lookups: Lookups,
+    lookups: LookupScorer,
     defect: &'static str,
 }
 

@@ -4,7 +4,7 @@
 //! report.
 
 use super::asked::{Asked, Planned};
-use super::lookup::{self, Lookups};
+use super::lookup::{self, LookupScorer};
 use super::plan::{Combo, Matrix, Plan, run_orders, worded_units};
 use super::{Entry, Skip, Suite};
 use crate::UsageError;
@@ -29,12 +29,14 @@ pub const KIND: &str = "data";
 /// unchanged.
 pub const ENTRY: Entry = Entry {
     kind: KIND,
-    from_metadata: |m| match &m.data {
+    from_metadata: |m| match DataMeta::of(m)? {
         Some(d) => Ok(Some(Arc::new(d.plan(m.seed)?) as Arc<dyn Suite>)),
         None => Ok(None),
     },
     items: false,
     ranked_by: "sql/rankings.sql",
+    result_mode: None,
+    check_own: |m| DataMeta::of(m).map(drop),
     // `--suite` does not name it: a `--data` run is the formats suite's (or the corrupted one's).
     select: None,
 };
@@ -138,7 +140,7 @@ impl Suite for DataPlan {
     }
 
     fn record(&self, meta: &mut Metadata, skipped: &[Skip]) {
-        meta.data = Some(self.meta(skipped));
+        self.meta(skipped).set(meta);
     }
 
     fn artifacts(&self, plan: &Plan, matrix: &Matrix, w: &mut Writer) -> Result<()> {
@@ -346,7 +348,7 @@ impl DataPlan {
     }
 }
 
-pub use crate::runlog::meta::{Column, DataMeta};
+pub use super::lookup::{Column, DataMeta};
 
 impl Planned {
     /// `suite` over `--data`'s records (`dp`), whose one shape is what the file is, at each of
@@ -464,7 +466,7 @@ pub fn build(plan: &Plan, dp: &DataPlan) -> Result<(Matrix, Vec<Skip>)> {
             None => dp.synthesis.questions.clone(),
         };
         let renderings = render_in(dp, &records, &plan.formats, &plan.tokenizers)?;
-        let scorer = Arc::new(Lookups::new(DataIndex::with_id(
+        let scorer = Arc::new(LookupScorer::new(DataIndex::with_id(
             records,
             &dp.synthesis.id.field_list(),
         )));

@@ -1,10 +1,10 @@
 //! The `formats` suite: the generated product data set in every format, structure, variant
-//! and size, and the 124 field-lookup questions about it. Its scorer, [`Lookups`], also grades
+//! and size, and the 124 field-lookup questions about it. Its scorer, [`LookupScorer`], also grades
 //! the `--data` suite's synthesised questions.
 
 use super::asked::Entry;
 use super::asked::{Asked, Planned, Select, check_selection};
-use super::lookup::{self, Lookups, data_files};
+use super::lookup::{self, LookupScorer, data_files};
 use super::plan::{Combo, Matrix, Plan, Size, run_orders, worded_units};
 use super::plan::{Scorer, Suite};
 use super::render::Skip;
@@ -41,6 +41,8 @@ pub const ENTRY: Entry = Entry {
     },
     items: false,
     ranked_by: "sql/rankings.sql",
+    result_mode: None,
+    check_own: |_| Ok(()),
     select: Some(Select {
         about: "Field lookups over the product data set (124 questions), or over --data's records",
         plan,
@@ -182,7 +184,7 @@ pub fn build(plan: &Plan, file: Option<&Path>) -> Result<Matrix> {
             };
             for &v in &plan.variants {
                 let scorer: Arc<dyn Scorer> =
-                    Arc::new(Lookups::new(DataIndex::of_dataset(ds.clone(), v)));
+                    Arc::new(LookupScorer::new(DataIndex::of_dataset(ds.clone(), v)));
                 let qs = match seed {
                     Some(_) => questions::reordered(&questions[&v], &ds.records(v)),
                     None => questions[&v].clone(),

@@ -3,18 +3,21 @@
 //! metadata and the report — never dropped silently.
 
 use super::asked::{self, Asked, Entry, Planned, Select, refuse};
-use super::plan::{CallSettings, Payload, Scored, Scorer, Suite};
+use super::plan::{CallSettings, ForReference, Scored, Scorer, Suite};
 use super::plan::{Combo, Matrix, Plan, QuestionMode, Unit};
 use super::render::or_skip;
 use crate::dataset::{Structure, Variant};
 use crate::formats::{self, Format};
 use crate::layout::{self, Rendering};
 use crate::prompt::wording;
+use crate::providers::{Answerable, ProviderError};
 use crate::questions::Category;
-use crate::runlog::Metadata;
+use crate::runlog::{self, Metadata, ResultRecord};
+use crate::tasks::grade::TaskScores;
 use crate::tasks::{self as t, DataSource, Task, TaskRequest, prompt};
 use crate::tokens::Tokenizer;
 use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -33,12 +36,14 @@ pub struct TaskPlan {
 /// Claims a metadata line that names a task file.
 pub const ENTRY: Entry = Entry {
     kind: SUITE,
-    from_metadata: |m| match &m.tasks {
+    from_metadata: |m| match TaskMeta::of(m)? {
         Some(t) => Ok(Some(Arc::new(t.plan()?) as Arc<dyn Suite>)),
         None => Ok(None),
     },
     items: true,
     ranked_by: "sql/task_scores.sql",
+    result_mode: None,
+    check_own: |m| TaskMeta::of(m).map(drop),
     select: Some(Select {
         about: "Analysis tasks over task data files, scored against values computed from the data",
         plan,
@@ -131,11 +136,12 @@ impl Suite for TaskPlan {
     }
 
     fn record(&self, meta: &mut Metadata, skipped: &[Skip]) {
-        meta.tasks = Some(TaskMeta {
+        TaskMeta {
             file: self.file.clone(),
             ids: self.tasks.iter().map(|t| t.def.id.clone()).collect(),
             skipped: skipped.to_vec(),
-        });
+        }
+        .set(meta);
     }
 
     // Task renderings are in their prompts (`bench dump-prompts` writes them as files).
@@ -184,9 +190,8 @@ impl Scorer for TaskCombo {
     fn score(&self, _: &Unit, reply: Option<&str>, cut: bool) -> Scored {
         let (metrics, scores) = crate::tasks::grade::grade(&self.task, reply, cut);
         Scored {
-            write: None,
             metrics,
-            task_scores: Some(scores),
+            payload: scores_payload(&scores),
         }
     }
 
@@ -203,6 +208,28 @@ impl Scorer for TaskCombo {
 }
 
 pub use crate::runlog::meta::Skip;
+
+impl Answerable for TaskRequest {
+    /// The data block decoded with the task's format, each expected value's query evaluated
+    /// on it, one "- description: value" line each.
+    fn answer(&self, input: &str) -> Result<String, ProviderError> {
+        let data = prompt::data_block(input).ok_or_else(|| {
+            ProviderError::BadPrompt("no fenced data block in the task prompt".into())
+        })?;
+        let doc = self
+            .format
+            .decode_as(data, self.root_key.as_deref())
+            .map_err(|e| ProviderError::BadPrompt(format!("decode failed: {e}")))?;
+        let mut out = String::new();
+        for (description, query) in &self.values {
+            let value = query
+                .evaluate(&doc)
+                .map_err(|e| ProviderError::BadPrompt(format!("{description}: {e}")))?;
+            out.push_str(&t::state_fact(description, &value));
+        }
+        Ok(out)
+    }
+}
 
 /// The structure a task's data has: flat when it is, or holds under one key, flat records.
 pub fn structure_of(task: &Task) -> Structure {
@@ -278,7 +305,7 @@ pub fn build(plan: &Plan, tp: &TaskPlan) -> Result<(Matrix, Vec<Skip>)> {
                     wording::for_slot(wording::tasks(), slot),
                 );
                 // TeaLeaf's templates put instructions before the data: nothing to cache.
-                let unit = Unit::one_message(&text, request.clone() as Payload);
+                let unit = Unit::one_message(&text, request.clone() as ForReference);
                 combos.push(Combo {
                     slot: *slot,
                     records,
@@ -299,9 +326,52 @@ pub fn build(plan: &Plan, tp: &TaskPlan) -> Result<(Matrix, Vec<Skip>)> {
     ))
 }
 
-pub use crate::runlog::meta::TaskMeta;
+/// What a `tasks` run's metadata line records: enough to plan it again on `--resume`, and the
+/// renderings skipped with their reasons.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TaskMeta {
+    /// The task file.
+    pub file: PathBuf,
+    /// Selected task ids, in file order.
+    pub ids: Vec<String>,
+    /// Renderings a format could not produce.
+    pub skipped: Vec<Skip>,
+}
+
+/// The tasks suite's key in the metadata line (its [`TaskMeta`]).
+const META_KEY: &str = "tasks";
+
+/// A task's key in a result line (its [`TaskScores`]).
+const SCORES_KEY: &str = "task_scores";
+
+/// A task reply's fact accuracy and rubric scores of a result line; `None` for another suite's.
+pub fn scores(r: &ResultRecord) -> Result<Option<TaskScores>> {
+    r.payload.own(SCORES_KEY)
+}
+
+/// A result line's payload holding a task reply's `scores`.
+pub fn scores_payload(scores: &TaskScores) -> runlog::Payload {
+    let mut p = runlog::Payload::default();
+    p.set_own(SCORES_KEY, scores);
+    p
+}
 
 impl TaskMeta {
+    /// The tasks suite's part of a metadata line; `None` for another suite's run.
+    pub fn of(m: &Metadata) -> Result<Option<Self>> {
+        m.payload.own(META_KEY)
+    }
+
+    /// Whether the metadata line is a tasks run's.
+    pub fn is_in(m: &Metadata) -> bool {
+        m.payload.has(META_KEY)
+    }
+
+    /// Writes it into the metadata line.
+    pub fn set(&self, m: &mut Metadata) {
+        m.payload.set_own(META_KEY, self);
+    }
+
     /// Loads the task file again and selects the recorded ids.
     pub fn plan(&self) -> Result<TaskPlan> {
         let loaded = crate::tasks::load(&self.file)?;

@@ -6,25 +6,83 @@
 
 use super::asked::{self, Asked, Planned, Select, refuse, unique};
 use super::plan::{Combo, Matrix, Plan, QuestionMode, Unit};
-use super::{Entry, Payload, Scored, Scorer, Skip, Suite};
+use super::{Entry, ForReference, Scored, Scorer, Skip, Suite};
 use crate::UsageError;
 use crate::formats::Format;
 use crate::grading::Metric;
 use crate::layout;
 use crate::prompt::wording;
+use crate::providers::{Answerable, ProviderError};
 use crate::questions::Category;
-use crate::runlog::Metadata;
-use crate::runlog::meta::WriteMeta;
+use crate::runlog::{self, Metadata, ResultRecord};
 use crate::write::cases;
 use crate::write::grade::{self, Target};
 use crate::write::{self as w, Case, Given, Grade, JSON_SCHEMA, Kind, WriteRequest, WriteScores};
 use anyhow::Result;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::sync::Arc;
 
 /// Name of the write suite.
 pub const SUITE: &str = "write";
+
+/// What a `write` run's metadata line records: its cases in full (so `--resume` and `bench
+/// rescore` need no file), how they were asked, and what was skipped and why.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WriteMeta {
+    /// Every case, with its gold and schema.
+    pub cases: Vec<Case>,
+    /// Input format of `transcode` cases (`--write-from`).
+    pub from: Format,
+    /// Repair requests allowed per sample (`--repairs`).
+    pub repairs: u32,
+    /// Whether the structured-output baseline (`json_schema` mode) was asked for.
+    pub json_schema: bool,
+    /// Where the cases came from, one line each.
+    pub sources: Vec<String>,
+    /// Renderings a format could not produce, and why.
+    pub skipped: Vec<Skip>,
+    /// Providers that left out a mode, and why (`provider:model: reason`).
+    #[serde(default)]
+    pub skipped_modes: Vec<String>,
+}
+
+/// The write suite's key in both lines: its [`WriteMeta`] in the metadata line, a written
+/// document's [`WriteScores`] in a result line.
+const KEY: &str = "write";
+
+impl WriteMeta {
+    /// The write suite's part of a metadata line; `None` for another suite's run.
+    pub fn of(m: &Metadata) -> Result<Option<Self>> {
+        m.payload.own(KEY)
+    }
+
+    /// Whether the metadata line is a write run's.
+    pub fn is_in(m: &Metadata) -> bool {
+        m.payload.has(KEY)
+    }
+
+    /// Writes it into the metadata line.
+    pub fn set(&self, m: &mut Metadata) {
+        m.payload.set_own(KEY, self);
+    }
+}
+
+/// How a result line's written document fared, first shot and after repairs; `None` for
+/// another suite's line.
+pub fn scores(r: &ResultRecord) -> Result<Option<WriteScores>> {
+    r.payload.own(KEY)
+}
+
+/// The output mode beyond the format a result line was asked in (`json_schema`; `None` for
+/// plain text and other suites' lines): part of its sample key. Read alone and untyped, as
+/// every line's key is made (on `--resume` too); the report reads the whole scores, typed,
+/// and refuses a line whose scores do not read.
+fn mode_of(r: &ResultRecord) -> Option<String> {
+    let mode = r.payload.get(KEY)?.get("mode")?.as_str()?;
+    (mode != "text").then(|| mode.to_string())
+}
 
 /// What a `write` run asks: its cases and how.
 #[derive(Debug, Clone)]
@@ -45,18 +103,20 @@ pub struct WritePlan {
 pub const ENTRY: Entry = Entry {
     kind: SUITE,
     from_metadata: |m| {
-        Ok(m.write.as_ref().map(|w| {
+        Ok(WriteMeta::of(m)?.map(|w| {
             Arc::new(WritePlan {
-                cases: w.cases.clone(),
+                cases: w.cases,
                 from: w.from,
                 repairs: w.repairs,
                 json_schema: w.json_schema,
-                sources: w.sources.clone(),
+                sources: w.sources,
             }) as Arc<dyn Suite>
         }))
     },
     items: true,
     ranked_by: "sql/write_accuracy.sql",
+    result_mode: Some(mode_of),
+    check_own: |m| WriteMeta::of(m).map(drop),
     select: Some(Select {
         about: "Documents written in each format, parsed strictly, repaired on request",
         plan,
@@ -238,7 +298,7 @@ impl Suite for WritePlan {
     }
 
     fn record(&self, meta: &mut Metadata, skipped: &[Skip]) {
-        meta.write = Some(WriteMeta {
+        WriteMeta {
             cases: self.cases.clone(),
             from: self.from,
             repairs: self.repairs,
@@ -246,7 +306,20 @@ impl Suite for WritePlan {
             sources: self.sources.clone(),
             skipped: skipped.to_vec(),
             skipped_modes: Vec::new(),
-        });
+        }
+        .set(meta);
+    }
+
+    fn structured_mode(&self) -> Option<&'static str> {
+        self.json_schema.then_some(JSON_SCHEMA)
+    }
+
+    fn record_unserved(&self, meta: &mut Metadata, unserved: Vec<String>) -> Result<()> {
+        if let Some(mut w) = WriteMeta::of(meta)? {
+            w.skipped_modes = unserved;
+            w.set(meta);
+        }
+        Ok(())
     }
 
     fn data_first(&self) -> bool {
@@ -351,17 +424,18 @@ impl WritePlan {
         let root_key = crate::formats::records(format.name(), &case.gold)
             .ok()
             .and_then(|r| r.key.map(String::from));
+        let request = Arc::new(WriteRequest {
+            format,
+            text: gold.text.clone(),
+        });
         let scorer: Arc<dyn Scorer> = Arc::new(WriteCombo {
+            request: request.clone(),
             case: case.clone(),
             item: case.item(),
             format,
             root_key,
             constrained,
             repairs: self.repairs,
-        });
-        let request: Payload = Arc::new(WriteRequest {
-            format,
-            text: gold.text.clone(),
         });
         let slots = super::plan::worded_slots(plan, self.wording_ids().into_iter());
         let combos = slots
@@ -375,7 +449,7 @@ impl WritePlan {
                     &given,
                     wording::for_slot(wording::writes(), &slot),
                 );
-                let unit = Unit::one_message(&text, request.clone());
+                let unit = Unit::one_message(&text, request.clone() as ForReference);
                 Combo {
                     slot,
                     records: case.records(),
@@ -390,8 +464,17 @@ impl WritePlan {
     }
 }
 
+impl Answerable for WriteRequest {
+    /// The gold in one fenced block, whatever the prompt.
+    fn answer(&self, _: &str) -> Result<String, ProviderError> {
+        Ok(self.reply())
+    }
+}
+
 /// One (case, output) of the matrix: grades a reply against the gold and asks for repairs.
 pub struct WriteCombo {
+    /// The reply a perfect writer gives (the reference answerer's request too).
+    request: Arc<WriteRequest>,
     case: Case,
     item: String,
     format: Format,
@@ -465,17 +548,19 @@ impl Scorer for WriteCombo {
             off_by: None,
             normalization: Vec::new(),
         };
+        let scores = WriteScores {
+            case: self.case.id.clone(),
+            kind: self.case.kind,
+            mode: self.mode().unwrap_or("text").into(),
+            first,
+            last,
+            repairs: replies.len().saturating_sub(1) as u32,
+        };
+        let mut payload = runlog::Payload::default();
+        payload.set_own(KEY, &scores);
         Scored {
             metrics: if failed { Vec::new() } else { vec![metric] },
-            task_scores: None,
-            write: Some(WriteScores {
-                case: self.case.id.clone(),
-                kind: self.case.kind,
-                mode: self.mode().unwrap_or("text").into(),
-                first,
-                last,
-                repairs: replies.len().saturating_sub(1) as u32,
-            }),
+            payload,
         }
     }
 
@@ -492,11 +577,7 @@ impl Scorer for WriteCombo {
         grade::decode(&t, text).err().map(|e| w::repair_request(&e))
     }
 
-    fn answer_key(&self, unit: &Unit) -> String {
-        unit.payload
-            .as_ref()
-            .and_then(|p| p.downcast_ref::<WriteRequest>())
-            .map(WriteRequest::reply)
-            .unwrap_or_default()
+    fn answer_key(&self, _: &Unit) -> String {
+        self.request.reply()
     }
 }

@@ -114,7 +114,7 @@ fn by_case(dir: &Path) -> Vec<(String, bench::runlog::ResultRecord)> {
 /// The repaired `pair` sample: first shot unparseable, final exact, both turns summed and
 /// priced at half of claude-haiku-4-5's $1 in / $5 out per million.
 fn assert_repaired(r: &bench::runlog::ResultRecord) {
-    let w = r.write.as_ref().unwrap();
+    let w = &bench::suites::write::scores(r).unwrap().unwrap();
     assert_eq!(w.first.failure.as_deref(), Some("unparseable"), "{w:?}");
     assert!(w.last.exact, "{w:?}");
     assert_eq!(w.repairs, 1);
@@ -158,7 +158,7 @@ async fn repairs_go_through_the_batch_api_one_round_per_batch() {
     assert_eq!(rs.len(), 2, "each sample logged once");
     assert_repaired(&rs[0].1);
     let solo = &rs[1].1;
-    let w = solo.write.as_ref().unwrap();
+    let w = &bench::suites::write::scores(solo).unwrap().unwrap();
     assert!(w.first.exact && w.last.exact && w.repairs == 0);
     assert!(solo.turns.is_empty() && solo.batch_id.as_deref() == Some("msgbatch_1"));
     let ledger = Ledger::load(&dir).unwrap();

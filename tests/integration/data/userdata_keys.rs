@@ -3,7 +3,7 @@
 //! category's questions away is said on screen and in the run log, naming `--id-field`.
 
 use crate::support::run_in;
-use bench::runner::userdata::DataMeta;
+use bench::suites::lookup::DataMeta;
 use std::path::Path;
 
 /// Runs the reference over `csv` (as `name`) in two formats; returns stdout and stderr, and the
@@ -16,7 +16,10 @@ fn run(dir: &Path, name: &str, csv: &str) -> (String, DataMeta) {
         .args(["--data", file.to_str().unwrap()])
         .ok();
     let meta = ran.metadata("formats.jsonl");
-    (ran.stdout + &ran.stderr, meta.data.expect("data metadata"))
+    (
+        ran.stdout + &ran.stderr,
+        DataMeta::of(&meta).unwrap().expect("data metadata"),
+    )
 }
 
 #[test]

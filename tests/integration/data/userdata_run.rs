@@ -6,7 +6,7 @@
 use crate::support::{ONE_TABLE_RUN, bench, parse, results, run_dir, run_in};
 use bench::formats::Format;
 use bench::runlog::Line;
-use bench::runner::userdata::DataMeta;
+use bench::suites::lookup::DataMeta;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
@@ -40,7 +40,7 @@ fn run_all(dir: &Path, file: &Path, extra: &[&str]) -> (String, DataMeta) {
         panic!("no metadata line")
     };
     assert_eq!(meta.suite_name, "formats");
-    let data = meta.data.clone().expect("data metadata");
+    let data = DataMeta::of(meta).unwrap().expect("data metadata");
     let rs = results(&lines);
     let rendered: Vec<Format> = rs.iter().map(|r| r.format).collect();
     assert_eq!(

@@ -289,7 +289,7 @@ async fn every_family_gets_a_body_its_api_accepts_as_the_tasks_suite_calls_it() 
             max_tokens: Some(task.max_tokens),
             temperature: task.temperature,
         },
-        payload: Some(&task),
+        answerable: Some(&task),
         schema: None,
     };
     let mut checked = 0;

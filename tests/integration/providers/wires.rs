@@ -42,7 +42,7 @@ async fn call(
         messages: &messages,
         cache_prefix: 11,
         settings: Default::default(),
-        payload: None,
+        answerable: None,
         schema: None,
     };
     let limits = Limits::new(2, None, None, 1).unwrap();

@@ -169,7 +169,7 @@ async fn call(base: &str) -> Option<String> {
         messages: &messages,
         cache_prefix: 0,
         settings: Default::default(),
-        payload: None,
+        answerable: None,
         schema: None,
     };
     p.complete(&req).await.err().map(|e| e.to_string())

@@ -4,7 +4,7 @@
 use bench::dataset::{self, Structure, Variant};
 use bench::formats::Format;
 use bench::prompt::Prompt;
-use bench::providers::reference::Lookups;
+use bench::providers::reference::LookupQuestions;
 use bench::providers::{Provider, ProviderError, Reference, Request, Response, Usage};
 use bench::questions;
 use bench::runner::{Plan, sequential};
@@ -29,7 +29,7 @@ fn reference_answers_from_the_prompt_text_not_the_original_records() {
     let tampered = text.replacen(&format!("\"price\": {price}"), "\"price\": 0.01", 1);
     assert_ne!(tampered, text);
     let prompt = Prompt::render(Format::JsonPretty, &tampered, &qs, false);
-    let asked = Lookups {
+    let asked = LookupQuestions {
         questions: qs.clone(),
         root_key: None,
     };
@@ -37,7 +37,7 @@ fn reference_answers_from_the_prompt_text_not_the_original_records() {
         messages: &prompt.messages(),
         cache_prefix: 0,
         settings: Default::default(),
-        payload: Some(&asked),
+        answerable: Some(&asked),
         schema: None,
     }))
     .unwrap();
@@ -59,7 +59,7 @@ fn reference_answers_from_the_prompt_text_not_the_original_records() {
 fn reference_reports_an_undecodable_data_block() {
     let qs = questions::generate(&dataset::generate(3, 1).mandatory, 1);
     let prompt = Prompt::render(Format::Yaml, "products: [unclosed", &qs, false);
-    let asked = Lookups {
+    let asked = LookupQuestions {
         questions: qs.clone(),
         root_key: None,
     };
@@ -67,7 +67,7 @@ fn reference_reports_an_undecodable_data_block() {
         messages: &prompt.messages(),
         cache_prefix: 0,
         settings: Default::default(),
-        payload: Some(&asked),
+        answerable: Some(&asked),
         schema: None,
     }))
     .unwrap_err();

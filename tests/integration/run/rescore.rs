@@ -91,7 +91,7 @@ fn rescore_reproduces(args: &[&str], items: Option<usize>) {
         } else {
             assert_eq!(a.metrics, b.metrics, "{}", a.sample.tag);
             assert_eq!(a.summary, b.summary, "{}", a.sample.tag);
-            assert_eq!(a.task_scores, b.task_scores, "{}", a.sample.tag);
+            assert_eq!(a.payload, b.payload, "{}", a.sample.tag);
         }
     }
 }

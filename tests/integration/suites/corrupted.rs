@@ -111,7 +111,13 @@ fn the_users_records_are_damaged_and_named_by_their_key() {
     let Line::Metadata(meta) = &lines[0] else {
         panic!("metadata first")
     };
-    assert_eq!(meta.data.as_ref().unwrap().records, 122);
+    assert_eq!(
+        bench::suites::lookup::DataMeta::of(&meta)
+            .unwrap()
+            .unwrap()
+            .records,
+        122
+    );
     let Some(Line::Result(r)) = lines
         .iter()
         .find(|l| matches!(l, Line::Result(r) if r.task.as_deref() == Some("wrong_type")))

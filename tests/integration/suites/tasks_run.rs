@@ -53,7 +53,10 @@ fn reference_states_every_fact_on_every_representable_rendering() {
             panic!("metadata first")
         };
         assert_eq!(meta.suite_name, "tasks");
-        let skipped = &meta.tasks.as_ref().unwrap().skipped;
+        let skipped = &bench::suites::tasks::TaskMeta::of(&meta)
+            .unwrap()
+            .unwrap()
+            .skipped;
         for s in skipped {
             assert!(s.reason.contains("cannot represent: "), "{s:?}");
             // Every skip is on screen too.
@@ -63,14 +66,18 @@ fn reference_states_every_fact_on_every_representable_rendering() {
             );
         }
         let results = results(&lines);
-        let tasks = meta.tasks.as_ref().unwrap().ids.len();
+        let tasks = bench::suites::tasks::TaskMeta::of(&meta)
+            .unwrap()
+            .unwrap()
+            .ids
+            .len();
         assert_eq!(
             results.len() + skipped.len(),
             tasks * bench::formats::Format::ALL.len(),
             "{source}"
         );
         for r in &results {
-            let s = r.task_scores.unwrap();
+            let s = bench::suites::tasks::scores(r).unwrap().unwrap();
             assert_eq!(
                 s.fact_accuracy,
                 Some(1.0),
@@ -422,14 +429,21 @@ fn each_task_wording_moves_the_data_and_the_reference_states_every_fact() {
     assert_eq!(meta.prompt_variants, want);
     let tasks = bench::tasks::load(&manifest("benchmarks/tasks/real.json")).unwrap();
     let results = results(&lines);
-    let skipped = meta.tasks.as_ref().unwrap().skipped.len();
+    let skipped = bench::suites::tasks::TaskMeta::of(&meta)
+        .unwrap()
+        .unwrap()
+        .skipped
+        .len();
     assert_eq!(results.len() + 4 * skipped, tasks.tasks.len() * 2 * 4);
     let mut prompts = std::collections::BTreeMap::new();
     for r in &results {
         let w = r.prompt_variant.as_deref().unwrap();
         assert_eq!(w, want[(r.run - 1) as usize]);
         assert_eq!(
-            r.task_scores.unwrap().fact_accuracy,
+            bench::suites::tasks::scores(r)
+                .unwrap()
+                .unwrap()
+                .fact_accuracy,
             Some(1.0),
             "{w} {:?}",
             r.task

@@ -121,7 +121,10 @@ fn both_files_run_offline_with_every_skip_named() {
         let Line::Metadata(meta) = &lines[0] else {
             panic!("metadata first")
         };
-        let skipped = &meta.tasks.as_ref().unwrap().skipped;
+        let skipped = &bench::suites::tasks::TaskMeta::of(&meta)
+            .unwrap()
+            .unwrap()
+            .skipped;
         let done = results(&lines);
         assert_eq!(
             done.len() + skipped.len(),
@@ -129,7 +132,8 @@ fn both_files_run_offline_with_every_skip_named() {
             "{file}"
         );
         assert!(
-            done.iter().all(|r| r.task_scores.is_some()),
+            done.iter()
+                .all(|r| bench::suites::tasks::scores(r).unwrap().is_some()),
             "{file}: a call was not graded"
         );
         for s in skipped {
@@ -201,7 +205,10 @@ fn the_rest_of_tealeafs_schema_loads_and_a_task_without_data_is_skipped_with_its
     let Line::Metadata(meta) = &lines[0] else {
         panic!("metadata first")
     };
-    let skipped = &meta.tasks.as_ref().unwrap().skipped;
+    let skipped = &bench::suites::tasks::TaskMeta::of(&meta)
+        .unwrap()
+        .unwrap()
+        .skipped;
     assert_eq!(skipped.len(), 2);
     assert!(
         skipped

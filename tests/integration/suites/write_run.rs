@@ -30,7 +30,7 @@ fn reference_writes_every_bundled_case_in_every_format_exactly() {
     // less the renderings CSV and Markdown tables cannot hold.
     assert!(rs.len() > 300, "{}", rs.len());
     for r in &rs {
-        let w = r.write.as_ref().unwrap();
+        let w = &bench::suites::write::scores(r).unwrap().unwrap();
         assert!(
             w.first.exact && w.last.exact,
             "{} {:?}",
@@ -41,7 +41,7 @@ fn reference_writes_every_bundled_case_in_every_format_exactly() {
     }
     let schema = rs
         .iter()
-        .filter(|r| r.write.as_ref().unwrap().mode == "json_schema")
+        .filter(|r| bench::suites::write::scores(r).unwrap().unwrap().mode == "json_schema")
         .count();
     assert_eq!(schema, (9 + 4) * 3);
 }
@@ -59,7 +59,7 @@ fn reference_writes_users_records_exactly() {
         assert!(rs.len() >= 3 * 3 * 10, "{file}: {}", rs.len());
         let bad: Vec<&str> = rs
             .iter()
-            .filter(|r| !r.write.as_ref().unwrap().last.exact)
+            .filter(|r| !bench::suites::write::scores(r).unwrap().unwrap().last.exact)
             .map(|r| r.sample.tag.as_str())
             .collect();
         assert!(bad.is_empty(), "{file}: {bad:?}");
@@ -112,7 +112,7 @@ fn a_right_document_after_one_repair_counts_first_shot_0_final_1_and_both_turns(
         good,
         "2",
     );
-    let w = r.write.as_ref().unwrap();
+    let w = &bench::suites::write::scores(&r).unwrap().unwrap();
     assert!(!w.first.exact && !w.first.parsed, "{w:?}");
     assert_eq!(w.first.failure.as_deref(), Some("unparseable"));
     assert!(w.last.exact, "{w:?}");
@@ -137,7 +137,7 @@ fn a_document_that_never_parses_spends_every_repair_and_says_why() {
         "```json\n{\"pair\": [\n```",
         "2",
     );
-    let w = r.write.as_ref().unwrap();
+    let w = &bench::suites::write::scores(&r).unwrap().unwrap();
     assert_eq!(w.repairs, 2);
     assert_eq!(r.turns.len(), 3);
     assert!(!w.last.parsed);
@@ -146,7 +146,13 @@ fn a_document_that_never_parses_spends_every_repair_and_says_why() {
     assert_eq!(r.usage.output, 30);
     // With --repairs 0 the first reply is final.
     let r = mock_run("```json\n{\"pair\": [\n```", "unused", "0");
-    assert_eq!((r.write.unwrap().repairs, r.turns.len()), (0, 0));
+    assert_eq!(
+        (
+            bench::suites::write::scores(&r).unwrap().unwrap().repairs,
+            r.turns.len()
+        ),
+        (0, 0)
+    );
 }
 
 #[test]
@@ -157,7 +163,7 @@ fn a_failed_repair_turn_is_an_error_that_keeps_the_first_turns_usage() {
         "{:?}",
         r.error
     );
-    let w = r.write.as_ref().unwrap();
+    let w = &bench::suites::write::scores(&r).unwrap().unwrap();
     assert_eq!(w.first.failure.as_deref(), Some("unparseable"));
     // The first turn was answered and paid for: its tokens stay in the record.
     assert_eq!((r.usage.input, r.usage.output), (100, 10));

@@ -58,7 +58,7 @@ fn request(m: &[Message]) -> Request<'_> {
         messages: m,
         cache_prefix: 11,
         settings: Default::default(),
-        payload: None,
+        answerable: None,
         schema: None,
     }
 }
