@@ -4,6 +4,7 @@
 
 use super::html::esc;
 use crate::report::data::RunInfo;
+use crate::runlog::ResultRecord;
 use serde_json::Value;
 
 /// The damage of each `corrupted` data set, in words.
@@ -20,8 +21,8 @@ fn defect_words(defect: &str) -> &'static str {
 }
 
 /// The defect line of a `corrupted` call (its `task` names the defect).
-pub fn defect(suite: &str, d: &Value) -> String {
-    match (suite, d["task"].as_str()) {
+pub fn defect(suite: &str, d: &ResultRecord) -> String {
+    match (suite, d.task.as_deref()) {
         ("corrupted", Some(t)) => format!(
             "<p id=\"defect\" data-defect=\"{}\">Defect: <b>{}</b> — {}.</p>",
             esc(t),
@@ -46,8 +47,8 @@ pub fn fenced(prompt: &str) -> Option<(&str, &str)> {
 
 /// A `write` call's document against its gold: both as pretty JSON when the reply decodes,
 /// else the gold rendered in the format against the text written; a line diff either way.
-pub fn write_diff(info: &RunInfo, d: &Value) -> String {
-    let Some(item) = d["task"].as_str() else {
+pub fn write_diff(info: &RunInfo, d: &ResultRecord) -> String {
+    let Some(item) = d.task.as_deref() else {
         return String::new();
     };
     let Some(case) = info
@@ -61,16 +62,9 @@ pub fn write_diff(info: &RunInfo, d: &Value) -> String {
             esc(item)
         );
     };
-    let Some(format) = d["format"]
-        .as_str()
-        .and_then(crate::formats::Format::from_name)
-    else {
-        return String::new();
-    };
-    let reply = d["sample"]["output"]["content"]
-        .as_str()
-        .unwrap_or_default();
-    let (written, _, _) = crate::write::grade::extract(reply, format.spec().fence);
+    let format = d.format;
+    let (written, _, _) =
+        crate::write::grade::extract(&d.sample.output.content, format.spec().fence);
     let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
     let (gold, doc, how) = match format.decode(written) {
         Ok(v) => (pretty(&case.gold), pretty(&v), "both decoded, as JSON"),
