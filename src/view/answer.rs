@@ -236,7 +236,7 @@ pub fn page_of(state: &State, key: &Key) -> Result<String, (u16, String)> {
 /// shows its first fenced block.
 fn data_section(prompt: &str, question: &str, expected: &str) -> String {
     let Some((format, data)) =
-        crate::prompt::parse_data_block(prompt).or_else(|| super::suites::fenced(prompt))
+        crate::prompt::parse_data_block(prompt).or_else(|| crate::prompt::first_fenced(prompt))
     else {
         return "<section id=\"data\"><h2>Data</h2><p class=\"note\">The prompt holds no data \
                 block (a write prompt, or a rendering saved beside the log).</p></section>"

@@ -1,6 +1,5 @@
-//! What one answer's page adds per suite: the defect of a `corrupted` call, the data of a
-//! `tasks` call (its prompt's fenced block), and for a `write` call the gold against the
-//! document written, line by line.
+//! What one answer's page adds per suite: the defect of a `corrupted` call, and for a `write`
+//! call the gold against the document written, line by line.
 
 use super::html::esc;
 use crate::report::data::RunInfo;
@@ -31,18 +30,6 @@ pub fn defect(suite: &str, d: &ResultRecord) -> String {
         ),
         _ => String::new(),
     }
-}
-
-/// The first fenced block of a prompt (a task's data): its info string and text.
-pub fn fenced(prompt: &str) -> Option<(&str, &str)> {
-    let open = prompt.find("```")?;
-    let ticks = prompt[open..].bytes().take_while(|&b| b == b'`').count();
-    let fence = &prompt[open..open + ticks];
-    let after = &prompt[open + ticks..];
-    let nl = after.find('\n')?;
-    let body = &after[nl + 1..];
-    let end = body.find(&format!("\n{fence}")).unwrap_or(body.len());
-    Some((after[..nl].trim(), &body[..end]))
 }
 
 /// A `write` call's document against its gold: both as pretty JSON when the reply decodes,
@@ -145,11 +132,5 @@ mod tests {
             got,
             vec![(' ', "a"), ('-', "b"), ('+', "x"), (' ', "c"), ('+', "d")]
         );
-    }
-
-    #[test]
-    fn fenced_finds_a_tasks_data_block() {
-        let p = "Evaluate:\n\n```json\n{\"a\":1}\n```\n\nThen say.";
-        assert_eq!(fenced(p), Some(("json", "{\"a\":1}")));
     }
 }
