@@ -146,14 +146,13 @@ pub fn page_of(state: &State, key: &Key) -> Result<String, (u16, String)> {
         .map(|msg| msg.content.as_str())
         .collect::<Vec<_>>()
         .join("\n\n");
-    let asked_about = match (suite, d.task.as_deref()) {
-        ("tasks", Some(t)) => format!(
-            "Fact {} of task {t}: every fact of the task is in the table below.",
-            key.q
-        ),
-        ("write", Some(t)) => format!("Write the document of case {t} (the prompt is below)."),
-        _ => "(not found as a line of the prompt: see the prompt below)".into(),
-    };
+    // The suite's own pieces of the page, found in the registry by the log's name.
+    let panel = crate::suites::panel(suite);
+    let asked_about = d
+        .task
+        .as_deref()
+        .and_then(|item| panel.asked_about(item, &key.q))
+        .unwrap_or_else(|| "(not found as a line of the prompt: see the prompt below)".into());
     let question = question_text(&prompt, &key.q).unwrap_or(&asked_about);
     let passed = m.passed == 1;
     let norm = match m.normalization.iter().map(text).collect::<Vec<_>>() {
@@ -178,7 +177,7 @@ pub fn page_of(state: &State, key: &Key) -> Result<String, (u16, String)> {
         "<section id=\"question\"><h2>Question</h2><p>{}</p></section>",
         esc(question)
     ));
-    body.push_str(&super::suites::defect(suite, &d));
+    body.push_str(&panel.after_question(&d));
     body.push_str(&format!(
         "<section id=\"grading\" data-passed=\"{passed}\">{}</section>",
         kv(&[
@@ -211,13 +210,10 @@ pub fn page_of(state: &State, key: &Key) -> Result<String, (u16, String)> {
         "<section id=\"reply\"><h2>Raw reply</h2><pre>{}</pre></section>",
         esc(&d.sample.output.content)
     ));
-    if suite == "write"
-        && let Ok(info) = &run.info
-    {
-        body.push_str(&super::suites::write_diff(info, &d));
+    if let Ok(info) = &run.info {
+        body.push_str(&panel.after_reply(&info.metadata, &d));
     }
-    // The expected answer names a record only where a defect is asked about.
-    let expected = if suite == "corrupted" {
+    let expected = if panel.expected_names_record() {
         value_text(&m.expected)
     } else {
         String::new()
@@ -231,8 +227,8 @@ pub fn page_of(state: &State, key: &Key) -> Result<String, (u16, String)> {
     Ok(page(&format!("bench view — {} {}", key.tag, key.q), &body))
 }
 
-/// The record named by the question, else by the expected answer (a `corrupted` call's
-/// duplicated or damaged record), else none. A prompt without bench's data header (a task's)
+/// The record named by the question, else by the expected answer (where the suite's panel
+/// says it names one), else none. A prompt without bench's data header (a task's)
 /// shows its first fenced block.
 fn data_section(prompt: &str, question: &str, expected: &str) -> String {
     let Some((format, data)) =

@@ -4,6 +4,8 @@
 //! with up to `--repairs` repair requests when it does not parse. The structured-output
 //! baseline (`json_schema` mode) asks for JSON with the case's schema as a constraint.
 
+pub mod panel;
+
 use super::asked::{self, Asked, Planned, Select, refuse, unique};
 use super::plan::{Combo, Matrix, Plan, QuestionMode, Unit};
 use super::{Entry, Payload, Scored, Scorer, Skip, Suite};
@@ -63,6 +65,7 @@ pub const ENTRY: Entry = Entry {
         flags: &["cases", "write_from", "repairs", "kinds", "no_json_schema"],
         given,
     }),
+    panel: Some(&panel::WritePanel),
 };
 
 /// What the `write` suite asks for (`bench run --suite write`).

@@ -1,45 +1,33 @@
-//! What one answer's page adds per suite: the defect of a `corrupted` call, and for a `write`
-//! call the gold against the document written, line by line.
+//! What a `write` call adds to its answer's page in `bench view`: which case it wrote, and
+//! the gold against the document written, line by line.
 
-use super::html::esc;
-use crate::report::data::RunInfo;
-use crate::runlog::ResultRecord;
+use crate::html::esc;
+use crate::runlog::{Metadata, ResultRecord};
+use crate::suites::panel::Panel;
 use serde_json::Value;
 
-/// The damage of each `corrupted` data set, in words.
-fn defect_words(defect: &str) -> &'static str {
-    match defect {
-        "control" => "none: the undamaged control",
-        "missing_record" => "a record removed from the middle",
-        "duplicate" => "the middle record listed twice",
-        "truncated" => "the text cut off inside a record",
-        "missing_field" => "one record without its number field",
-        "wrong_type" => "one record's number given as text",
-        _ => "see the run's metadata",
-    }
-}
+/// The write suite's panel.
+pub struct WritePanel;
 
-/// The defect line of a `corrupted` call (its `task` names the defect).
-pub fn defect(suite: &str, d: &ResultRecord) -> String {
-    match (suite, d.task.as_deref()) {
-        ("corrupted", Some(t)) => format!(
-            "<p id=\"defect\" data-defect=\"{}\">Defect: <b>{}</b> — {}.</p>",
-            esc(t),
-            esc(t),
-            defect_words(t)
-        ),
-        _ => String::new(),
+impl Panel for WritePanel {
+    fn asked_about(&self, case: &str, _metric: &str) -> Option<String> {
+        Some(format!(
+            "Write the document of case {case} (the prompt is below)."
+        ))
+    }
+
+    fn after_reply(&self, meta: &Metadata, call: &ResultRecord) -> String {
+        write_diff(meta, call)
     }
 }
 
 /// A `write` call's document against its gold: both as pretty JSON when the reply decodes,
 /// else the gold rendered in the format against the text written; a line diff either way.
-pub fn write_diff(info: &RunInfo, d: &ResultRecord) -> String {
+fn write_diff(meta: &Metadata, d: &ResultRecord) -> String {
     let Some(item) = d.task.as_deref() else {
         return String::new();
     };
-    let Some(case) = info
-        .metadata
+    let Some(case) = meta
         .write
         .as_ref()
         .and_then(|w| w.cases.iter().find(|c| c.item() == item))
