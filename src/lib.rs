@@ -9,6 +9,7 @@ pub mod dataset;
 pub mod error;
 pub mod formats;
 pub mod grading;
+pub mod html;
 pub mod import;
 pub mod layout;
 pub mod names;

@@ -2,11 +2,13 @@
 //! model output.
 
 mod extract;
+mod fence;
 pub mod wording;
 
 use crate::formats::Format;
 use crate::questions::Question;
 pub use extract::{extract_answers, extract_cut_answers};
+pub use fence::first_fenced;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -196,13 +198,9 @@ pub fn parse_data_block(text: &str) -> Option<(&str, &str)> {
     let header_end = rest.find('\n')?;
     let header = &rest[..header_end];
     let name = header.rsplit_once('(')?.1.strip_suffix(')')?;
-    let body = &rest[header_end + 1..];
-    let fence_len = body.bytes().take_while(|&b| b == b'`').count();
-    let fence = &body[..fence_len];
-    let data_start = body.find('\n')? + 1;
-    let closing = format!("\n{fence}\n");
-    let data_end = body[data_start - 1..].find(&closing)? + data_start - 1;
-    Some((name, &body[data_start..data_end.max(data_start)]))
+    // The fence's info string repeats the format; the header's name is the one read.
+    let block = fence::read(&rest[header_end + 1..]).filter(|b| b.closed)?;
+    Some((name, block.body))
 }
 
 #[cfg(test)]
@@ -227,5 +225,20 @@ mod tests {
             .clone();
         assert!(primed.starts_with(Format::Csv.spec().primer));
         assert_eq!(parse_data_block(&primed), parse_data_block(msg));
+    }
+
+    /// The data block is read after its header and named by it, and must be closed; a prompt
+    /// without the header (a task's) has only its first fenced block, named by its info string.
+    #[test]
+    fn the_data_block_and_the_first_fenced_block_read_one_fence() {
+        let lookup = "Data, format: CSV (csv)\n```text\na,b\n1,2\n```\n\nQ1: which?";
+        assert_eq!(parse_data_block(lookup), Some(("csv", "a,b\n1,2")));
+        assert_eq!(first_fenced(lookup), Some(("text", "a,b\n1,2")));
+        let task = "Evaluate the table:\n\n```json\n[1]\n```\n";
+        assert_eq!(parse_data_block(task), None);
+        assert_eq!(first_fenced(task), Some(("json", "[1]")));
+        let unclosed = "Product data, format: CSV (csv)\n```csv\na,b\n";
+        assert_eq!(parse_data_block(unclosed), None);
+        assert_eq!(first_fenced(unclosed), Some(("csv", "a,b\n")));
     }
 }

@@ -3,6 +3,7 @@
 //! A suite's own flags (`--cases`, `--tasks`, …) are defined in its module and carried here, so
 //! a new suite adds its module and one registry line, and no command handler changes.
 
+use super::panel::Panel;
 use super::plan::{QuestionMode, Suite};
 use crate::UsageError;
 use crate::dataset::user::{LoadOptions, Sample};
@@ -144,6 +145,8 @@ pub struct Entry {
     /// How `--suite` names it and how it plans from the command line; `None` for a suite
     /// `--suite` does not name (a `--data` run is the formats suite's).
     pub select: Option<Select>,
+    /// What it adds to one answer's page of `bench view`; `None` adds nothing.
+    pub panel: Option<&'static dyn Panel>,
 }
 
 impl std::fmt::Debug for Entry {

@@ -12,15 +12,17 @@
 //!
 //! The folder is a tree (tests/integration/module_graph.rs): `plan` (the traits and the plan
 //! they take) and `asked` (the command line's plan options, [`Entry`], [`Select`]) are the
-//! trunk; `lookup` (what the lookup suites share) and `render` (render-or-skip) are leaves the
-//! suites share; each suite imports those and never another suite's file nor this one, and
-//! this file, the registry, imports every suite.
+//! trunk; `lookup` (what the lookup suites share), `render` (render-or-skip) and `panel` (what
+//! a suite adds to `bench view`'s answer page) are leaves the suites share; each suite imports
+//! those and never another suite's file nor this one, and this file, the registry, imports
+//! every suite.
 
 pub mod asked;
 pub mod corrupted;
 pub mod data;
 pub mod formats;
 pub mod lookup;
+pub mod panel;
 pub mod plan;
 pub mod render;
 pub mod tasks;
@@ -236,6 +238,15 @@ pub fn result_mode(r: &ResultRecord) -> Option<String> {
         .find_map(|mode| mode(r))
 }
 
+/// What the suite whose log is `<suite>.jsonl` adds to one answer's page of `bench view`.
+pub fn panel(suite: &str) -> &'static dyn panel::Panel {
+    REGISTRY
+        .iter()
+        .find(|e| e.kind == suite)
+        .and_then(|e| e.panel)
+        .unwrap_or(&panel::Plain)
+}
+
 /// The SQL file that ranks the runs of the suite whose log is `<suite>.jsonl`: a suite's own
 /// name, else a `--data` run's (the file's stem).
 pub fn ranked_by(suite: &str) -> &'static str {
@@ -268,5 +279,47 @@ mod tests {
         listed.sort_unstable();
         items.sort_unstable();
         assert_eq!(listed, items);
+    }
+
+    /// `bench view` finds a suite's panel by its log's name: the corrupted suite's names its
+    /// record and words every defect; a `--data` run's log or an unknown name adds nothing.
+    #[test]
+    fn the_viewer_finds_each_panel_in_the_registry() {
+        let corrupted = super::panel(super::corrupted::SUITE);
+        assert!(corrupted.expected_names_record());
+        let mut call: crate::runlog::ResultRecord = serde_json::from_value(serde_json::json!({
+            "benchmark_id": "b", "provider_config": {"provider": "p", "model": "m",
+            "model_params": {}}, "sample": {"duration_ms": 0, "tag": "t", "input": [],
+            "output": {"content": ""}, "model": "m", "model_params": {}, "start_time_ms": 0,
+            "end_time_ms": 0, "url": null}, "metrics": [], "summary": {"total_metrics": 0,
+            "passed_metrics": 0, "avg_score": 0.0, "pass_rate": 0.0, "weighted_accuracy": 0.0,
+            "by_category": {}}, "timing": {"provider_latency_ms": 0,
+            "evaluation_time_ms": 0}, "format": "csv", "structure": "flat", "variant": "mandatory",
+            "records": 1, "run": 1, "warmup": false, "usage": {"input": 0, "output": 0,
+            "reasoning": 0, "cache_read": 0, "cache_write": 0}, "data_stats": {"chars": 0, "bytes": 0,
+            "values": 0, "objects": 0, "tokens": {}}, "cost_usd": null, "error": null
+        }))
+        .unwrap();
+        for defect in super::corrupted::DEFECTS {
+            call.task = Some(defect.to_string());
+            let line = corrupted.after_question(&call);
+            assert!(
+                line.contains(&format!("data-defect=\"{defect}\"")),
+                "{line}"
+            );
+            assert!(!line.contains("see the run's metadata"), "{line}");
+        }
+        let tasks = super::panel(super::tasks::SUITE);
+        assert!(
+            tasks
+                .asked_about("FIN-001", "f1")
+                .unwrap()
+                .contains("task FIN-001")
+        );
+        for other in [super::formats::SUITE, "airports", "nosuch"] {
+            let p = super::panel(other);
+            assert!(p.asked_about("x", "y").is_none() && !p.expected_names_record());
+            assert_eq!(p.after_question(&call), "");
+        }
     }
 }

@@ -6,10 +6,11 @@
 use super::html::{esc, href, page, value_text};
 use super::respond::{AppState, blocking};
 use super::state::State;
+use crate::grading::Metric;
+use crate::runlog::{Line, ResultRecord};
 use axum::extract::{Query, State as Shared};
 use axum::response::Response;
-use serde::Deserialize;
-use serde_json::Value;
+use serde::{Deserialize, Serialize};
 use std::io::{BufRead, Read, Seek, SeekFrom};
 use std::path::Path;
 
@@ -58,8 +59,8 @@ fn index(log: &Path) -> std::io::Result<std::collections::HashMap<String, Vec<u6
     Ok(out)
 }
 
-/// The result line of the call `key` names, parsed.
-fn find_line(state: &State, log: &Path, key: &Key) -> Result<Option<Value>, String> {
+/// The result line of the call `key` names, read as the run log's record.
+fn find_line(state: &State, log: &Path, key: &Key) -> Result<Option<ResultRecord>, String> {
     let offsets = {
         let mut lines = state.lines.lock().unwrap_or_else(|e| e.into_inner());
         if !lines.contains_key(log) {
@@ -77,18 +78,16 @@ fn find_line(state: &State, log: &Path, key: &Key) -> Result<Option<Value>, Stri
             .take(1 << 26)
             .read_line(&mut text)
             .map_err(|e| e.to_string())?;
-        let Ok(line) = serde_json::from_str::<Value>(&text) else {
+        let Ok(Line::Result(d)) = serde_json::from_str::<Line>(&text) else {
             continue;
         };
-        let d = &line["data"];
         // Lines of one call's tag are told apart by their question where each line asks one
         // (per-question mode, imported answers).
-        let question = d["question"].as_str();
-        if d["provider_config"]["provider"] == key.provider.as_str()
-            && d["provider_config"]["model"] == key.model.as_str()
-            && question.is_none_or(|q| q == key.q)
+        if d.provider_config.provider == key.provider
+            && d.provider_config.model == key.model
+            && d.question.as_deref().is_none_or(|q| q == key.q)
         {
-            return Ok(Some(line["data"].clone()));
+            return Ok(Some(*d));
         }
     }
     Ok(None)
@@ -98,6 +97,11 @@ fn find_line(state: &State, log: &Path, key: &Key) -> Result<Option<Value>, Stri
 fn question_text<'a>(prompt: &'a str, id: &str) -> Option<&'a str> {
     let head = format!("{id}: ");
     prompt.lines().find_map(|l| l.strip_prefix(head.as_str()))
+}
+
+/// A logged field as a short text, as it reads in the log ([`value_text`]).
+fn text<T: Serialize>(field: &T) -> String {
+    value_text(&serde_json::to_value(field).unwrap_or_default())
 }
 
 /// A `<dl>` of label → text pairs (text escaped).
@@ -130,109 +134,92 @@ pub fn page_of(state: &State, key: &Key) -> Result<String, (u16, String)> {
                 ),
             )
         })?;
-    let metrics = d["metrics"].as_array().cloned().unwrap_or_default();
-    let m = metrics
+    let m = d
+        .metrics
         .iter()
-        .find(|m| m["metric"] == key.q.as_str())
+        .find(|m| m.metric == key.q)
         .ok_or_else(|| (404, format!("call {} has no answer '{}'", key.tag, key.q)))?;
-    let prompt: String = d["sample"]["input"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|msg| msg["content"].as_str())
+    let prompt: String = d
+        .sample
+        .input
+        .iter()
+        .map(|msg| msg.content.as_str())
         .collect::<Vec<_>>()
         .join("\n\n");
-    let asked_about = match (suite, d["task"].as_str()) {
-        ("tasks", Some(t)) => format!(
-            "Fact {} of task {t}: every fact of the task is in the table below.",
-            key.q
-        ),
-        ("write", Some(t)) => format!("Write the document of case {t} (the prompt is below)."),
-        _ => "(not found as a line of the prompt: see the prompt below)".into(),
-    };
+    // The suite's own pieces of the page, found in the registry by the log's name.
+    let panel = crate::suites::panel(suite);
+    let asked_about = d
+        .task
+        .as_deref()
+        .and_then(|item| panel.asked_about(item, &key.q))
+        .unwrap_or_else(|| "(not found as a line of the prompt: see the prompt below)".into());
     let question = question_text(&prompt, &key.q).unwrap_or(&asked_about);
-    let passed = m["passed"].as_i64() == Some(1) || m["passed"] == true;
-    let norm = m["normalization"]
-        .as_array()
-        .map(|a| a.iter().map(value_text).collect::<Vec<_>>().join(", "))
-        .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| "none".into());
-    let u = &d["usage"];
+    let passed = m.passed == 1;
+    let norm = match m.normalization.iter().map(text).collect::<Vec<_>>() {
+        n if n.is_empty() => "none".to_string(),
+        n => n.join(", "),
+    };
+    let u = &d.usage;
     let mut body = format!(
         "<h1>Answer {} of {}</h1><p>{}:{} · {} · {} · {} · {} records · run {} · <a href=\"{}\">answers of this run</a></p>",
         esc(&key.q),
         esc(&key.tag),
         esc(&key.provider),
         esc(&key.model),
-        esc(&value_text(&d["format"])),
-        esc(&value_text(&d["structure"])),
-        esc(&value_text(&d["variant"])),
-        esc(&value_text(&d["records"])),
-        esc(&value_text(&d["run"])),
+        esc(&text(&d.format)),
+        esc(&text(&d.structure)),
+        esc(&text(&d.variant)),
+        d.records,
+        d.run,
         href("/answers", &[("run", &key.run), ("q", "")]),
     );
     body.push_str(&format!(
         "<section id=\"question\"><h2>Question</h2><p>{}</p></section>",
         esc(question)
     ));
-    body.push_str(&super::suites::defect(suite, &d));
+    body.push_str(&panel.after_question(&d));
     body.push_str(&format!(
         "<section id=\"grading\" data-passed=\"{passed}\">{}</section>",
         kv(&[
-            ("expected", value_text(&m["expected"])),
-            ("rule", value_text(&m["validation"])),
-            ("answer as extracted", value_text(&m["actual"])),
+            ("expected", value_text(&m.expected)),
+            ("rule", m.validation.clone()),
+            ("answer as extracted", value_text(&m.actual)),
             ("normalisation needed", norm),
             ("passed", if passed { "yes".into() } else { "no".into() }),
-            ("failure kind", value_text(&m["failure"])),
-            ("off by", value_text(&m["off_by"])),
-            ("reason", value_text(&m["reason"])),
-            ("call error", value_text(&d["error"])),
+            ("failure kind", text(&m.failure)),
+            ("off by", text(&m.off_by)),
+            ("reason", text(&m.reason)),
+            ("call error", text(&d.error)),
             (
                 "tokens",
                 format!(
                     "input {} · output {} · reasoning {} · cache read {}",
-                    value_text(&u["input"]),
-                    value_text(&u["output"]),
-                    value_text(&u["reasoning"]),
-                    value_text(&u["cache_read"])
+                    u.input, u.output, u.reasoning, u.cache_read
                 ),
             ),
-            ("cost (USD)", value_text(&d["cost_usd"])),
-            (
-                "latency (ms)",
-                value_text(&d["timing"]["provider_latency_ms"])
-            ),
+            ("cost (USD)", text(&d.cost_usd)),
+            ("latency (ms)", d.timing.provider_latency_ms.to_string()),
             (
                 "finish reason",
-                format!(
-                    "{} ({})",
-                    value_text(&d["finish"]),
-                    value_text(&d["finish_reason"])
-                )
+                format!("{} ({})", text(&d.finish), text(&d.finish_reason))
             ),
-            ("served model", value_text(&d["served_model"])),
+            ("served model", text(&d.served_model)),
         ])
     ));
     body.push_str(&format!(
         "<section id=\"reply\"><h2>Raw reply</h2><pre>{}</pre></section>",
-        esc(d["sample"]["output"]["content"]
-            .as_str()
-            .unwrap_or_default())
+        esc(&d.sample.output.content)
     ));
-    if suite == "write"
-        && let Ok(info) = &run.info
-    {
-        body.push_str(&super::suites::write_diff(info, &d));
+    if let Ok(info) = &run.info {
+        body.push_str(&panel.after_reply(&info.metadata, &d));
     }
-    // The expected answer names a record only where a defect is asked about.
-    let expected = if suite == "corrupted" {
-        value_text(&m["expected"])
+    let expected = if panel.expected_names_record() {
+        value_text(&m.expected)
     } else {
         String::new()
     };
     body.push_str(&data_section(&prompt, question, &expected));
-    body.push_str(&siblings(key, &metrics));
+    body.push_str(&siblings(key, &d.metrics));
     body.push_str(&format!(
         "<details id=\"prompt\"><summary>The whole prompt</summary><pre>{}</pre></details>",
         esc(&prompt)
@@ -240,12 +227,12 @@ pub fn page_of(state: &State, key: &Key) -> Result<String, (u16, String)> {
     Ok(page(&format!("bench view — {} {}", key.tag, key.q), &body))
 }
 
-/// The record named by the question, else by the expected answer (a `corrupted` call's
-/// duplicated or damaged record), else none. A prompt without bench's data header (a task's)
+/// The record named by the question, else by the expected answer (where the suite's panel
+/// says it names one), else none. A prompt without bench's data header (a task's)
 /// shows its first fenced block.
 fn data_section(prompt: &str, question: &str, expected: &str) -> String {
     let Some((format, data)) =
-        crate::prompt::parse_data_block(prompt).or_else(|| super::suites::fenced(prompt))
+        crate::prompt::parse_data_block(prompt).or_else(|| crate::prompt::first_fenced(prompt))
     else {
         return "<section id=\"data\"><h2>Data</h2><p class=\"note\">The prompt holds no data \
                 block (a write prompt, or a rendering saved beside the log).</p></section>"
@@ -278,14 +265,14 @@ fn data_section(prompt: &str, question: &str, expected: &str) -> String {
 }
 
 /// The other answers (or facts) of the same call, each linked.
-fn siblings(key: &Key, metrics: &[Value]) -> String {
+fn siblings(key: &Key, metrics: &[Metric]) -> String {
     let mut out = String::from(
         "<section id=\"call\"><h2>Every answer of this call</h2><table id=\"facts\"><thead><tr>\
          <th>id</th><th>category</th><th>expected</th><th>answer</th><th>passed</th><th>failure</th></tr></thead><tbody>",
     );
     for m in metrics {
-        let id = value_text(&m["metric"]);
-        let passed = m["passed"].as_i64() == Some(1) || m["passed"] == true;
+        let id = &m.metric;
+        let passed = m.passed == 1;
         let link = href(
             "/answer",
             &[
@@ -293,18 +280,18 @@ fn siblings(key: &Key, metrics: &[Value]) -> String {
                 ("provider", &key.provider),
                 ("model", &key.model),
                 ("tag", &key.tag),
-                ("q", &id),
+                ("q", id),
             ],
         );
         out.push_str(&format!(
             "<tr class=\"{}\"><td><a href=\"{link}\">{}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
             if passed { "passed" } else { "failed" },
-            esc(&id),
-            esc(&value_text(&m["category"])),
-            esc(&value_text(&m["expected"])),
-            esc(&value_text(&m["actual"])),
+            esc(id),
+            esc(m.category.name()),
+            esc(&value_text(&m.expected)),
+            esc(&value_text(&m.actual)),
             if passed { "yes" } else { "no" },
-            esc(&value_text(&m["failure"])),
+            esc(&text(&m.failure)),
         ));
     }
     out.push_str("</tbody></table></section>");

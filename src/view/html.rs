@@ -1,7 +1,8 @@
 //! The page frame, escaping and links: every byte that comes from a log, a folder name or a
-//! reply goes through [`esc`] (the report's own escaping), and every link through [`href`].
+//! reply goes through [`esc`] (`crate::html`'s, which the suites' panels use too), and every
+//! link through [`href`].
 
-pub use crate::report::esc;
+pub use crate::html::esc;
 
 /// The stylesheet and script, compiled in (no network, no CDN).
 const CSS: &str = include_str!("assets/view.css");

@@ -15,7 +15,6 @@ mod run_list;
 mod runs;
 mod state;
 mod store;
-mod suites;
 
 use anyhow::{Context, Result};
 use axum::Router;

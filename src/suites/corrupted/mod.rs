@@ -6,6 +6,8 @@
 //! one for each defect, each with its deterministic answer, the control's included ("none",
 //! "complete"); a cut-off text is asked only whether it is complete.
 
+pub mod panel;
+
 use super::asked::{self, Asked, Planned, Select, refuse};
 use super::data::DataPlan;
 use super::lookup::{DataMeta, LookupScorer};
@@ -48,6 +50,9 @@ pub const ENTRY: Entry = Entry {
         flags: &[],
         given: |_| Vec::new(),
     }),
+    panel: Some(&panel::CorruptedPanel {
+        words: defect_words,
+    }),
 };
 
 /// `bench run --suite corrupted`: the product records, or `--data`'s, damaged.
@@ -82,6 +87,21 @@ pub const DEFECTS: [&str; 6] = [
     "missing_field",
     "wrong_type",
 ];
+
+/// The damage of each defect, in the words of one answer's page in `bench view` (its defect
+/// line). The report describes the defects in words of its own; the two are to become one
+/// table, kept byte-for-byte as each page shows them until then.
+pub fn defect_words(defect: &str) -> &'static str {
+    match defect {
+        "control" => "none: the undamaged control",
+        "missing_record" => "a record removed from the middle",
+        "duplicate" => "the middle record listed twice",
+        "truncated" => "the text cut off inside a record",
+        "missing_field" => "one record without its number field",
+        "wrong_type" => "one record's number given as text",
+        _ => "see the run's metadata",
+    }
+}
 
 /// The corrupted-data track: the product records, or with `data` the user's.
 #[derive(Debug, Clone, Default)]

@@ -39,6 +39,7 @@ pub const ENTRY: Entry = Entry {
     check_own: |m| DataMeta::of(m).map(drop),
     // `--suite` does not name it: a `--data` run is the formats suite's (or the corrupted one's).
     select: None,
+    panel: None,
 };
 
 /// The `--data` file of `a`, loaded at each `--records` size (all its records when none), and

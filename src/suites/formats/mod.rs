@@ -49,6 +49,7 @@ pub const ENTRY: Entry = Entry {
         flags: &[],
         given: |_| Vec::new(),
     }),
+    panel: None,
 };
 
 /// `bench run` (`--suite formats`): the product records, or with `--data` the user's.

@@ -2,6 +2,8 @@
 //! cannot represent a task's data is a skip with its reason, kept for the screen, the run's
 //! metadata and the report — never dropped silently.
 
+pub mod panel;
+
 use super::asked::{self, Asked, Entry, Planned, Select, refuse};
 use super::plan::{CallSettings, ForReference, Scored, Scorer, Suite};
 use super::plan::{Combo, Matrix, Plan, QuestionMode, Unit};
@@ -50,6 +52,7 @@ pub const ENTRY: Entry = Entry {
         flags: &["tasks", "data_source", "task_ids", "categories"],
         given,
     }),
+    panel: Some(&panel::TasksPanel),
 };
 
 /// Which analysis tasks: shared by `run --suite tasks`, `list-tasks` and `dump-prompts`.

@@ -4,6 +4,8 @@
 //! with up to `--repairs` repair requests when it does not parse. The structured-output
 //! baseline (`json_schema` mode) asks for JSON with the case's schema as a constraint.
 
+pub mod panel;
+
 use super::asked::{self, Asked, Planned, Select, refuse, unique};
 use super::plan::{Combo, Matrix, Plan, QuestionMode, Unit};
 use super::{Entry, ForReference, Scored, Scorer, Skip, Suite};
@@ -123,6 +125,7 @@ pub const ENTRY: Entry = Entry {
         flags: &["cases", "write_from", "repairs", "kinds", "no_json_schema"],
         given,
     }),
+    panel: Some(&panel::WritePanel),
 };
 
 /// What the `write` suite asks for (`bench run --suite write`).

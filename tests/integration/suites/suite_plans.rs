@@ -327,10 +327,6 @@ const NOT_YET_OWN: &[(&str, &str)] = &[
     ("src/runner/mod.rs", "tasks"),
     ("src/suites/corrupted/mod.rs", "data"),
     ("src/suites/formats/mod.rs", "data"),
-    ("src/view/answer.rs", "corrupted"),
-    ("src/view/answer.rs", "tasks"),
-    ("src/view/answer.rs", "write"),
-    ("src/view/suites.rs", "corrupted"),
 ];
 
 #[test]

@@ -1,59 +1,34 @@
-//! What one answer's page adds per suite: the defect of a `corrupted` call, the data of a
-//! `tasks` call (its prompt's fenced block), and for a `write` call the gold against the
-//! document written, line by line.
+//! What a `write` call adds to its answer's page in `bench view`: which case it wrote, and
+//! the gold against the document written, line by line.
 
-use super::html::esc;
-use crate::report::data::RunInfo;
+use crate::html::esc;
+use crate::runlog::{Metadata, ResultRecord};
+use crate::suites::panel::Panel;
 use serde_json::Value;
 
-/// The damage of each `corrupted` data set, in words.
-fn defect_words(defect: &str) -> &'static str {
-    match defect {
-        "control" => "none: the undamaged control",
-        "missing_record" => "a record removed from the middle",
-        "duplicate" => "the middle record listed twice",
-        "truncated" => "the text cut off inside a record",
-        "missing_field" => "one record without its number field",
-        "wrong_type" => "one record's number given as text",
-        _ => "see the run's metadata",
-    }
-}
+/// The write suite's panel.
+pub struct WritePanel;
 
-/// The defect line of a `corrupted` call (its `task` names the defect).
-pub fn defect(suite: &str, d: &Value) -> String {
-    match (suite, d["task"].as_str()) {
-        ("corrupted", Some(t)) => format!(
-            "<p id=\"defect\" data-defect=\"{}\">Defect: <b>{}</b> — {}.</p>",
-            esc(t),
-            esc(t),
-            defect_words(t)
-        ),
-        _ => String::new(),
+impl Panel for WritePanel {
+    fn asked_about(&self, case: &str, _metric: &str) -> Option<String> {
+        Some(format!(
+            "Write the document of case {case} (the prompt is below)."
+        ))
     }
-}
 
-/// The first fenced block of a prompt (a task's data): its info string and text.
-pub fn fenced(prompt: &str) -> Option<(&str, &str)> {
-    let open = prompt.find("```")?;
-    let ticks = prompt[open..].bytes().take_while(|&b| b == b'`').count();
-    let fence = &prompt[open..open + ticks];
-    let after = &prompt[open + ticks..];
-    let nl = after.find('\n')?;
-    let body = &after[nl + 1..];
-    let end = body.find(&format!("\n{fence}")).unwrap_or(body.len());
-    Some((after[..nl].trim(), &body[..end]))
+    fn after_reply(&self, meta: &Metadata, call: &ResultRecord) -> String {
+        write_diff(meta, call)
+    }
 }
 
 /// A `write` call's document against its gold: both as pretty JSON when the reply decodes,
 /// else the gold rendered in the format against the text written; a line diff either way.
-pub fn write_diff(info: &RunInfo, d: &Value) -> String {
-    let Some(item) = d["task"].as_str() else {
+fn write_diff(meta: &Metadata, d: &ResultRecord) -> String {
+    let Some(item) = d.task.as_deref() else {
         return String::new();
     };
     // `run_info` refused a metadata line whose write field does not read.
-    let write = crate::suites::write::WriteMeta::of(&info.metadata)
-        .ok()
-        .flatten();
+    let write = super::WriteMeta::of(meta).ok().flatten();
     let Some(case) = write
         .as_ref()
         .and_then(|w| w.cases.iter().find(|c| c.item() == item))
@@ -63,16 +38,9 @@ pub fn write_diff(info: &RunInfo, d: &Value) -> String {
             esc(item)
         );
     };
-    let Some(format) = d["format"]
-        .as_str()
-        .and_then(crate::formats::Format::from_name)
-    else {
-        return String::new();
-    };
-    let reply = d["sample"]["output"]["content"]
-        .as_str()
-        .unwrap_or_default();
-    let (written, _, _) = crate::write::grade::extract(reply, format.spec().fence);
+    let format = d.format;
+    let (written, _, _) =
+        crate::write::grade::extract(&d.sample.output.content, format.spec().fence);
     let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
     let (gold, doc, how) = match format.decode(written) {
         Ok(v) => (pretty(&case.gold), pretty(&v), "both decoded, as JSON"),
@@ -153,11 +121,5 @@ mod tests {
             got,
             vec![(' ', "a"), ('-', "b"), ('+', "x"), (' ', "c"), ('+', "d")]
         );
-    }
-
-    #[test]
-    fn fenced_finds_a_tasks_data_block() {
-        let p = "Evaluate:\n\n```json\n{\"a\":1}\n```\n\nThen say.";
-        assert_eq!(fenced(p), Some(("json", "{\"a\":1}")));
     }
 }
