@@ -2,9 +2,9 @@
 //! alarms (`sql/corrupted.sql`), with which defects a format states and which a reader must
 //! infer.
 
+use crate::doc::Block;
+use crate::doc::table::generic_table;
 use crate::report::data::ReportData;
-use crate::report::foundations::doc::Block;
-use crate::report::sections::sql_table::generic_table;
 
 /// The section, for a run of the `corrupted` suite.
 pub fn section(d: &ReportData) -> Vec<Block> {

@@ -3,12 +3,12 @@
 
 use super::json;
 use crate::analytics::Analytics;
+use crate::doc::charts;
+use crate::doc::{self, Block};
 use crate::report::corrupted;
 use crate::report::data::gather::{gather_run, gather_staged};
 use crate::report::data::{ReportData, RunInfo, run_info};
 use crate::report::decisions::family;
-use crate::report::foundations::charts;
-use crate::report::foundations::doc::{self, Block};
 use crate::report::sections::figures::figures;
 use crate::report::sections::{self, prompt_wording, verdict, wrong_answers};
 use anyhow::{Context, Result};

@@ -1,8 +1,8 @@
 //! "Setup": what was run (models, formats, data, the token basis, imported answers, the
 //! user's own file).
 
+use crate::doc::Block;
 use crate::report::data::ReportData;
-use crate::report::foundations::doc::Block;
 use crate::runlog::meta::DataMeta;
 
 /// Items joined with ", " as their `Display` shows them.
