@@ -6,14 +6,13 @@
 //! (`layers.rs` checks): `data/` (a run read into rows) → `decisions/` (what the numbers
 //! decide) → `sections/` (the report's blocks and charts) → `renderers/` (the files, and the
 //! CLI's tables). The files of one
-//! suite (`corrupted`, `writing`, `write_tables`) sit beside them until they move to the suite.
+//! suite (`writing`, `write_tables`) sit beside them until they move to the suite.
 
 pub mod data;
 pub mod decisions;
 pub mod renderers;
 mod sections;
 
-mod corrupted;
 #[cfg(test)]
 mod layers;
 mod write_tables;

@@ -137,6 +137,9 @@ pub struct Entry {
     /// How `--suite` names it and how it plans from the command line; `None` for a suite
     /// `--suite` does not name (a `--data` run is the formats suite's).
     pub select: Option<Select>,
+    /// Its own part of its runs' report (sections, charts, the words for its data); `None`
+    /// for a suite whose report is the formats suite's.
+    pub report: Option<super::sections::Sections>,
 }
 
 impl std::fmt::Debug for Entry {

@@ -21,6 +21,7 @@ pub mod formats;
 pub mod lookup;
 pub mod plan;
 pub mod render;
+pub mod sections;
 pub mod tasks;
 pub mod write;
 
@@ -199,14 +200,27 @@ pub fn from_metadata(m: &Metadata) -> Result<Arc<dyn Suite>> {
     )
 }
 
-/// The SQL file that ranks the runs of the suite whose log is `<suite>.jsonl`: a suite's own
-/// name, else a `--data` run's (the file's stem).
-pub fn ranked_by(suite: &str) -> &'static str {
+/// The suite whose run log is `<suite>.jsonl`: a suite's own name, else a `--data` run's (the
+/// file's stem).
+pub fn of_log(suite: &str) -> &'static Entry {
     REGISTRY
         .iter()
         .find(|e| e.kind == suite)
         .unwrap_or(&data::ENTRY)
-        .ranked_by
+}
+
+/// The SQL file that ranks the runs of the suite whose log is `<suite>.jsonl`.
+pub fn ranked_by(suite: &str) -> &'static str {
+    of_log(suite).ranked_by
+}
+
+/// How the comparison families whose structure key is `structure` count their data, when a
+/// suite counts them in items (the report then names their data by the count).
+pub fn counted(structure: &str) -> Option<&'static sections::Counted> {
+    REGISTRY
+        .iter()
+        .filter_map(|e| e.report.as_ref()?.counted.as_ref())
+        .find(|c| c.structure == structure)
 }
 
 #[cfg(test)]

@@ -6,6 +6,11 @@
 //! one for each defect, each with its deterministic answer, the control's included ("none",
 //! "complete"); a cut-off text is asked only whether it is complete.
 
+pub mod defects;
+mod report;
+
+pub use defects::DEFECTS;
+
 use super::asked::{self, Asked, Planned, Select, refuse};
 use super::data::DataPlan;
 use super::lookup::Lookups;
@@ -46,6 +51,7 @@ pub const ENTRY: Entry = Entry {
         flags: &[],
         given: |_| Vec::new(),
     }),
+    report: Some(report::SECTIONS),
 };
 
 /// `bench run --suite corrupted`: the product records, or `--data`'s, damaged.
@@ -70,16 +76,6 @@ fn plan(a: &Asked) -> Result<Planned> {
         Vec::new(),
     ))
 }
-
-/// The defects, the control first.
-pub const DEFECTS: [&str; 6] = [
-    "control",
-    "missing_record",
-    "duplicate",
-    "truncated",
-    "missing_field",
-    "wrong_type",
-];
 
 /// The corrupted-data track: the product records, or with `data` the user's.
 #[derive(Debug, Clone, Default)]
@@ -260,7 +256,7 @@ fn damage(
     skips: &mut Vec<Skip>,
 ) -> Result<()> {
     let n = clean.len();
-    for defect in DEFECTS {
+    for defect in DEFECTS.map(|d| d.id) {
         if let Some(why) = source.cannot(defect) {
             for &format in &plan.formats {
                 skips.push(Skip {

@@ -37,6 +37,7 @@ pub const ENTRY: Entry = Entry {
     ranked_by: "sql/rankings.sql",
     // `--suite` does not name it: a `--data` run is the formats suite's (or the corrupted one's).
     select: None,
+    report: None,
 };
 
 /// The `--data` file of `a`, loaded at each `--records` size (all its records when none), and

@@ -47,6 +47,7 @@ pub const ENTRY: Entry = Entry {
         flags: &[],
         given: |_| Vec::new(),
     }),
+    report: None,
 };
 
 /// `bench run` (`--suite formats`): the product records, or with `--data` the user's.

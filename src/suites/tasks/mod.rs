@@ -45,6 +45,7 @@ pub const ENTRY: Entry = Entry {
         flags: &["tasks", "data_source", "task_ids", "categories"],
         given,
     }),
+    report: None,
 };
 
 /// Which analysis tasks: shared by `run --suite tasks`, `list-tasks` and `dump-prompts`.

@@ -63,6 +63,7 @@ pub const ENTRY: Entry = Entry {
         flags: &["cases", "write_from", "repairs", "kinds", "no_json_schema"],
         given,
     }),
+    report: None,
 };
 
 /// What the `write` suite asks for (`bench run --suite write`).
