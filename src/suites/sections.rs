@@ -27,13 +27,16 @@ impl Facts<'_> {
     }
 }
 
+/// A suite's verdict section, given the blocks of its own charts to place in it.
+pub type Verdict = fn(&Facts, Vec<Block>) -> Vec<Block>;
+
 /// A suite's own part of its runs' report; every part is optional.
 pub struct Sections {
     /// The SQL files its sections read, each (the file as the report cites it, its text),
     /// gathered with the report's own tables ([`Facts::tables`]).
     pub tables: &'static [(&'static str, &'static str)],
     /// Its verdict in place of the formats' verdict, given the blocks of its own charts.
-    pub verdict: Option<fn(&Facts, Vec<Block>) -> Vec<Block>>,
+    pub verdict: Option<Verdict>,
     /// Its evidence, after the prompt wordings' section.
     pub evidence: Option<fn(&Facts) -> Vec<Block>>,
     /// Its charts, drawn before the report's own.
