@@ -6,6 +6,7 @@ pub mod bundle;
 pub mod cli;
 pub mod commands;
 pub mod dataset;
+pub mod doc;
 pub mod error;
 pub mod formats;
 pub mod grading;

@@ -1,25 +1,24 @@
 //! What bench shows people: the CLI tables, and the report of a run (BENCHMARK_REPORT.md,
 //! report.html, metrics.json, analytics_results.json and charts) written by `bench report`.
 //!
-//! Its layers are its folders, each importing only the ones before it (`layers.rs` checks):
-//! `foundations/` (the document model and the charts every layer writes in) → `data/` (a run
-//! read into rows) → `decisions/` (what the numbers decide) → `sections/` (the report's
-//! blocks and charts) → `renderers/` (the files, and the CLI's tables). The files of one
-//! suite (`corrupted`, `writing`, `write_tables`) sit beside them until they move to the suite.
+//! It writes in [`crate::doc`] (the document model and the charts), which sits below it and
+//! below the suites. Its layers are its folders, each importing only the ones before it
+//! (`layers.rs` checks): `data/` (a run read into rows) → `decisions/` (what the numbers
+//! decide) → `sections/` (the report's blocks and charts) → `renderers/` (the files, and the
+//! CLI's tables). The files of one
+//! suite (`writing`, `write_tables`) sit beside them until they move to the suite.
 
 pub mod data;
 pub mod decisions;
-pub mod foundations;
 pub mod renderers;
 mod sections;
 
-mod corrupted;
 #[cfg(test)]
 mod layers;
 mod write_tables;
 mod writing;
 
-pub use foundations::doc::esc;
+pub use crate::doc::esc;
 pub use renderers::cli_tables::{
     TableFormat, TokenRow, TokenSort, ranking_table, ranking_table_within, render, tokens_table,
 };

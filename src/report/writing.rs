@@ -5,9 +5,9 @@
 //! paired comparisons against the best output (exact McNemar + Holm on final exactness);
 //! nothing here recomputes a test.
 
+use crate::doc::Block;
+use crate::doc::table::generic_table;
 use crate::report::data::ReportData;
-use crate::report::foundations::doc::Block;
-use crate::report::sections::sql_table::generic_table;
 use crate::report::write_tables::{WriteTables, num, overall, text};
 use serde_json::{Map, Value};
 

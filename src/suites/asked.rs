@@ -147,6 +147,9 @@ pub struct Entry {
     pub select: Option<Select>,
     /// What it adds to one answer's page of `bench view`; `None` adds nothing.
     pub panel: Option<&'static dyn Panel>,
+    /// Its own part of its runs' report (sections, charts, the words for its data); `None`
+    /// for a suite whose report is the formats suite's.
+    pub report: Option<super::sections::Sections>,
 }
 
 impl std::fmt::Debug for Entry {

@@ -25,6 +25,7 @@ pub mod lookup;
 pub mod panel;
 pub mod plan;
 pub mod render;
+pub mod sections;
 pub mod tasks;
 pub mod write;
 
@@ -247,14 +248,27 @@ pub fn panel(suite: &str) -> &'static dyn panel::Panel {
         .unwrap_or(&panel::Plain)
 }
 
-/// The SQL file that ranks the runs of the suite whose log is `<suite>.jsonl`: a suite's own
-/// name, else a `--data` run's (the file's stem).
-pub fn ranked_by(suite: &str) -> &'static str {
+/// The suite whose run log is `<suite>.jsonl`: a suite's own name, else a `--data` run's (the
+/// file's stem).
+pub fn of_log(suite: &str) -> &'static Entry {
     REGISTRY
         .iter()
         .find(|e| e.kind == suite)
         .unwrap_or(&data::ENTRY)
-        .ranked_by
+}
+
+/// The SQL file that ranks the runs of the suite whose log is `<suite>.jsonl`.
+pub fn ranked_by(suite: &str) -> &'static str {
+    of_log(suite).ranked_by
+}
+
+/// How the comparison families whose structure key is `structure` count their data, when a
+/// suite counts them in items (the report then names their data by the count).
+pub fn counted(structure: &str) -> Option<&'static sections::Counted> {
+    REGISTRY
+        .iter()
+        .filter_map(|e| e.report.as_ref()?.counted.as_ref())
+        .find(|c| c.structure == structure)
 }
 
 #[cfg(test)]
@@ -301,10 +315,10 @@ mod tests {
         }))
         .unwrap();
         for defect in super::corrupted::DEFECTS {
-            call.task = Some(defect.to_string());
+            call.task = Some(defect.id.to_string());
             let line = corrupted.after_question(&call);
             assert!(
-                line.contains(&format!("data-defect=\"{defect}\"")),
+                line.contains(&format!("data-defect=\"{}\"", defect.id)),
                 "{line}"
             );
             assert!(!line.contains("see the run's metadata"), "{line}");

@@ -53,6 +53,8 @@ pub struct ReportData {
     pub tasks: Option<Table>,
     /// A write run: `sql/write_accuracy.sql` and `sql/write_failures.sql`.
     pub write: Option<crate::report::write_tables::WriteTables>,
+    /// The tables the run's suite's own sections read ([`super::suite::own_tables`]).
+    pub own: Vec<Table>,
 }
 
 /// Wrong answers a report shows per model and rendering; the rest are counted.
@@ -102,6 +104,7 @@ struct Tables {
     position: Table,
     tasks: Option<Table>,
     write: Option<crate::report::write_tables::WriteTables>,
+    own: Vec<Table>,
 }
 
 impl Tables {
@@ -150,6 +153,7 @@ impl Tables {
             } else {
                 None
             },
+            own: super::suite::own_tables(a, run)?,
         })
     }
 }
@@ -220,5 +224,6 @@ pub fn gather_staged(run: RunInfo, baseline: &str, a: &Analytics) -> Result<Repo
         position: (!t.position.rows.is_empty()).then_some(t.position),
         tasks: t.tasks,
         write: t.write,
+        own: t.own,
     })
 }

@@ -6,6 +6,7 @@ pub mod bootstrap;
 pub mod gather;
 pub mod rows;
 pub mod run;
+pub mod suite;
 
 pub use bootstrap::paired_intervals;
 pub use gather::{ReportData, WRONG_SHOWN};

@@ -3,12 +3,12 @@
 
 use super::json;
 use crate::analytics::Analytics;
-use crate::report::corrupted;
+use crate::doc::charts;
+use crate::doc::{self, Block};
 use crate::report::data::gather::{gather_run, gather_staged};
+use crate::report::data::suite;
 use crate::report::data::{ReportData, RunInfo, run_info};
 use crate::report::decisions::family;
-use crate::report::foundations::charts;
-use crate::report::foundations::doc::{self, Block};
 use crate::report::sections::figures::figures;
 use crate::report::sections::{self, prompt_wording, verdict, wrong_answers};
 use crate::suites::lookup::DataMeta;
@@ -75,7 +75,9 @@ fn document(
     out.extend(sections::tasks(d));
     out.extend(sections::ranking::comparisons(d));
     out.extend(prompt_wording::section(d));
-    out.extend(corrupted::section(d));
+    if let Some(evidence) = suite::sections(&d.run).and_then(|s| s.evidence) {
+        out.extend(evidence(&d.facts()));
+    }
     out.extend(sections::tokens(d));
     out.extend(chart("tokens_per_format"));
     out.extend(sections::categories(d));

@@ -2,25 +2,15 @@
 //! the Pareto frontier, weighted accuracy per format with intervals, tokens per format per
 //! tokenizer, a category × format heat map, and accuracy vs record count for size sweeps.
 
+use crate::doc::charts::{
+    BarSeries, Chart, Figure, GroupedBars, HeatMap, IntervalRow, Intervals, LineSeries, Lines,
+    Scatter, ScatterPoint, ScatterSeries,
+};
 use crate::report::data::{Family, ReportData};
 use crate::report::decisions::family::varies;
-use crate::report::foundations::charts::{
-    BarSeries, Chart, GroupedBars, HeatMap, IntervalRow, Intervals, LineSeries, Lines, Scatter,
-    ScatterPoint, ScatterSeries,
-};
 use crate::report::write_tables::{WriteTables, num, overall, text};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// A chart with its file stem and caption.
-pub struct Figure {
-    /// File stem under charts/ (no extension).
-    pub name: String,
-    /// Caption.
-    pub title: String,
-    /// The chart.
-    pub chart: Chart,
-}
 
 /// A file-name-safe slug.
 fn slug(s: &str) -> String {

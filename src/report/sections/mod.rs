@@ -6,16 +6,15 @@ pub mod figures;
 pub mod prompt_wording;
 pub mod ranking;
 pub mod setup;
-pub mod sql_table;
 pub mod verdict;
 pub mod wrong_answers;
 
-use self::sql_table::generic_table;
 use self::verdict::REFERENCE_NOTE;
+use crate::doc::table::generic_table;
+use crate::doc::{Block, Cell};
 use crate::numfmt::{interval, percent, thousands as int};
 use crate::report::data::ReportData;
 use crate::report::decisions::family::{has_reference, varies};
-use crate::report::foundations::doc::{Block, Cell};
 use std::collections::BTreeMap;
 
 /// Column names as owned strings.

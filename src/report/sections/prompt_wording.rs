@@ -2,8 +2,8 @@
 //! (`--prompt-variants`). Reads `sql/prompt_wording.sql`; shown only for runs asked in more
 //! than one wording.
 
+use crate::doc::{Block, Cell};
 use crate::report::data::ReportData;
-use crate::report::foundations::doc::{Block, Cell};
 use serde_json::{Map, Value};
 
 /// One model × data shape: its rows of `sql/prompt_wording.sql`.

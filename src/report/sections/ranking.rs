@@ -1,10 +1,10 @@
 //! The ranking with intervals and the paired comparisons against the baseline.
 
 use super::cols;
+use crate::doc::{Block, Cell};
 use crate::numfmt::{interval, p_value as p, percent, points as pp, thousands as int};
 use crate::report::data::{Family, ReportData};
 use crate::report::decisions::family::varies;
-use crate::report::foundations::doc::{Block, Cell};
 use std::collections::BTreeMap;
 
 /// The ranking with intervals, one table per model.

@@ -1,8 +1,8 @@
 //! "Setup": what was run (models, formats, data, the token basis, imported answers, the
 //! user's own file).
 
+use crate::doc::Block;
 use crate::report::data::ReportData;
-use crate::report::foundations::doc::Block;
 use crate::suites::lookup::DataMeta;
 use crate::suites::tasks::TaskMeta;
 

@@ -3,12 +3,12 @@
 //! claim carries its p-value; token claims are exact counts, not estimates. The numbers come
 //! from `decision`; this module only words them.
 
+use crate::doc::{Block, Cell};
 use crate::numfmt::{interval, p_value as p, percent, points as pp, thousands as int};
 use crate::report::data::{ComparisonRow, Family, ReportData};
 use crate::report::decisions::family::{
     Decision, VerdictRow, families_with_nothing_right, has_reference, varies,
 };
-use crate::report::foundations::doc::{Block, Cell};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The note every report of a reference run carries.

@@ -3,9 +3,9 @@
 //! files still shows why a format lost. Reads `sql/wrong_answers.sql`.
 
 use crate::analytics::Table;
+use crate::doc::{Block, Cell};
 use crate::numfmt::thousands as int;
 use crate::report::data::{ReportData, WRONG_SHOWN};
-use crate::report::foundations::doc::{Block, Cell};
 use serde_json::{Map, Value};
 
 /// Characters of an answer shown in a cell; a longer reply is cut with "…".
@@ -159,7 +159,7 @@ fn blocks(t: &Table) -> Vec<Block> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::foundations::doc;
+    use crate::doc;
 
     fn row(question: &str, actual: &str, nth: i64, wrong: i64) -> Vec<Value> {
         vec![

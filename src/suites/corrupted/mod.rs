@@ -6,7 +6,11 @@
 //! one for each defect, each with its deterministic answer, the control's included ("none",
 //! "complete"); a cut-off text is asked only whether it is complete.
 
+pub mod defects;
 pub mod panel;
+mod report;
+
+pub use defects::DEFECTS;
 
 use super::asked::{self, Asked, Planned, Select, refuse};
 use super::data::DataPlan;
@@ -53,6 +57,7 @@ pub const ENTRY: Entry = Entry {
     panel: Some(&panel::CorruptedPanel {
         words: defect_words,
     }),
+    report: Some(report::SECTIONS),
 };
 
 /// `bench run --suite corrupted`: the product records, or `--data`'s, damaged.
@@ -78,29 +83,10 @@ fn plan(a: &Asked) -> Result<Planned> {
     ))
 }
 
-/// The defects, the control first.
-pub const DEFECTS: [&str; 6] = [
-    "control",
-    "missing_record",
-    "duplicate",
-    "truncated",
-    "missing_field",
-    "wrong_type",
-];
-
 /// The damage of each defect, in the words of one answer's page in `bench view` (its defect
-/// line). The report describes the defects in words of its own; the two are to become one
-/// table, kept byte-for-byte as each page shows them until then.
+/// line), from the one table of the defects.
 pub fn defect_words(defect: &str) -> &'static str {
-    match defect {
-        "control" => "none: the undamaged control",
-        "missing_record" => "a record removed from the middle",
-        "duplicate" => "the middle record listed twice",
-        "truncated" => "the text cut off inside a record",
-        "missing_field" => "one record without its number field",
-        "wrong_type" => "one record's number given as text",
-        _ => "see the run's metadata",
-    }
+    defects::defect(defect).map_or("see the run's metadata", |d| d.shown)
 }
 
 /// The corrupted-data track: the product records, or with `data` the user's.
@@ -282,7 +268,7 @@ fn damage(
     skips: &mut Vec<Skip>,
 ) -> Result<()> {
     let n = clean.len();
-    for defect in DEFECTS {
+    for defect in DEFECTS.map(|d| d.id) {
         if let Some(why) = source.cannot(defect) {
             for &format in &plan.formats {
                 skips.push(Skip {

@@ -40,6 +40,7 @@ pub const ENTRY: Entry = Entry {
     // `--suite` does not name it: a `--data` run is the formats suite's (or the corrupted one's).
     select: None,
     panel: None,
+    report: None,
 };
 
 /// The `--data` file of `a`, loaded at each `--records` size (all its records when none), and

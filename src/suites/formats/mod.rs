@@ -50,6 +50,7 @@ pub const ENTRY: Entry = Entry {
         given: |_| Vec::new(),
     }),
     panel: None,
+    report: None,
 };
 
 /// `bench run` (`--suite formats`): the product records, or with `--data` the user's.

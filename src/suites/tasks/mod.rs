@@ -53,6 +53,7 @@ pub const ENTRY: Entry = Entry {
         given,
     }),
     panel: Some(&panel::TasksPanel),
+    report: None,
 };
 
 /// Which analysis tasks: shared by `run --suite tasks`, `list-tasks` and `dump-prompts`.

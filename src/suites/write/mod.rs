@@ -126,6 +126,7 @@ pub const ENTRY: Entry = Entry {
         given,
     }),
     panel: Some(&panel::WritePanel),
+    report: None,
 };
 
 /// What the `write` suite asks for (`bench run --suite write`).

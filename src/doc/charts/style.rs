@@ -66,7 +66,7 @@ pub fn legend<'a>(names: impl Iterator<Item = &'a str>) -> Vec<(String, RGBColor
         .collect()
 }
 
-static FONT: &[u8] = include_bytes!("../../../../assets/fonts/DejaVuSans.ttf");
+static FONT: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf");
 
 /// The embedded font, parsed once and registered with plotters under the generic family
 /// name, so plotters measures text with it and the SVG still asks the browser for plain

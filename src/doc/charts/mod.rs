@@ -24,6 +24,16 @@ pub use intervals::{IntervalRow, Intervals};
 pub use lines::{LineSeries, Lines};
 pub use scatter::{Scatter, ScatterPoint, ScatterSeries};
 
+/// A chart with its file stem and caption.
+pub struct Figure {
+    /// File stem under charts/ (no extension).
+    pub name: String,
+    /// Caption.
+    pub title: String,
+    /// The chart.
+    pub chart: Chart,
+}
+
 /// Any chart this module draws.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Chart {

@@ -1,6 +1,12 @@
-//! A small document model (headings, paragraphs, lists, tables, charts) rendered both as
-//! Markdown (BENCHMARK_REPORT.md) and as one self-contained HTML page (report.html), so the
-//! report's content is written once. Text may use `**bold**` and `` `code` ``.
+//! The document model every report is written in, below both the report and the suites (a
+//! suite writes its own report sections in it, and the suites never import the report): blocks
+//! (headings, paragraphs, lists, tables, charts) rendered both as Markdown (BENCHMARK_REPORT.md)
+//! and as one self-contained HTML page (report.html), so the report's content is written once;
+//! the charts (SVG and PNG); and a SQL result as a table. Text may use `**bold**` and
+//! `` `code` ``.
+
+pub mod charts;
+pub mod table;
 
 use std::fmt::Write;
 

@@ -1,9 +1,9 @@
 //! A SQL result shown as a document table: its columns headed in words, its numbers in the
 //! report's one style.
 
+use super::{Block, Cell};
 use crate::analytics::Table;
 use crate::numfmt::{decimal, thousands as int, usd};
-use crate::report::foundations::doc::{Block, Cell};
 use serde_json::Value;
 
 /// Columns a run's report leaves out of its tables: the SQL files key and name the data of

@@ -2,27 +2,36 @@
 //! alarms (`sql/corrupted.sql`), with which defects a format states and which a reader must
 //! infer.
 
-use crate::report::data::ReportData;
-use crate::report::foundations::doc::Block;
-use crate::report::sections::sql_table::generic_table;
+use super::defects::DEFECTS;
+use crate::doc::Block;
+use crate::doc::table::generic_table;
+use crate::suites::sections::{Facts, Sections};
+
+/// The suite's part of its report: the section, over `sql/corrupted.sql`.
+pub const SECTIONS: Sections = Sections {
+    tables: &[("sql/corrupted.sql", crate::analytics::sql::CORRUPTED)],
+    verdict: None,
+    evidence: Some(section),
+    figures: None,
+    counted: None,
+};
 
 /// The section, for a run of the `corrupted` suite.
-pub fn section(d: &ReportData) -> Vec<Block> {
-    if d.corrupted.rows.is_empty() {
+fn section(f: &Facts) -> Vec<Block> {
+    let Some(corrupted) = f.tables.first().filter(|t| !t.rows.is_empty()) else {
         return Vec::new();
-    }
+    };
+    let defects: Vec<&str> = DEFECTS.iter().filter_map(|d| d.reported).collect();
     vec![
         Block::Heading(2, "Damaged data".into()),
-        Block::Para(
+        Block::Para(format!(
             "Per format, the share of damaged data sets whose defect was named (the defect's own \
              question answered right), each defect's detection, and the undamaged control's false \
              alarms: a defect claimed where there is none (`sql/corrupted.sql`). Each damaged set \
-             has one defect: a record removed from the middle (asked: how many records), a record \
-             listed twice (which id), the text cut inside a record (complete or cut off), one \
-             record without `price` (which id), one `price` that is text (which id)."
-                .into(),
-        ),
-        generic_table(&d.corrupted),
+             has one defect: {}.",
+            defects.join(", ")
+        )),
+        generic_table(corrupted),
         Block::Para(
             "Stated or inferred: TOON states its row count (`[N]`), so a cut-off TOON text \
              contradicts itself and a missing record shows as a count; a JSON, XML, HTML or \

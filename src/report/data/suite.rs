@@ -1,0 +1,44 @@
+//! The run's suite as the report reads it: its own part of the report (found in the registry
+//! by the run log's name, never by matching a suite's name here), the SQL tables that part
+//! reads, and the plain data its sections are handed.
+
+use super::{ReportData, RunInfo, run_sql};
+use crate::analytics::{Analytics, Table};
+use crate::suites::sections::{Facts, Sections};
+use anyhow::Result;
+
+/// The run's suite's own part of the report, if it has one.
+pub fn sections(run: &RunInfo) -> Option<&'static Sections> {
+    crate::suites::of_log(&run.suite).report.as_ref()
+}
+
+/// The tables the run's suite's sections read, in its order.
+pub fn own_tables(a: &Analytics, run: &RunInfo) -> Result<Vec<Table>> {
+    sections(run)
+        .map_or(&[][..], |s| s.tables)
+        .iter()
+        .map(|(name, sql)| run_sql(a, sql, name))
+        .collect()
+}
+
+impl ReportData {
+    /// What the run's suite's sections read: its tables, and the renderings the paired
+    /// comparisons found significantly worse than their family's most accurate format.
+    pub fn facts(&self) -> Facts<'_> {
+        Facts {
+            tables: &self.own,
+            worse_than_best: self
+                .versus_best
+                .iter()
+                .filter(|c| c.significant && c.delta_weighted_pp.unwrap_or(0.0) < 0.0)
+                .map(|c| {
+                    (
+                        c.family.provider.clone(),
+                        c.family.model.clone(),
+                        c.format.clone(),
+                    )
+                })
+                .collect(),
+        }
+    }
+}
