@@ -51,9 +51,7 @@ pub fn write_diff(info: &RunInfo, d: &Value) -> String {
         return String::new();
     };
     // `run_info` refused a metadata line whose write field does not read.
-    let write = crate::suites::write::WriteMeta::of(&info.metadata)
-        .ok()
-        .flatten();
+    let write = crate::suites::WriteMeta::of(&info.metadata).ok().flatten();
     let Some(case) = write
         .as_ref()
         .and_then(|w| w.cases.iter().find(|c| c.item() == item))
