@@ -40,6 +40,9 @@ pub use asked::{Asked, Entry, FromMetadata, OwnFlags, Planned, Select};
 pub use formats::product;
 pub use lookup::weights;
 pub use plan::{CallSettings, ForReference, Plan, Scored, Scorer, Suite};
+// The suites' own log fields that readers above the suites (report, import) name.
+pub use tasks::{TaskMeta, scores_payload as task_scores_payload};
+pub use write::WriteMeta;
 
 impl Entry {
     /// Whether it is the default suite (`formats`).

@@ -32,8 +32,8 @@ fn data_of(i: &RunInfo) -> String {
     };
     // `run_info` refused a metadata line whose suite fields do not read.
     let data = crate::suites::lookup::DataMeta::of(m).ok().flatten();
-    let tasks = crate::suites::tasks::TaskMeta::of(m).ok().flatten();
-    let write = crate::suites::write::WriteMeta::of(m).ok().flatten();
+    let tasks = crate::suites::TaskMeta::of(m).ok().flatten();
+    let write = crate::suites::WriteMeta::of(m).ok().flatten();
     if let Some(i) = &m.imported {
         format!("answers imported from {} · {sizes} questions", i.name)
     } else if let Some(d) = &data {

@@ -7,8 +7,7 @@ use super::{
     best_per_family, run_info, run_sql, typed,
 };
 use crate::analytics::{Analytics, Table, sql};
-use crate::suites::tasks::TaskMeta;
-use crate::suites::write::WriteMeta;
+use crate::suites::{TaskMeta, WriteMeta};
 use anyhow::Result;
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -96,7 +96,7 @@ fn read_figures(d: &ReportData) -> Vec<Figure> {
             for s in series.values_mut() {
                 s.frontier.sort_by(|a, b| a.0.total_cmp(&b.0));
             }
-            let tasks = crate::suites::tasks::TaskMeta::is_in(&d.run.metadata);
+            let tasks = crate::suites::TaskMeta::is_in(&d.run.metadata);
             let (stem, of) = if sizes && tasks {
                 (format!("_{size}_tasks"), format!(", {size} tasks"))
             } else if sizes {

@@ -3,8 +3,8 @@
 
 use crate::doc::Block;
 use crate::report::data::ReportData;
+use crate::suites::TaskMeta;
 use crate::suites::lookup::DataMeta;
-use crate::suites::tasks::TaskMeta;
 
 /// Items joined with ", " as their `Display` shows them.
 fn list<T: std::fmt::Display>(items: &[T]) -> String {
