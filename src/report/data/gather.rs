@@ -7,6 +7,7 @@ use super::{
     best_per_family, run_info, run_sql, typed,
 };
 use crate::analytics::{Analytics, Table, sql};
+use crate::suites::sections::Facts;
 use crate::suites::{TaskMeta, WriteMeta};
 use anyhow::Result;
 use std::collections::BTreeMap;
@@ -225,4 +226,26 @@ pub fn gather_staged(run: RunInfo, baseline: &str, a: &Analytics) -> Result<Repo
         write: t.write,
         own: t.own,
     })
+}
+
+impl ReportData {
+    /// What the run's suite's sections read: its tables, and the renderings the paired
+    /// comparisons found significantly worse than their family's most accurate format.
+    pub fn facts(&self) -> Facts<'_> {
+        Facts {
+            tables: &self.own,
+            worse_than_best: self
+                .versus_best
+                .iter()
+                .filter(|c| c.significant && c.delta_weighted_pp.unwrap_or(0.0) < 0.0)
+                .map(|c| {
+                    (
+                        c.family.provider.clone(),
+                        c.family.model.clone(),
+                        c.format.clone(),
+                    )
+                })
+                .collect(),
+        }
+    }
 }

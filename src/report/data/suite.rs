@@ -1,10 +1,10 @@
 //! The run's suite as the report reads it: its own part of the report (found in the registry
 //! by the run log's name, never by matching a suite's name here), the SQL tables that part
-//! reads, and the plain data its sections are handed.
+//! reads, and the plain data its sections are handed (`ReportData::facts`, in gather.rs, so the two files do not import each other).
 
-use super::{ReportData, RunInfo, run_sql};
+use super::{RunInfo, run_sql};
 use crate::analytics::{Analytics, Table};
-use crate::suites::sections::{Facts, Sections};
+use crate::suites::sections::Sections;
 use anyhow::Result;
 
 /// The run's suite's own part of the report, if it has one.
@@ -19,26 +19,4 @@ pub fn own_tables(a: &Analytics, run: &RunInfo) -> Result<Vec<Table>> {
         .iter()
         .map(|(name, sql)| run_sql(a, sql, name))
         .collect()
-}
-
-impl ReportData {
-    /// What the run's suite's sections read: its tables, and the renderings the paired
-    /// comparisons found significantly worse than their family's most accurate format.
-    pub fn facts(&self) -> Facts<'_> {
-        Facts {
-            tables: &self.own,
-            worse_than_best: self
-                .versus_best
-                .iter()
-                .filter(|c| c.significant && c.delta_weighted_pp.unwrap_or(0.0) < 0.0)
-                .map(|c| {
-                    (
-                        c.family.provider.clone(),
-                        c.family.model.clone(),
-                        c.format.clone(),
-                    )
-                })
-                .collect(),
-        }
-    }
 }

@@ -4,6 +4,7 @@
 //! with up to `--repairs` repair requests when it does not parse. The structured-output
 //! baseline (`json_schema` mode) asks for JSON with the case's schema as a constraint.
 
+mod meta;
 pub mod panel;
 
 use super::asked::{self, Asked, Planned, Select, refuse, unique};
@@ -16,12 +17,11 @@ use crate::layout;
 use crate::prompt::wording;
 use crate::providers::{Answerable, ProviderError};
 use crate::questions::Category;
-use crate::runlog::{self, Metadata, ResultRecord};
+use crate::runlog::{self, Metadata};
 use crate::write::cases;
 use crate::write::grade::{self, Target};
 use crate::write::{self as w, Case, Given, Grade, JSON_SCHEMA, Kind, WriteRequest, WriteScores};
 use anyhow::Result;
-use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -29,62 +29,8 @@ use std::sync::Arc;
 /// Name of the write suite.
 pub const SUITE: &str = "write";
 
-/// What a `write` run's metadata line records: its cases in full (so `--resume` and `bench
-/// rescore` need no file), how they were asked, and what was skipped and why.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct WriteMeta {
-    /// Every case, with its gold and schema.
-    pub cases: Vec<Case>,
-    /// Input format of `transcode` cases (`--write-from`).
-    pub from: Format,
-    /// Repair requests allowed per sample (`--repairs`).
-    pub repairs: u32,
-    /// Whether the structured-output baseline (`json_schema` mode) was asked for.
-    pub json_schema: bool,
-    /// Where the cases came from, one line each.
-    pub sources: Vec<String>,
-    /// Renderings a format could not produce, and why.
-    pub skipped: Vec<Skip>,
-    /// Providers that left out a mode, and why (`provider:model: reason`).
-    #[serde(default)]
-    pub skipped_modes: Vec<String>,
-}
-
-/// The write suite's key in both lines: its [`WriteMeta`] in the metadata line, a written
-/// document's [`WriteScores`] in a result line.
-const KEY: &str = "write";
-
-impl WriteMeta {
-    /// The write suite's part of a metadata line; `None` for another suite's run.
-    pub fn of(m: &Metadata) -> Result<Option<Self>> {
-        m.payload.own(KEY)
-    }
-
-    /// Whether the metadata line is a write run's.
-    pub fn is_in(m: &Metadata) -> bool {
-        m.payload.has(KEY)
-    }
-
-    /// Writes it into the metadata line.
-    pub fn set(&self, m: &mut Metadata) {
-        m.payload.set_own(KEY, self);
-    }
-}
-
-/// How a result line's written document fared, first shot and after repairs; `None` for
-/// another suite's line.
-pub fn scores(r: &ResultRecord) -> Result<Option<WriteScores>> {
-    r.payload.own(KEY)
-}
-
-/// The output mode beyond the format a result line was asked in (`json_schema`; `None` for
-/// plain text and other suites' lines): part of its sample key. Read alone and untyped, as
-/// every line's key is made (on `--resume` too); the report reads the whole scores, typed,
-/// and refuses a line whose scores do not read.
-fn mode_of(r: &ResultRecord) -> Option<String> {
-    let mode = r.payload.get(KEY)?.get("mode")?.as_str()?;
-    (mode != "text").then(|| mode.to_string())
-}
+use meta::{KEY, mode_of};
+pub use meta::{WriteMeta, scores};
 
 /// What a `write` run asks: its cases and how.
 #[derive(Debug, Clone)]

@@ -28,7 +28,7 @@ fn write_diff(meta: &Metadata, d: &ResultRecord) -> String {
         return String::new();
     };
     // `run_info` refused a metadata line whose write field does not read.
-    let write = super::WriteMeta::of(meta).ok().flatten();
+    let write = super::meta::WriteMeta::of(meta).ok().flatten();
     let Some(case) = write
         .as_ref()
         .and_then(|w| w.cases.iter().find(|c| c.item() == item))

@@ -216,7 +216,7 @@ fn a_data_sweep_grows_to_the_files_size_in_one_folder() {
         panic!("metadata first")
     };
     assert_eq!(meta.records, [31, 62, 122]);
-    let data = &bench::suites::lookup::DataMeta::of(&meta).unwrap().unwrap();
+    let data = &bench::suites::lookup::DataMeta::of(meta).unwrap().unwrap();
     assert_eq!(data.sizes, [Some(31), Some(62), Some(122)]);
     let results = crate::support::results(&lines);
     for n in [31, 62, 122] {

@@ -112,7 +112,7 @@ fn the_users_records_are_damaged_and_named_by_their_key() {
         panic!("metadata first")
     };
     assert_eq!(
-        bench::suites::lookup::DataMeta::of(&meta)
+        bench::suites::lookup::DataMeta::of(meta)
             .unwrap()
             .unwrap()
             .records,

@@ -53,7 +53,7 @@ fn reference_states_every_fact_on_every_representable_rendering() {
             panic!("metadata first")
         };
         assert_eq!(meta.suite_name, "tasks");
-        let skipped = &bench::suites::tasks::TaskMeta::of(&meta)
+        let skipped = &bench::suites::tasks::TaskMeta::of(meta)
             .unwrap()
             .unwrap()
             .skipped;
@@ -66,7 +66,7 @@ fn reference_states_every_fact_on_every_representable_rendering() {
             );
         }
         let results = results(&lines);
-        let tasks = bench::suites::tasks::TaskMeta::of(&meta)
+        let tasks = bench::suites::tasks::TaskMeta::of(meta)
             .unwrap()
             .unwrap()
             .ids
@@ -429,7 +429,7 @@ fn each_task_wording_moves_the_data_and_the_reference_states_every_fact() {
     assert_eq!(meta.prompt_variants, want);
     let tasks = bench::tasks::load(&manifest("benchmarks/tasks/real.json")).unwrap();
     let results = results(&lines);
-    let skipped = bench::suites::tasks::TaskMeta::of(&meta)
+    let skipped = bench::suites::tasks::TaskMeta::of(meta)
         .unwrap()
         .unwrap()
         .skipped

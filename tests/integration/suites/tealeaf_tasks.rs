@@ -121,7 +121,7 @@ fn both_files_run_offline_with_every_skip_named() {
         let Line::Metadata(meta) = &lines[0] else {
             panic!("metadata first")
         };
-        let skipped = &bench::suites::tasks::TaskMeta::of(&meta)
+        let skipped = &bench::suites::tasks::TaskMeta::of(meta)
             .unwrap()
             .unwrap()
             .skipped;
@@ -205,7 +205,7 @@ fn the_rest_of_tealeafs_schema_loads_and_a_task_without_data_is_skipped_with_its
     let Line::Metadata(meta) = &lines[0] else {
         panic!("metadata first")
     };
-    let skipped = &bench::suites::tasks::TaskMeta::of(&meta)
+    let skipped = &bench::suites::tasks::TaskMeta::of(meta)
         .unwrap()
         .unwrap()
         .skipped;
