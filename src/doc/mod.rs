@@ -165,13 +165,8 @@ pub fn markdown(blocks: &[Block]) -> String {
     out
 }
 
-/// Escapes text for HTML.
-pub fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+/// Escapes text for HTML: the one escape the viewer uses too.
+pub use crate::html::esc;
 
 /// HTML of inline text: escaped, with `**bold**` and `` `code` `` turned into tags.
 fn inline(s: &str) -> String {
