@@ -65,7 +65,7 @@ mask() {
         -e 's/"(duration_ms|start_time_ms|end_time_ms|provider_latency_ms|evaluation_time_ms|elapsed_ms|wall_ms|latency_ms|[a-z0-9_]*_seconds|[a-z0-9_]*latency[a-z0-9_]*|[a-z0-9_]*duration[a-z0-9_]*)": ?[0-9.e+-]+/"\1":N/g' \
         -e 's/([0-9]+\.[0-9]{8})[0-9]+/\1/g' \
         -e 's/^(\[[^]]* )[0-9]+\/([0-9]+)\]/\1N\/\2]/' -e 's/ \| in [0-9.kM]+ out [0-9.kM]+ \$[0-9.]+( errors [0-9]+)?$/ | in X out X/' -e 's/^(\[[^]]*\]) [A-Za-z0-9_:.-]+ error:/\1 TAG error:/' \
-        -e 's/(\| \$[0-9.,]+ )\| [0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$/\1| LATENCY |/' \
+        -e 's/(\| \$[0-9.,]+ )\| (< )?[0-9.]+ \| [0-9.]+ \| [0-9.]+ \|$/\1| LATENCY |/' \
         -e 's#(<td class="n" data-v="[^"]*">[^<]*</td>){3}</tr>#LATENCY</tr>#g' \
         -e 's/"rank(_[a-z_]+)?": ?[0-9]+/"rank\1":R/g' -e 's/^(│[^┆]*┆[^┆]*┆[^┆]*┆[^┆]*┆) +[0-9]+ ┆/\1 R ┆/' \
         -e 's/[0-9]+(\.[0-9]+)? ?(ms|s)\b/Ns/g' -e 's/127\.0\.0\.1:[0-9]+/HOST/g' -e "s#$work/(old|new)#WORK#g"
