@@ -29,10 +29,8 @@ pub mod scalar;
 pub mod stats;
 pub mod suites;
 pub mod sweep;
-pub mod tasks;
 pub mod tokens;
 pub mod view;
-pub mod write;
 
 /// The run log's former module name, kept so existing `bench::records::…` paths still build.
 pub use runlog as records;

@@ -1,8 +1,10 @@
 //! Deterministic grading: the four validators under one normalisation policy (`normalize`),
 //! the wrong-answer taxonomy of every failed answer (`taxonomy`), per-category accuracy and
-//! weighted accuracy.
+//! weighted accuracy; and TeaLeaf's rubric of a whole reply (`rubric`), which the tasks suite and
+//! the import of TeaLeaf's published replies both score with.
 
 pub mod normalize;
+pub mod rubric;
 pub mod taxonomy;
 mod validate;
 

@@ -65,7 +65,7 @@ pub struct Element {
     /// What detected it (the regex's match or a keyword); None when not detected.
     pub found: Option<String>,
     /// The whole reply's rubric scores as bench computes them.
-    pub scores: crate::tasks::grade::TaskScores,
+    pub rubric: crate::grading::rubric::Rubric,
 }
 
 /// One source run: where it came from and every answer of it.

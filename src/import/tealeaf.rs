@@ -5,17 +5,15 @@
 //! task file (`accuracy-benchmark/tasks/real.json`, given as another SOURCE or found beside the
 //! folder) names each task's expected elements. TeaLeaf grades whole replies with scores in
 //! 0..=1; bench makes each expected element a question, detected or not by its copy of that
-//! rubric (`tasks::rubric`), and checks its scores of each reply against TeaLeaf's.
+//! rubric (`grading::rubric`), and checks its scores of each reply against TeaLeaf's.
 
 use super::source::{
     Answer, Element, Importer, Options, Published, bad, commit_beside, read_hashed,
 };
 use crate::dataset::{Structure, Variant};
 use crate::formats::Format;
+use crate::grading::rubric::{self, ExpectedElement, OutputType};
 use crate::runlog::meta::{Imported, ImportedFile};
-use crate::tasks::TaskDef;
-use crate::tasks::grade::TaskScores;
-use crate::tasks::rubric;
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -53,6 +51,18 @@ struct Scores {
 #[derive(Deserialize)]
 struct TaskFile {
     tasks: Vec<TaskDef>,
+}
+
+/// A task of the task file: the fields its rubric reads (the task file schema's names and
+/// defaults, as the tasks suite loads them).
+#[derive(Deserialize)]
+struct TaskDef {
+    id: String,
+    category: String,
+    #[serde(default, alias = "expected_output_type")]
+    output_type: OutputType,
+    #[serde(default)]
+    expected_elements: Vec<ExpectedElement>,
 }
 
 /// TeaLeaf's format names as bench's: its JSON is indented, its TOON the `toon-format` crate's.
@@ -235,11 +245,6 @@ fn read_run(dir: &Path, task_file: &Path) -> anyhow::Result<Published> {
                 key.0, key.1, key.2
             )),
         }
-        let scores = TaskScores {
-            fact_accuracy: None,
-            rubric,
-            score: rubric.composite,
-        };
         for (j, e) in task.expected_elements.iter().enumerate() {
             answers.push(Answer {
                 model: call.model.clone().unwrap_or_else(|| call.provider.clone()),
@@ -262,7 +267,7 @@ fn read_run(dir: &Path, task_file: &Path) -> anyhow::Result<Published> {
                     description: e.description.clone(),
                     pattern: e.validation_pattern.clone(),
                     found: rubric::detected(&reply, e),
-                    scores,
+                    rubric,
                 })),
                 data: None,
             });

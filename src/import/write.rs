@@ -210,7 +210,7 @@ fn result(
         payload: a
             .element
             .as_ref()
-            .map(|e| crate::suites::task_scores_payload(&e.scores))
+            .map(|e| crate::suites::task_rubric_payload(&e.rubric))
             .unwrap_or_default(),
         usage: Usage {
             input: a.input_tokens.unwrap_or(0),

@@ -41,7 +41,7 @@ pub use formats::product;
 pub use lookup::weights;
 pub use plan::{CallSettings, ForReference, Plan, Scored, Scorer, Suite};
 // The suites' own log fields that readers above the suites (report, import) name.
-pub use tasks::{TaskMeta, scores_payload as task_scores_payload};
+pub use tasks::{TaskMeta, rubric_payload as task_rubric_payload};
 pub use write::WriteMeta;
 
 impl Entry {

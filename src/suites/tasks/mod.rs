@@ -2,7 +2,16 @@
 //! cannot represent a task's data is a skip with its reason, kept for the screen, the run's
 //! metadata and the report — never dropped silently.
 
+pub mod facts;
+pub mod grade;
+mod load;
 pub mod panel;
+pub mod prompt;
+pub mod scope;
+mod task;
+
+pub use load::{Loaded, load, load_source, select};
+pub use task::{DataSource, ExpectedValue, Task, TaskDef, TaskRequest, ValueQuery, state_fact};
 
 use super::asked::{self, Asked, Entry, Planned, Select, refuse};
 use super::plan::{CallSettings, ForReference, Scored, Scorer, Suite};
@@ -10,15 +19,15 @@ use super::plan::{Combo, Matrix, Plan, QuestionMode, Unit};
 use super::render::or_skip;
 use crate::dataset::{Structure, Variant};
 use crate::formats::{self, Format};
+use crate::grading::rubric::Rubric;
 use crate::layout::{self, Rendering};
 use crate::prompt::wording;
 use crate::providers::{Answerable, ProviderError};
 use crate::questions::Category;
 use crate::runlog::{self, Metadata, ResultRecord};
-use crate::tasks::grade::TaskScores;
-use crate::tasks::{self as t, DataSource, Task, TaskRequest, prompt};
 use crate::tokens::Tokenizer;
 use anyhow::{Context, Result};
+use grade::TaskScores;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -103,14 +112,14 @@ fn plan(a: &Asked) -> Result<Planned> {
 
 /// Loads and selects the tasks the arguments name, with the loader's warnings.
 pub fn selected(args: &TaskArgs) -> Result<(TaskPlan, Vec<String>)> {
-    let loaded = t::load_source(args.tasks.as_deref(), args.data_source)?;
+    let loaded = load_source(args.tasks.as_deref(), args.data_source)?;
     let warnings = loaded
         .warnings
         .iter()
         .map(|w| format!("warning: {w}"))
         .collect();
     let file = loaded.path.clone();
-    let tasks = t::select(loaded, &args.task_ids, &args.categories)?;
+    let tasks = select(loaded, &args.task_ids, &args.categories)?;
     Ok((TaskPlan { file, tasks }, warnings))
 }
 
@@ -192,7 +201,7 @@ impl Scorer for TaskCombo {
     }
 
     fn score(&self, _: &Unit, reply: Option<&str>, cut: bool) -> Scored {
-        let (metrics, scores) = crate::tasks::grade::grade(&self.task, reply, cut);
+        let (metrics, scores) = grade::grade(&self.task, reply, cut);
         Scored {
             metrics,
             payload: scores_payload(&scores),
@@ -206,7 +215,7 @@ impl Scorer for TaskCombo {
             .expected_values
             .iter()
             .zip(&self.task.truths)
-            .map(|(v, truth)| crate::tasks::state_fact(&v.description, truth))
+            .map(|(v, truth)| state_fact(&v.description, truth))
             .collect()
     }
 }
@@ -229,7 +238,7 @@ impl Answerable for TaskRequest {
             let value = query
                 .evaluate(&doc)
                 .map_err(|e| ProviderError::BadPrompt(format!("{description}: {e}")))?;
-            out.push_str(&t::state_fact(description, &value));
+            out.push_str(&state_fact(description, &value));
         }
         Ok(out)
     }
@@ -360,6 +369,16 @@ pub fn scores_payload(scores: &TaskScores) -> runlog::Payload {
     p
 }
 
+/// The payload of a reply scored by TeaLeaf's rubric alone, with no expected value to check
+/// (an imported TeaLeaf reply): the composite is its score.
+pub fn rubric_payload(rubric: &Rubric) -> runlog::Payload {
+    scores_payload(&TaskScores {
+        fact_accuracy: None,
+        rubric: *rubric,
+        score: rubric.composite,
+    })
+}
+
 impl TaskMeta {
     /// The tasks suite's part of a metadata line; `None` for another suite's run.
     pub fn of(m: &Metadata) -> Result<Option<Self>> {
@@ -378,7 +397,7 @@ impl TaskMeta {
 
     /// Loads the task file again and selects the recorded ids.
     pub fn plan(&self) -> Result<TaskPlan> {
-        let loaded = crate::tasks::load(&self.file)?;
+        let loaded = load(&self.file)?;
         let tasks: Vec<Task> = loaded
             .tasks
             .into_iter()

@@ -2,10 +2,11 @@
 //! written document's scores in a result line. A file of its own so the suite (`mod.rs`) and
 //! its panel both read them without importing each other.
 
+use super::cases::Case;
+use super::request::WriteScores;
 use crate::formats::Format;
 use crate::runlog::meta::Skip;
 use crate::runlog::{Metadata, ResultRecord};
-use crate::write::{Case, WriteScores};
 use anyhow::Result;
 use serde::{Deserialize, Serialize};
 

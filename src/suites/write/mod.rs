@@ -4,8 +4,19 @@
 //! with up to `--repairs` repair requests when it does not parse. The structured-output
 //! baseline (`json_schema` mode) asks for JSON with the case's schema as a constraint.
 
+pub mod cases;
+pub mod edits;
+pub mod grade;
 mod meta;
 pub mod panel;
+mod request;
+pub mod schema;
+
+pub use cases::{Case, Kind};
+pub use grade::Grade;
+pub use request::{
+    Given, JSON_SCHEMA, WriteRequest, WriteScores, format_words, prompt, repair_request,
+};
 
 use super::asked::{self, Asked, Planned, Select, refuse, unique};
 use super::plan::{Combo, Matrix, Plan, QuestionMode, Unit};
@@ -18,10 +29,9 @@ use crate::prompt::wording;
 use crate::providers::{Answerable, ProviderError};
 use crate::questions::Category;
 use crate::runlog::{self, Metadata};
-use crate::write::cases;
-use crate::write::grade::{self, Target};
-use crate::write::{self as w, Case, Given, Grade, JSON_SCHEMA, Kind, WriteRequest, WriteScores};
 use anyhow::Result;
+use grade::Target;
+use request as w;
 use serde_json::{Value, json};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -302,7 +312,7 @@ impl WritePlan {
             Kind::Compose => Input::Facts(
                 case.instructions
                     .clone()
-                    .unwrap_or_else(|| w::edits::facts(&case.gold)),
+                    .unwrap_or_else(|| edits::facts(&case.gold)),
             ),
             Kind::Transcode => Input::Document(
                 self.from

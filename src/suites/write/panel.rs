@@ -39,8 +39,7 @@ fn write_diff(meta: &Metadata, d: &ResultRecord) -> String {
         );
     };
     let format = d.format;
-    let (written, _, _) =
-        crate::write::grade::extract(&d.sample.output.content, format.spec().fence);
+    let (written, _, _) = super::grade::extract(&d.sample.output.content, format.spec().fence);
     let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
     let (gold, doc, how) = match format.decode(written) {
         Ok(v) => (pretty(&case.gold), pretty(&v), "both decoded, as JSON"),

@@ -13,7 +13,7 @@ use bench::providers::capabilities::{self, Api, Capabilities, Sampling, Thinking
 use bench::providers::{self, ModelConfig, Request, Wire};
 use bench::runlog::Line;
 use bench::suites::CallSettings;
-use bench::tasks::TaskRequest;
+use bench::suites::tasks::TaskRequest;
 use serde_json::{Value, json};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 

@@ -1,7 +1,7 @@
 //! The bundled task suites load, every expected value is recomputed from its data file (a
 //! literal that disagrees refuses the file), and bad task files fail naming file, task, field.
 
-use bench::tasks::{DataSource, load, load_source};
+use bench::suites::tasks::{DataSource, load, load_source};
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -132,7 +132,7 @@ fn facts_order_replies_to_a_bundled_task_where_the_rubric_does_not() {
         - Average items per order: 7.5\n- Orders without a discount: 1\n\
         - Distinct customers: 99\n\n### Channel mix\n\n1. Revenue by channel 2. Trends 3. Returns\n";
     let refusal = "I cannot analyze this data.";
-    let score = |reply: &str| bench::tasks::grade::grade(task, Some(reply), false).1;
+    let score = |reply: &str| bench::suites::tasks::grade::grade(task, Some(reply), false).1;
     let [c, p, k, r] = [correct, partial, canned, refusal].map(score);
     for (name, s) in [
         ("correct", c),

@@ -280,7 +280,7 @@ fn list_tasks_and_dump_prompts_write_every_task_in_every_format() {
         "{csv}"
     );
     assert!(csv.contains("```csv\n") && !csv.contains("{data}"), "{csv}");
-    let data = bench::tasks::prompt::data_block(&csv).unwrap();
+    let data = bench::suites::tasks::prompt::data_block(&csv).unwrap();
     assert!(data.starts_with("id,"), "{data}");
 
     let err = bench(&cache)
@@ -427,7 +427,7 @@ fn each_task_wording_moves_the_data_and_the_reference_states_every_fact() {
     };
     let want = ["default", "data_first", "data_last", "role_first"];
     assert_eq!(meta.prompt_variants, want);
-    let tasks = bench::tasks::load(&manifest("benchmarks/tasks/real.json")).unwrap();
+    let tasks = bench::suites::tasks::load(&manifest("benchmarks/tasks/real.json")).unwrap();
     let results = results(&lines);
     let skipped = bench::suites::tasks::TaskMeta::of(meta)
         .unwrap()
@@ -454,10 +454,10 @@ fn each_task_wording_moves_the_data_and_the_reference_states_every_fact() {
             .iter()
             .find(|t| Some(&t.def.id) == r.task.as_ref())
             .unwrap();
-        let data = bench::tasks::prompt::data_block(&p).unwrap();
+        let data = bench::suites::tasks::prompt::data_block(&p).unwrap();
         assert_eq!(
             p,
-            bench::tasks::prompt::render_worded(
+            bench::suites::tasks::prompt::render_worded(
                 task,
                 r.format,
                 data,
@@ -468,7 +468,10 @@ fn each_task_wording_moves_the_data_and_the_reference_states_every_fact() {
             )
         );
         match w {
-            "default" => assert_eq!(p, bench::tasks::prompt::render(task, r.format, data)),
+            "default" => assert_eq!(
+                p,
+                bench::suites::tasks::prompt::render(task, r.format, data)
+            ),
             "data_first" => {
                 assert!(p.starts_with("The data, in ") && p.contains("(the data above)"))
             }

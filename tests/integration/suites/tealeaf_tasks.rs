@@ -17,8 +17,8 @@ fn fixture(name: &str) -> PathBuf {
 
 #[test]
 fn published_task_files_load_unchanged() {
-    let synthetic = bench::tasks::load(&fixture("synthetic.json")).unwrap();
-    let real = bench::tasks::load(&fixture("real.json")).unwrap();
+    let synthetic = bench::suites::tasks::load(&fixture("synthetic.json")).unwrap();
+    let real = bench::suites::tasks::load(&fixture("real.json")).unwrap();
     assert_eq!((synthetic.tasks.len(), real.tasks.len()), (9, 14));
     assert!(synthetic.warnings.is_empty(), "{:?}", synthetic.warnings);
     assert!(real.warnings.is_empty(), "{:?}", real.warnings);
@@ -42,7 +42,7 @@ fn their_data_reads_back_exactly_in_every_format_that_holds_it() {
     let (mut exact, mut refused, mut untyped) = (0, 0, 0);
     let mut seen = BTreeSet::new();
     for file in ["synthetic.json", "real.json"] {
-        for task in bench::tasks::load(&fixture(file)).unwrap().tasks {
+        for task in bench::suites::tasks::load(&fixture(file)).unwrap().tasks {
             if !seen.insert(task.data_path.clone()) {
                 continue;
             }
@@ -165,7 +165,7 @@ fn the_rest_of_tealeafs_schema_loads_and_a_task_without_data_is_skipped_with_its
         ]}"#,
     )
     .unwrap();
-    let loaded = bench::tasks::load(&file).unwrap();
+    let loaded = bench::suites::tasks::load(&file).unwrap();
     assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
     let (a, b) = (&loaded.tasks[0].def, &loaded.tasks[1].def);
     assert_eq!(
@@ -252,7 +252,7 @@ fn a_prompt_that_never_shows_the_data_is_refused_naming_the_task() {
         r#"{"tasks":[{"id":"X-1","category":"c","prompt_template":"Answer."}]}"#,
     )
     .unwrap();
-    let err = bench::tasks::load(&file).unwrap_err().to_string();
+    let err = bench::suites::tasks::load(&file).unwrap_err().to_string();
     assert!(
         err.contains("task 'X-1'") && err.contains("{data}"),
         "{err}"

@@ -2,7 +2,7 @@
 //! rubric on replies of known quality.
 
 use super::*;
-use crate::tasks::rubric::{self, ExpectedElement, OutputType};
+use crate::grading::rubric::{self, ExpectedElement, OutputType};
 use serde_json::json;
 
 fn fact(description: &str, value: Value, tolerance: Option<f64>) -> Fact {

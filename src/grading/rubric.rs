@@ -24,7 +24,7 @@
 //! Known weakness: nothing is checked against the data ("factual" only asks whether some text
 //! has the regex's shape, such as any decimal number). A reply that merely repeats the element
 //! descriptions next to made-up numbers scores about 0.9 (see the tests); bench therefore also
-//! reports [`super::facts`], which checks stated values against the truth.
+//! reports the tasks suite's `facts`, which checks stated values against the truth.
 
 use regex::Regex;
 use serde::{Deserialize, Serialize};

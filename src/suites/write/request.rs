@@ -1,16 +1,12 @@
-//! Which format can a model *write*: cases (a gold document and how it is given), the prompt
-//! that asks for it in one format, the grading of the reply and the repair request that
-//! follows a reply that does not parse. The `write` suite (`suites::write`) runs them.
+//! What a write call asks: the prompt that asks for a case's document in one format, the
+//! request the reference answerer reads, the scores a reply gets, and the repair request that
+//! follows a reply that does not parse.
 
-pub mod cases;
-pub mod edits;
-pub mod grade;
-pub mod schema;
-
+use super::cases::{Case, Kind};
+use super::grade::Grade;
+use super::schema;
 use crate::formats::Format;
 use crate::prompt::wording::WriteWording;
-pub use cases::{Case, Kind};
-pub use grade::Grade;
 use serde::{Deserialize, Serialize};
 
 /// Output mode of the structured-output baseline: JSON constrained by the provider to the

@@ -2,8 +2,9 @@
 //! naming the file, the task id and the field; every expected value is computed from its data
 //! and checked against a literal `value` when the file gives one.
 
-use super::{DataSource, Task, TaskDef, rubric};
+use super::{DataSource, Task, TaskDef};
 use crate::UsageError;
+use crate::grading::rubric;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,8 @@
 //! Grading one reply to a task: one metric per expected value (`category` `fact`) and the
 //! per-result scores — fact accuracy, TeaLeaf's five rubric metrics and their composite.
 
-use super::{Task, facts, rubric};
+use super::{Task, facts};
+use crate::grading::rubric;
 use crate::grading::{Failure, Metric};
 use crate::questions::Category;
 use serde::{Deserialize, Serialize};

@@ -1,16 +1,10 @@
-//! Analysis tasks: task files in the TeaLeaf accuracy-benchmark schema (loaded unchanged, plus
-//! bench's `expected_values`), their data documents, prompts, and how answers are scored.
+//! An analysis task: its definition in the TeaLeaf accuracy-benchmark schema (loaded
+//! unchanged, plus bench's `expected_values`), its data document, and what the reference
+//! answerer needs of it.
 
-pub mod facts;
-pub mod grade;
-mod load;
-pub mod prompt;
-pub mod rubric;
-pub mod scope;
-
+use super::{facts, scope};
+use crate::grading::rubric::{Complexity, ExpectedElement, OutputType};
 use crate::questions::query::Query;
-pub use load::{Loaded, load, load_source, select};
-use rubric::{Complexity, ExpectedElement, OutputType};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::BTreeMap;

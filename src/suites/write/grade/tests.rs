@@ -1,7 +1,7 @@
 //! Each failure kind from a reply a model could give, and the steps recorded on the way.
 
 use super::*;
-use crate::write::schema;
+use crate::suites::write::schema;
 use serde_json::json;
 
 fn users() -> Value {
