@@ -12,8 +12,6 @@ use std::time::Duration;
 
 /// What differs between wire APIs.
 pub(super) trait WireApi: Send + Sync {
-    /// Provider name in `--provider` and the run log.
-    fn name(&self) -> &'static str;
     /// Whether the API caches prompt prefixes, so a warm-up call pays off.
     fn caches_prompts(&self) -> bool;
     /// The endpoint for `cfg` under `base`: path, extra headers and the auth header.
@@ -40,23 +38,18 @@ pub(super) trait WireApi: Send + Sync {
     /// How the provider counts prompt tokens (see `counting`), given its chat endpoint.
     fn counting(
         &self,
-        _cfg: &ModelConfig,
-        _base: &str,
-        _chat: &Endpoint,
-    ) -> Result<Box<dyn TokenCounter>, String> {
-        Err(format!("{} has no token-counting endpoint", self.name()))
-    }
+        cfg: &ModelConfig,
+        base: &str,
+        chat: &Endpoint,
+    ) -> Result<Box<dyn TokenCounter>, String>;
     /// Whether `body` carries a structured-output schema for this API, or why not.
-    fn structured_output(&self) -> Result<(), String> {
-        Err(format!(
-            "bench sends no structured-output request to {}",
-            self.name()
-        ))
-    }
+    fn structured_output(&self) -> Result<(), String>;
 }
 
 /// A model behind one wire API.
 pub(super) struct Http {
+    /// Its name in `--provider` and the run log (the wire table's).
+    name: &'static str,
     wire: Box<dyn WireApi>,
     cfg: ModelConfig,
     endpoint: Endpoint,
@@ -71,6 +64,7 @@ pub(super) struct Http {
 impl Http {
     /// Binds `cfg.model` at `base`; `key_required` makes a missing key an error at run time.
     pub(super) fn new(
+        name: &'static str,
         wire: Box<dyn WireApi>,
         cfg: &ModelConfig,
         base: &str,
@@ -94,6 +88,7 @@ impl Http {
         });
         let counting = wire.counting(cfg, base, &endpoint);
         Ok(Self {
+            name,
             wire,
             cfg: cfg.clone(),
             endpoint,
@@ -123,16 +118,16 @@ impl Http {
     }
 
     fn protocol(&self) -> Result<&(Box<dyn Protocol>, Transport), ProviderError> {
-        self.batch.as_ref().ok_or_else(|| {
-            ProviderError::BadPrompt(format!("{} has no batch API", self.wire.name()))
-        })
+        self.batch
+            .as_ref()
+            .ok_or_else(|| ProviderError::BadPrompt(format!("{} has no batch API", self.name)))
     }
 }
 
 #[async_trait::async_trait]
 impl Provider for Http {
     fn name(&self) -> &str {
-        self.wire.name()
+        self.name
     }
 
     fn model(&self) -> &str {

@@ -56,7 +56,13 @@ pub fn build(cfg: &ModelConfig, env: Env) -> Result<Box<dyn Provider>, UsageErro
     let required = wire.key_required();
     let http = |api: Box<dyn WireApi>| -> Result<Box<dyn Provider>, UsageError> {
         Ok(Box::new(Http::new(
-            api, cfg, &base, key, key_env, required,
+            wire.name(),
+            api,
+            cfg,
+            &base,
+            key,
+            key_env,
+            required,
         )?))
     };
     // The one place a wire API is bound to its file.

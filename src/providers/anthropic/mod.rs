@@ -20,10 +20,6 @@ const VERSION: &str = "2023-06-01";
 pub struct Anthropic;
 
 impl WireApi for Anthropic {
-    fn name(&self) -> &'static str {
-        "anthropic"
-    }
-
     fn caches_prompts(&self) -> bool {
         true
     }

@@ -17,10 +17,6 @@ use std::time::Duration;
 pub struct Gemini;
 
 impl WireApi for Gemini {
-    fn name(&self) -> &'static str {
-        "gemini"
-    }
-
     fn caches_prompts(&self) -> bool {
         // Gemini 2.5 caches repeated prompt prefixes implicitly.
         true

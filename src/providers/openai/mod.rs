@@ -19,10 +19,6 @@ use std::time::Duration;
 pub struct OpenAi(pub Wire);
 
 impl WireApi for OpenAi {
-    fn name(&self) -> &'static str {
-        self.0.name()
-    }
-
     fn caches_prompts(&self) -> bool {
         // OpenAI caches prompt prefixes of 1,024+ tokens automatically.
         self.0 == Wire::OpenAi

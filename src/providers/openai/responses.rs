@@ -16,10 +16,6 @@ use std::time::Duration;
 pub struct OpenAiResponses;
 
 impl WireApi for OpenAiResponses {
-    fn name(&self) -> &'static str {
-        "openai-responses"
-    }
-
     fn caches_prompts(&self) -> bool {
         true
     }
