@@ -57,7 +57,7 @@ pub fn from_asked(a: &Asked) -> Result<(DataPlan, Vec<String>)> {
     let plan = DataPlan::sized(path, a.load_options(&largest)?, a.synth_options(), &sizes)?;
     let mut notes = vec![format!(
         "{}; {} questions, records identified by {}",
-        data_line(path, &plan.data, plan.data.records.len()),
+        plan.data.line(path, plan.data.records.len()),
         plan.synthesis.questions.len(),
         plan.synthesis.id.describe()
     )];
@@ -76,18 +76,6 @@ pub fn from_asked(a: &Asked) -> Result<(DataPlan, Vec<String>)> {
             .map(|n| format!("questions: {n}")),
     );
     Ok((plan, notes))
-}
-
-/// The `data:` line every `--data` command prints first: the file, its records and identity.
-pub fn data_line(path: &Path, data: &UserData, records: usize) -> String {
-    format!(
-        "data: {} — {} records (of {}), sha256 {}, {} columns",
-        path.display(),
-        records,
-        data.total,
-        data.sha256,
-        data.schema.len()
-    )
 }
 
 impl Suite for DataPlan {
