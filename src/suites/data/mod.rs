@@ -126,7 +126,7 @@ impl Suite for DataPlan {
         Ok(Some(Arc::new(plan)))
     }
 
-    fn at_sizes(&self, sizes: &[u32]) -> Result<Option<(Arc<dyn Suite>, Vec<u32>)>> {
+    fn at_sizes(&self, sizes: &[u32]) -> Result<Option<super::plan::AtSizes>> {
         let mut loaded = self.loaded.0.lock().expect("not poisoned");
         let mut levels = Vec::new();
         for &n in sizes {
