@@ -125,12 +125,9 @@ pub struct DumpPromptsArgs {
     /// All questions in one prompt or one prompt per question.
     #[arg(long, value_enum, default_value_t = QuestionMode::OnePrompt)]
     pub question_mode: QuestionMode,
-    /// Task selection (with --suite tasks).
+    /// Each suite's own flags (`--tasks`, `--cases`, …), from the registry.
     #[command(flatten)]
-    pub select: TaskArgs,
-    /// What the write suite asks for.
-    #[command(flatten)]
-    pub write: WriteArgs,
+    pub own: crate::suites::OwnFlags,
     /// Your own records.
     #[command(flatten)]
     pub file: DataFileArgs,

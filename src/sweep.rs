@@ -28,8 +28,8 @@ pub struct Settings<'a> {
     /// The largest prompt a step may send, tokens, and what sets it (`--max-tokens-in`, a
     /// model's context window).
     pub max_prompt: Option<(u32, String)>,
-    /// The plan asking `sizes` ([`product_sizes`] for the product records; a `--data` sweep
-    /// loads the file's samples).
+    /// The plan asking `sizes` ([`at_sizes`]: the product records sized by their count, a
+    /// `--data` file's samples loaded by its suite).
     pub at_sizes: &'a (dyn Fn(&Plan, &[u32]) -> Result<Plan> + Sync),
 }
 
@@ -37,6 +37,17 @@ pub struct Settings<'a> {
 pub fn product_sizes(plan: &Plan, sizes: &[u32]) -> Result<Plan> {
     let mut p = plan.clone();
     p.records = sizes.to_vec();
+    Ok(p)
+}
+
+/// `plan` asking its data at `sizes`: the suite's own samples when it loads them
+/// (`Suite::at_sizes`, a `--data` file's), else the record counts alone ([`product_sizes`]).
+pub fn at_sizes(plan: &Plan, sizes: &[u32]) -> Result<Plan> {
+    let mut p = product_sizes(plan, sizes)?;
+    if let Some((suite, records)) = plan.suite.at_sizes(sizes)? {
+        p.suite = suite;
+        p.records = records;
+    }
     Ok(p)
 }
 

@@ -1,8 +1,6 @@
 //! `bench tokens --provider`: the options that count each prompt with a provider's own counter.
 
-use crate::suites::Entry;
-use crate::suites::tasks::TaskArgs;
-use crate::suites::write::WriteArgs;
+use crate::suites::{Entry, OwnFlags};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -24,12 +22,10 @@ pub struct CountArgs {
     /// [default: formats].
     #[arg(long, value_parser = crate::suites::parser())]
     pub suite: Option<&'static Entry>,
-    /// With --provider: task selection (selects --suite tasks).
+    /// With --provider: each suite's own flags (`--tasks` selects --suite tasks, `--cases`
+    /// the write suite, …), from the registry.
     #[command(flatten)]
-    pub select: TaskArgs,
-    /// With --provider: what the write suite asks for (selects --suite write).
-    #[command(flatten)]
-    pub write: WriteArgs,
+    pub own: OwnFlags,
     /// With --provider: count again instead of reading earlier counts from the cache.
     #[arg(long, requires = "providers")]
     pub no_cache: bool,

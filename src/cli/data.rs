@@ -1,9 +1,11 @@
-//! The flag groups that say what to ask about: the data, a data file, its questions, the
-//! suite, its tasks and its write cases (shared by run, generate, tokens and dump-prompts).
+//! The flag groups that say what to ask about: the data, a data file and its questions
+//! (shared by run, generate, tokens and dump-prompts); each suite's own flags come from the
+//! registry as one group (`suites::OwnFlags`).
 
 pub use crate::suites::asked::QuestionsArg;
+/// `bench list-tasks` lists the tasks suite's tasks by its own selection flags (the one
+/// command that is a single suite's; it is not yet in the suite's folder).
 pub use crate::suites::tasks::TaskArgs;
-pub use crate::suites::write::WriteArgs;
 
 use super::help;
 use super::parse::*;

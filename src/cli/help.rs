@@ -107,6 +107,35 @@ pub const NOT_IN_STEPS: &[&str] = &[
     "count_with_provider",
 ];
 
+/// `bench run --help` lists the suites' own flag groups in the registry's order (the write
+/// suite's before the tasks suite's, as it has since the write suite came), where
+/// `dump-prompts` and `tokens` list them in `--suite`'s, the order `suites::OwnFlags` adds
+/// them in: this moves each group's flags to its place in the reversed order, so the help and
+/// the man pages stay as they were.
+pub fn run_suite_order(a: Arg) -> Arg {
+    let groups: Vec<Vec<String>> = crate::suites::selectable()
+        .filter_map(|(_, s)| s.group)
+        .map(|g| {
+            (g.augment)(clap::Command::new("group"))
+                .get_arguments()
+                .map(|a| a.get_id().to_string())
+                .collect()
+        })
+        .collect();
+    let id = a.get_id().to_string();
+    let Some(g) = groups.iter().position(|ids| ids.contains(&id)) else {
+        return a;
+    };
+    let at = groups[g]
+        .iter()
+        .position(|i| *i == id)
+        .expect("found above");
+    let before: usize = groups[..g].iter().map(Vec::len).sum();
+    let after: usize = groups[g + 1..].iter().map(Vec::len).sum();
+    let first = a.get_display_order() - before - at;
+    a.display_order(first + after + at)
+}
+
 /// Hides from `bench sweep --help` the run flags it refuses.
 pub fn sweep_arg(a: Arg) -> Arg {
     let hide = !in_steps(&a);

@@ -1,11 +1,11 @@
 //! `bench run` and the commands that take its options (`recommend`, `sweep`).
 
-use super::data::{DataArgs, DataFileArgs, SynthArgs, TaskArgs, WriteArgs, asked_with};
+use super::data::{DataArgs, DataFileArgs, SynthArgs, asked_with};
 use super::help;
 use super::parse::*;
 use crate::formats::Format;
 use crate::runner::QuestionMode;
-use crate::suites::{Asked, Entry};
+use crate::suites::{Asked, Entry, OwnFlags};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 
@@ -16,7 +16,8 @@ use std::path::PathBuf;
         .default_values(Vec::<&str>::new())
         .help(help::records())),
     mut_arg("seed", |a| a.help("Seed of the dataset and question generators (with --data: of \
-                                 the questions and of --sample random)"))
+                                 the questions and of --sample random)")),
+    mut_args(help::run_suite_order)
 )]
 pub struct RunArgs {
     /// Provider to ask, NAME:MODEL or `reference` (the help text names the providers).
@@ -155,12 +156,9 @@ pub struct RunArgs {
     /// --task-ids, --cases, …)].
     #[arg(long, value_parser = crate::suites::parser())]
     pub suite: Option<&'static Entry>,
-    /// What the write suite asks for.
+    /// Each suite's own flags (`--tasks`, `--cases`, …), from the registry.
     #[command(flatten)]
-    pub write: WriteArgs,
-    /// Task selection (with --suite tasks).
-    #[command(flatten)]
-    pub task_select: TaskArgs,
+    pub own: OwnFlags,
     /// Your own records (not with --suite tasks).
     #[command(flatten)]
     pub file: DataFileArgs,
@@ -180,14 +178,7 @@ impl RunArgs {
             primer: self.primer != Primer::Off,
             shuffle: self.shuffle,
             prompt_variants: self.prompt_variants,
-            ..asked_with(
-                &self.data,
-                &self.file,
-                Some(&self.synth),
-                crate::suites::OwnFlags::default()
-                    .with(self.write.clone())
-                    .with(self.task_select.clone()),
-            )
+            ..asked_with(&self.data, &self.file, Some(&self.synth), self.own.clone())
         }
     }
 }

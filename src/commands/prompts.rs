@@ -48,8 +48,7 @@ fn run_args(args: &DumpPromptsArgs) -> Result<RunArgs> {
     let matches = RunArgs::augment_args(clap::Command::new("run")).try_get_matches_from(["run"])?;
     let mut run = RunArgs::from_arg_matches(&matches)?;
     run.suite = args.suite;
-    run.task_select = args.select.clone();
-    run.write = args.write.clone();
+    run.own = args.own.clone();
     run.file = args.file.clone();
     run.synth = args.synth.clone();
     run.data = args.data.clone();

@@ -6,7 +6,6 @@ use crate::cli::SweepArgs;
 use crate::ops::setup;
 use crate::runner::progress::Console;
 use crate::runner::{Plan, Stop};
-use crate::suites::data::DataPlan;
 use crate::sweep::{self, Settings, Standing, Step, Sweep};
 use anyhow::Result;
 use std::collections::BTreeMap;
@@ -33,25 +32,21 @@ pub fn execute(a: &SweepArgs) -> Result<()> {
     };
     let mut plan = setup::new_plan(args)?;
     let start = plan.records.first().copied().unwrap_or(31);
-    let samples = Samples::default();
+    if args.file.data_file.is_some() && args.data.records.is_empty() {
+        return Err(UsageError::new(
+            "bench sweep --data needs --records N, the first size (the file's records are all \
+             of it)",
+        )
+        .into());
+    }
     // A data file ends the sweep at its own size.
-    let largest = match &args.file.data_file {
-        Some(_) if args.data.records.is_empty() => {
-            return Err(UsageError::new(
-                "bench sweep --data needs --records N, the first size (the file's records are \
-                 all of it)",
-            )
-            .into());
-        }
-        Some(_) => {
-            plan = samples.plan(args, &plan, &[start])?;
-            a.max_records.min(samples.total(start))
-        }
-        None => a.max_records,
-    };
+    plan = sweep::at_sizes(&plan, &[start])?;
+    let largest = plan
+        .suite
+        .records_held()
+        .map_or(a.max_records, |n| a.max_records.min(n));
     let sizes = sweep::sizes(start, largest);
     plan.records = vec![start];
-    let data_sizes = |p: &Plan, sizes: &[u32]| samples.plan(args, p, sizes);
     eprintln!(
         "sweep: sizes {} until the most accurate format is below {}%",
         sizes
@@ -65,12 +60,7 @@ pub fn execute(a: &SweepArgs) -> Result<()> {
     let warmup = args.warmup.forced();
     let batch = args.batch;
     let step_cost = |p: &Plan| Ok(super::plan_cost(p, &models()?, warmup, batch)?.1);
-    let at_sizes: &(dyn Fn(&Plan, &[u32]) -> Result<Plan> + Sync) = if args.file.data_file.is_some()
-    {
-        &data_sizes
-    } else {
-        &sweep::product_sizes
-    };
+    let at_sizes: &(dyn Fn(&Plan, &[u32]) -> Result<Plan> + Sync) = &sweep::at_sizes;
     let limit = max_prompt(a.max_tokens_in, &configs);
     if args.dry_run {
         return dry_run(
@@ -137,46 +127,6 @@ fn dry_run(
         crate::outln!("{n} records: at most ${c:.4} (all sizes up to here: ${total:.4})")?;
     }
     Ok(())
-}
-
-/// The samples of a `--data` file a sweep has loaded, by size (each step asks every size up
-/// to its own, so each is loaded once).
-#[derive(Default)]
-struct Samples(std::sync::Mutex<std::collections::BTreeMap<u32, DataPlan>>);
-
-impl Samples {
-    /// The records in the file, from the sample of `n` loaded.
-    fn total(&self, n: u32) -> u32 {
-        let loaded = self.0.lock().expect("not poisoned");
-        loaded[&n].data.total as u32
-    }
-
-    /// `plan` asking the data file at `sizes`.
-    fn plan(&self, args: &crate::cli::RunArgs, plan: &Plan, sizes: &[u32]) -> Result<Plan> {
-        let path = args.file.data_file.as_deref().expect("a --data sweep");
-        let mut loaded = self.0.lock().expect("not poisoned");
-        let mut levels = Vec::new();
-        for &n in sizes {
-            if let std::collections::btree_map::Entry::Vacant(e) = loaded.entry(n) {
-                let a = crate::suites::Asked {
-                    records: vec![n],
-                    ..args.asked()
-                };
-                e.insert(DataPlan::new(
-                    path,
-                    a.load_options(&a.records)?,
-                    a.synth_options(),
-                )?);
-            }
-            levels.push(loaded[&n].clone());
-        }
-        let mut largest = levels.pop().expect("one size at least");
-        largest.smaller = levels;
-        let mut p = plan.clone();
-        p.records = largest.sizes();
-        p.suite = std::sync::Arc::new(largest);
-        Ok(p)
-    }
 }
 
 /// `configs`, each whose window is unknown with the one its server reports, if any (asked once,

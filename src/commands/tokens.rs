@@ -49,8 +49,7 @@ pub fn execute(args: &TokensArgs) -> Result<()> {
 /// `bench tokens` counts the formats suite, so such a flag needs `--provider` too.
 fn suite_flags_given(args: &TokensArgs) -> bool {
     let mut run = crate::suites::asked::defaults::<crate::cli::RunArgs>();
-    run.task_select = args.count.select.clone();
-    run.write = args.count.write.clone();
+    run.own = args.count.own.clone();
     !crate::suites::own_flags_given(&run.asked()).is_empty()
 }
 

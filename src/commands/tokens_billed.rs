@@ -96,8 +96,7 @@ fn run_args(args: &TokensArgs) -> Result<RunArgs> {
     let matches = RunArgs::augment_args(clap::Command::new("run")).try_get_matches_from(["run"])?;
     let mut run = RunArgs::from_arg_matches(&matches)?;
     run.suite = args.count.suite;
-    run.task_select = args.count.select.clone();
-    run.write = args.count.write.clone();
+    run.own = args.count.own.clone();
     run.file = args.file.clone();
     // `tokens` has no --records default of its own (the data's applies): keep the run's.
     let records = std::mem::take(&mut run.data.records);

@@ -20,10 +20,7 @@ pub fn execute(args: &TokensArgs, path: &Path) -> Result<()> {
     let d = &args.data;
     let load = crate::cli::asked_of(d, &args.file, None).load_options(&d.records)?;
     let source = userdata::open(path, &load)?;
-    eprintln!(
-        "{}",
-        crate::suites::data::data_line(path, &source.data, source.len())
-    );
+    eprintln!("{}", source.data.line(path, source.len()));
     for n in &source.data.notes {
         eprintln!("note: {n}");
     }

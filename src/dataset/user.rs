@@ -77,6 +77,19 @@ impl UserData {
         );
         Value::Object(root)
     }
+
+    /// The `data:` line every `--data` command prints first (`run`, `tokens`, `generate`):
+    /// the file, `records` of its records, and its identity.
+    pub fn line(&self, path: &Path, records: usize) -> String {
+        format!(
+            "data: {} — {} records (of {}), sha256 {}, {} columns",
+            path.display(),
+            records,
+            self.total,
+            self.sha256,
+            self.schema.len()
+        )
+    }
 }
 
 /// `stem` reduced to `[A-Za-z0-9_]`, starting with a letter (`2024-sales` → `data_2024_sales`).

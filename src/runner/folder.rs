@@ -5,10 +5,11 @@ use super::model::{Model, unserved};
 use super::resume::{self, Resumed};
 use super::state::Shared;
 use super::tokens::ranking_basis as basis;
-use super::{plan, shard, tasks};
+use super::{plan, shard};
 use crate::UsageError;
 use crate::layout::Writer;
 use crate::providers::ModelConfig;
+use crate::runlog::meta::Skip;
 use crate::runlog::{JsonlWriter, Line, Metadata, ProviderConfig, ResultRecord};
 use crate::suites::plan::Plan;
 use anyhow::Result;
@@ -111,7 +112,7 @@ fn metadata(
     id: &str,
     timestamp: &str,
     matrix: &plan::Matrix,
-    skipped: &[tasks::Skip],
+    skipped: &[Skip],
 ) -> Result<Metadata> {
     let mut meta = Metadata {
         benchmark_id: id.to_string(),
@@ -200,7 +201,7 @@ pub(super) fn open_log(
     plan: &Plan,
     models: &[Model],
     matrix: &plan::Matrix,
-    skipped: &[tasks::Skip],
+    skipped: &[Skip],
     resume: Option<Resumed>,
     margin_pp: Option<f64>,
     bases: &[basis::Basis],

@@ -39,5 +39,5 @@ pub(crate) use folder::{create_run_dir, run_identity};
 pub use model::{Model, model_notes, unserved};
 pub use plan::{Plan, QuestionMode, SampleKey};
 pub use retry::RetryPolicy;
-pub use run::{DEFAULT_MAX_FAILED_SHARE, Options, Outcome, SUITE, run, sequential};
+pub use run::{DEFAULT_MAX_FAILED_SHARE, Options, Outcome, run, sequential};
 pub use state::{Stop, StopReason};

@@ -33,9 +33,6 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// (`--max-failed-share`): past it, the failures may bias the ranking.
 pub const DEFAULT_MAX_FAILED_SHARE: f64 = 0.1;
 
-/// Name of the default suite.
-pub const SUITE: &str = crate::suites::formats::SUITE;
-
 /// How to run, beyond what to run.
 #[derive(Default)]
 pub struct Options {

@@ -83,6 +83,35 @@ impl OwnFlags {
     }
 }
 
+/// A suite's own flag group as clap takes it: the flags it adds to a command, and how its
+/// values are read back into [`OwnFlags`] (the registry's `clap::Args` for [`OwnFlags`] goes
+/// over every suite's group, so a command flattens one type for all of them).
+#[derive(Clone, Copy)]
+pub struct FlagGroup {
+    /// Adds the group's flags to a command (its `clap::Args::augment_args`).
+    pub augment: fn(clap::Command) -> clap::Command,
+    /// The flags read so far with the group, as `matches` give it, added.
+    pub read: fn(&clap::ArgMatches, OwnFlags) -> Result<OwnFlags, clap::Error>,
+}
+
+impl FlagGroup {
+    /// The group of the clap `Args` type `T` (a suite's `TaskArgs`, `WriteArgs`).
+    pub const fn of<T: clap::Args + clap::FromArgMatches + Send + Sync + 'static>() -> Self {
+        Self {
+            augment: T::augment_args,
+            read: read_group::<T>,
+        }
+    }
+}
+
+/// `own` with the group `T` as `m` gives it.
+fn read_group<T: clap::FromArgMatches + Send + Sync + 'static>(
+    m: &clap::ArgMatches,
+    own: OwnFlags,
+) -> Result<OwnFlags, clap::Error> {
+    Ok(own.with(T::from_arg_matches(m)?))
+}
+
 impl std::fmt::Debug for OwnFlags {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "OwnFlags({} groups)", self.0.len())
@@ -175,6 +204,9 @@ pub struct Select {
     pub about: &'static str,
     /// Its part of the plan, or a usage error naming the option that does not apply and why.
     pub plan: fn(&Asked) -> Result<Planned>,
+    /// Its own flag group on the command line (`--tasks`, `--cases`, …), which the commands
+    /// that plan take through [`OwnFlags`]; `None` for a suite with none.
+    pub group: Option<FlagGroup>,
     /// The flags only this suite reads, by clap id (`write_from` for `--write-from`): `sweep`
     /// and `recommend`, which run the formats suite, leave them out of their help and refuse
     /// them, and `--resume` (whose plan comes from the run log) conflicts with them.

@@ -116,6 +116,34 @@ pub fn own_flags() -> impl Iterator<Item = &'static str> {
     selectable().flat_map(|(_, s)| s.flags.iter().copied())
 }
 
+/// Every suite's own flag group (`--tasks`, `--cases`, …) on one command line, in `--suite`'s
+/// order: the commands that plan flatten this one type, each suite reads its group back with
+/// [`Asked::own`], and a new suite's flags reach every such command from its [`Select`].
+impl clap::Args for OwnFlags {
+    fn augment_args(cmd: clap::Command) -> clap::Command {
+        selectable()
+            .filter_map(|(_, s)| s.group)
+            .fold(cmd, |cmd, g| (g.augment)(cmd))
+    }
+
+    fn augment_args_for_update(cmd: clap::Command) -> clap::Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl clap::FromArgMatches for OwnFlags {
+    fn from_arg_matches(m: &clap::ArgMatches) -> Result<Self, clap::Error> {
+        selectable()
+            .filter_map(|(_, s)| s.group)
+            .try_fold(Self::default(), |own, g| (g.read)(m, own))
+    }
+
+    fn update_from_arg_matches(&mut self, m: &clap::ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(m)?;
+        Ok(())
+    }
+}
+
 /// The suites' own flags that `a` sets away from their defaults, as typed (`--task-ids`).
 pub fn own_flags_given(a: &Asked) -> Vec<String> {
     selectable()

@@ -86,12 +86,28 @@ pub trait Suite: Send + Sync + std::fmt::Debug {
     fn at_records(&self, _records: u32) -> Result<Option<Arc<dyn Suite>>> {
         Ok(None)
     }
+    /// This suite asking its data at each of `sizes` in one run (a sweep's step asks every
+    /// size up to its own), with the record counts it holds at them, smallest first: a
+    /// `--data` file's samples, each loaded once; `None` when the plan's record counts alone
+    /// size it (the product records).
+    fn at_sizes(&self, _sizes: &[u32]) -> Result<Option<AtSizes>> {
+        Ok(None)
+    }
+    /// The records its data holds at most, when they are a file's (a sweep ends at them);
+    /// `None` for data generated at any size.
+    fn records_held(&self) -> Option<u32> {
+        None
+    }
     /// The SQL file whose table `bench run` prints as the ranking; `None` prints the lookup
     /// ranking of the run summary.
     fn ranking_sql(&self) -> Option<&'static str> {
         None
     }
 }
+
+/// A suite asking its data at several sizes in one run, with the record counts it holds at
+/// them, smallest first ([`Suite::at_sizes`]).
+pub type AtSizes = (Arc<dyn Suite>, Vec<u32>);
 
 /// A reply's grades: one metric per item asked, and the suite's own grades (a task's rubric
 /// scores, a written document's first and final grade) as the result line's payload.

@@ -51,6 +51,7 @@ pub const ENTRY: Entry = Entry {
         about: "Damaged data (a record missing, duplicated or cut off, a field missing, a value \
                 of the wrong type) and an undamaged control: does the model notice?",
         plan,
+        group: None,
         flags: &[],
         given: |_| Vec::new(),
     }),

@@ -19,8 +19,9 @@ use crate::questions::synth::{self, Synthesis};
 use crate::runlog::Metadata;
 use crate::tokens::Tokenizer;
 use anyhow::{Context, Result};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// The kind of a `--data` run (its run log is `formats.jsonl`: the formats suite over the file).
 pub const KIND: &str = "data";
@@ -57,7 +58,7 @@ pub fn from_asked(a: &Asked) -> Result<(DataPlan, Vec<String>)> {
     let plan = DataPlan::sized(path, a.load_options(&largest)?, a.synth_options(), &sizes)?;
     let mut notes = vec![format!(
         "{}; {} questions, records identified by {}",
-        data_line(path, &plan.data, plan.data.records.len()),
+        plan.data.line(path, plan.data.records.len()),
         plan.synthesis.questions.len(),
         plan.synthesis.id.describe()
     )];
@@ -76,18 +77,6 @@ pub fn from_asked(a: &Asked) -> Result<(DataPlan, Vec<String>)> {
             .map(|n| format!("questions: {n}")),
     );
     Ok((plan, notes))
-}
-
-/// The `data:` line every `--data` command prints first: the file, its records and identity.
-pub fn data_line(path: &Path, data: &UserData, records: usize) -> String {
-    format!(
-        "data: {} — {} records (of {}), sha256 {}, {} columns",
-        path.display(),
-        records,
-        data.total,
-        data.sha256,
-        data.schema.len()
-    )
 }
 
 impl Suite for DataPlan {
@@ -137,6 +126,32 @@ impl Suite for DataPlan {
         Ok(Some(Arc::new(plan)))
     }
 
+    fn at_sizes(&self, sizes: &[u32]) -> Result<Option<super::plan::AtSizes>> {
+        let mut loaded = self.loaded.0.lock().expect("not poisoned");
+        let mut levels = Vec::new();
+        for &n in sizes {
+            if let std::collections::btree_map::Entry::Vacant(e) = loaded.entry(n) {
+                let load = LoadOptions {
+                    records: Some(n as usize),
+                    ..self.load.clone()
+                };
+                e.insert(DataPlan::new(&self.file, load, self.synth.clone())?);
+            }
+            levels.push(loaded[&n].clone());
+        }
+        let mut largest = levels.pop().expect("one size at least");
+        largest.smaller = levels;
+        // The plan made here shares the samples loaded so far (the cached ones keep their own,
+        // empty: nothing refers back to itself).
+        largest.loaded = self.loaded.clone();
+        let records = largest.sizes();
+        Ok(Some((Arc::new(largest), records)))
+    }
+
+    fn records_held(&self) -> Option<u32> {
+        Some(self.data.total as u32)
+    }
+
     fn data_hashes(&self, _: &Matrix) -> Vec<String> {
         vec![self.data.sha256.clone()]
     }
@@ -184,6 +199,20 @@ pub struct DataPlan {
     /// Smaller samples of the same file asked in the same run (`--records 31,62,…`, a
     /// sweep's earlier steps), smallest first; each has none of its own.
     pub smaller: Vec<DataPlan>,
+    /// The samples of the file loaded so far by [`Suite::at_sizes`], by size.
+    loaded: Loaded,
+}
+
+/// The samples of a `--data` file loaded by size, shared by the plans a sweep makes from one
+/// another (each step asks every size up to its own, so each is loaded once).
+#[derive(Clone, Default)]
+struct Loaded(Arc<Mutex<BTreeMap<u32, DataPlan>>>);
+
+impl std::fmt::Debug for Loaded {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.0.lock().map_or(0, |l| l.len());
+        write!(f, "Loaded({n} samples)")
+    }
 }
 
 impl DataPlan {
@@ -231,6 +260,7 @@ impl DataPlan {
             structure,
             categories,
             smaller: Vec::new(),
+            loaded: Loaded::default(),
             variant: if sparse {
                 Variant::Optional
             } else {

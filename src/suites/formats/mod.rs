@@ -46,6 +46,7 @@ pub const ENTRY: Entry = Entry {
     select: Some(Select {
         about: "Field lookups over the product data set (124 questions), or over --data's records",
         plan,
+        group: None,
         flags: &[],
         given: |_| Vec::new(),
     }),

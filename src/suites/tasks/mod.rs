@@ -58,6 +58,7 @@ pub const ENTRY: Entry = Entry {
     select: Some(Select {
         about: "Analysis tasks over task data files, scored against values computed from the data",
         plan,
+        group: Some(asked::FlagGroup::of::<TaskArgs>()),
         flags: &["tasks", "data_source", "task_ids", "categories"],
         given,
     }),

@@ -78,6 +78,7 @@ pub const ENTRY: Entry = Entry {
     select: Some(Select {
         about: "Documents written in each format, parsed strictly, repaired on request",
         plan,
+        group: Some(asked::FlagGroup::of::<WriteArgs>()),
         flags: &["cases", "write_from", "repairs", "kinds", "no_json_schema"],
         given,
     }),
