@@ -2,10 +2,10 @@
 //! (shared by run, generate, tokens and dump-prompts); each suite's own flags come from the
 //! registry as one group (`suites::OwnFlags`).
 
-pub use crate::suites::asked::QuestionsArg;
 /// `bench list-tasks` lists the tasks suite's tasks by its own selection flags (the one
-/// command that is a single suite's; it is not yet in the suite's folder).
-pub use crate::suites::tasks::TaskArgs;
+/// command that is a single suite's, reached through the registry).
+pub use crate::suites::TaskArgs;
+pub use crate::suites::asked::QuestionsArg;
 
 use super::help;
 use super::parse::*;

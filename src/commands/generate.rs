@@ -8,7 +8,7 @@ use crate::dataset;
 use crate::formats::Format;
 use crate::layout::Writer;
 use crate::questions;
-use crate::runner::userdata;
+use crate::suites::user_data as userdata;
 use anyhow::Result;
 use serde_json::json;
 

@@ -28,10 +28,6 @@ mod shortfall;
 mod state;
 pub mod tokens;
 pub mod warnings;
-/// The `--data` suite (its old path).
-pub use crate::suites::data as userdata;
-/// The `tasks` suite (its old path).
-pub use crate::suites::tasks;
 
 pub use cache::Cache;
 pub use folder::check_output_root;

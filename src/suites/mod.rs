@@ -27,6 +27,7 @@ pub mod plan;
 pub mod render;
 pub mod sections;
 pub mod tasks;
+pub mod user_data;
 pub mod write;
 
 use crate::runlog::{Metadata, ResultRecord};
@@ -43,6 +44,8 @@ pub use plan::{CallSettings, ForReference, Plan, Scored, Scorer, Suite};
 // The suites' own log fields that readers above the suites (report, import) name.
 pub use tasks::{TaskMeta, rubric_payload as task_rubric_payload};
 pub use write::WriteMeta;
+// A suite's own command: `bench list-tasks` lists the tasks suite's tasks by its selection flags.
+pub use tasks::{TaskArgs, list::listing as task_listing};
 
 impl Entry {
     /// Whether it is the default suite (`formats`).

@@ -13,9 +13,9 @@ mod report;
 pub use defects::DEFECTS;
 
 use super::asked::{self, Asked, Planned, Select, refuse};
-use super::data::DataPlan;
 use super::lookup::{DataMeta, LookupScorer};
 use super::plan::{Combo, Matrix, Plan, units};
+use super::user_data::DataPlan;
 use super::{Entry, Scored, Scorer, Skip, Suite};
 use crate::dataset::{self, Record, Structure, Variant};
 use crate::grading::DataIndex;
@@ -70,7 +70,7 @@ fn plan(a: &Asked) -> Result<Planned> {
          have one wording",
     )?;
     if a.data.is_some() {
-        let (dp, notes) = super::data::from_asked(a)?;
+        let (dp, notes) = super::user_data::from_asked(a)?;
         let dp = Arc::new(dp);
         let suite = Arc::new(Corrupted {
             data: Some(dp.clone()),

@@ -57,7 +57,7 @@ pub const ENTRY: Entry = Entry {
 /// `bench run` (`--suite formats`): the product records, or with `--data` the user's.
 fn plan(a: &Asked) -> Result<Planned> {
     if a.data.is_some() {
-        let (dp, notes) = super::data::from_asked(a)?;
+        let (dp, notes) = super::user_data::from_asked(a)?;
         let dp = Arc::new(dp);
         return Ok(Planned::data(a, &dp, dp.clone(), notes));
     }

@@ -4,6 +4,7 @@
 
 pub mod facts;
 pub mod grade;
+pub mod list;
 mod load;
 pub mod panel;
 pub mod prompt;
