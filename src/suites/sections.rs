@@ -45,6 +45,18 @@ pub struct Sections {
     pub counted: Option<Counted>,
 }
 
+impl Sections {
+    /// No part of its own: the start of a suite's literal that adds one or two
+    /// (`Sections { counted: …, ..Sections::NONE }`).
+    pub const NONE: Sections = Sections {
+        tables: &[],
+        verdict: None,
+        evidence: None,
+        figures: None,
+        counted: None,
+    };
+}
+
 /// A comparison family whose data is a set of items (views.sql `result_keys` keys it with
 /// this structure and records = the items): the report names its data by their count.
 pub struct Counted {

@@ -237,10 +237,10 @@ fn read_figures(d: &ReportData) -> Vec<Figure> {
         }
         out.push(Figure {
             name: "tokens_per_format".into(),
-            title: if first.structure == "tasks" {
+            title: if let Some(items) = crate::suites::counted(&first.structure) {
                 format!(
-                    "Data tokens per format and tokenizer ({} tasks)",
-                    first.records
+                    "Data tokens per format and tokenizer ({} {})",
+                    first.records, items.many
                 )
             } else {
                 format!(
