@@ -35,6 +35,9 @@ pub struct Sections {
     /// The SQL files its sections read, each (the file as the report cites it, its text),
     /// gathered with the report's own tables ([`Facts::tables`]).
     pub tables: &'static [(&'static str, &'static str)],
+    /// The keys of its first tables in analytics_results.json, one per table in order: their
+    /// rows in its runs' file, `null` in every other run's.
+    pub json_keys: &'static [&'static str],
     /// Its verdict in place of the formats' verdict, given the blocks of its own charts.
     pub verdict: Option<Verdict>,
     /// Its evidence, after the prompt wordings' section.
@@ -50,6 +53,7 @@ impl Sections {
     /// (`Sections { counted: …, ..Sections::NONE }`).
     pub const NONE: Sections = Sections {
         tables: &[],
+        json_keys: &[],
         verdict: None,
         evidence: None,
         figures: None,

@@ -4,8 +4,11 @@
 //! with up to `--repairs` repair requests when it does not parse. The structured-output
 //! baseline (`json_schema` mode) asks for JSON with the case's schema as a constraint.
 
+mod chart;
 mod meta;
 pub mod panel;
+mod report;
+mod report_rows;
 
 use super::asked::{self, Asked, Planned, Select, refuse, unique};
 use super::plan::{Combo, Matrix, Plan, QuestionMode, Unit};
@@ -72,7 +75,7 @@ pub const ENTRY: Entry = Entry {
         given,
     }),
     panel: Some(&panel::WritePanel),
-    report: None,
+    report: Some(report::SECTIONS),
 };
 
 /// What the `write` suite asks for (`bench run --suite write`).
