@@ -9,21 +9,9 @@ use std::path::Path;
 /// The report's layer folders, lowest first.
 const LAYERS: [&str; 4] = ["data", "decisions", "sections", "renderers"];
 
-/// The files directly in src/report, each with the layer it stands in: one suite's report
-/// files, which wait to move into that suite's folder.
-const LOOSE: [(&str, &str); 2] = [
-    // Read by the data layer (`ReportData::write`).
-    ("write_tables", "data"),
-    ("writing", "sections"),
-];
-
-/// The rank of a report-level name (a layer folder or a loose file), lowest first.
+/// The rank of a report-level name (a layer folder), lowest first.
 fn rank(name: &str) -> Option<usize> {
-    let layer = LOOSE
-        .iter()
-        .find(|(file, _)| *file == name)
-        .map_or(name, |(_, layer)| layer);
-    LAYERS.iter().position(|l| *l == layer)
+    LAYERS.iter().position(|l| *l == name)
 }
 
 /// `a, b::{c, d}, e` split at its top-level commas.
@@ -72,7 +60,7 @@ fn names_after(rest: &str) -> Vec<String> {
     }
 }
 
-/// The report-level names (layer folders, loose files) that `source` imports, where `module`
+/// The report-level names (layer folders) that `source` imports, where `module`
 /// is its module path below `report` (`["sections", "verdict"]`; a folder's mod.rs is the
 /// folder, `["sections"]`): `crate::report::x`, and `super::` paths that climb to `report`.
 fn imports(source: &str, module: &[&str]) -> Vec<String> {
@@ -150,7 +138,7 @@ fn report_layers_import_in_one_direction() {
         }
         assert!(
             rank(&module[0]).is_some(),
-            "src/report/{} is in no layer: put it in a layer folder, or in LOOSE of src/report/layers.rs",
+            "src/report/{} is in no layer: put it in a layer folder",
             rel.display()
         );
         let module: Vec<&str> = module.iter().map(String::as_str).collect();
@@ -182,16 +170,11 @@ fn the_import_scan_sees_every_form_and_catches_a_wrong_one() {
         ["data", "decisions", "sections", "renderers"]
     );
     assert_eq!(wrong_imports(src, &["sections", "verdict"]), ["renderers"]);
-    // A folder's mod.rs climbs once; a loose file climbs once too.
+    // A folder's mod.rs climbs once.
     assert_eq!(imports("use super::sections::X;", &["data"]), ["sections"]);
     assert_eq!(
         wrong_imports("use super::sections::X;", &["data"]),
         ["sections"]
     );
-    assert_eq!(
-        wrong_imports("use super::sections::X;", &["write_tables"]),
-        ["sections"]
-    );
-    assert!(wrong_imports("use super::data::ReportData;", &["writing"]).is_empty());
     assert!(wrong_imports(src, &["renderers", "files"]).is_empty());
 }

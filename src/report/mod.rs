@@ -5,8 +5,8 @@
 //! below the suites. Its layers are its folders, each importing only the ones before it
 //! (`layers.rs` checks): `data/` (a run read into rows) → `decisions/` (what the numbers
 //! decide) → `sections/` (the report's blocks and charts) → `renderers/` (the files, and the
-//! CLI's tables). The files of one
-//! suite (`writing`, `write_tables`) sit beside them until they move to the suite.
+//! CLI's tables). A suite's own sections live in its folder (`suites::<name>::report`),
+//! reached through the registry ([`crate::suites::sections`]).
 
 pub mod data;
 pub mod decisions;
@@ -15,8 +15,6 @@ mod sections;
 
 #[cfg(test)]
 mod layers;
-mod write_tables;
-mod writing;
 
 pub use crate::doc::esc;
 pub use renderers::cli_tables::{

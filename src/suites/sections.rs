@@ -35,6 +35,9 @@ pub struct Sections {
     /// The SQL files its sections read, each (the file as the report cites it, its text),
     /// gathered with the report's own tables ([`Facts::tables`]).
     pub tables: &'static [(&'static str, &'static str)],
+    /// The keys of its first tables in analytics_results.json, one per table in order: their
+    /// rows in its runs' file, `null` in every other run's.
+    pub json_keys: &'static [&'static str],
     /// Its verdict in place of the formats' verdict, given the blocks of its own charts.
     pub verdict: Option<Verdict>,
     /// Its evidence, after the prompt wordings' section.
@@ -43,6 +46,19 @@ pub struct Sections {
     pub figures: Option<fn(&Facts) -> Vec<Figure>>,
     /// How its comparison families count their data, when in items (not records).
     pub counted: Option<Counted>,
+}
+
+impl Sections {
+    /// No part of its own: the start of a suite's literal that adds one or two
+    /// (`Sections { counted: …, ..Sections::NONE }`).
+    pub const NONE: Sections = Sections {
+        tables: &[],
+        json_keys: &[],
+        verdict: None,
+        evidence: None,
+        figures: None,
+        counted: None,
+    };
 }
 
 /// A comparison family whose data is a set of items (views.sql `result_keys` keys it with

@@ -51,8 +51,6 @@ pub struct ReportData {
     pub position: Option<Table>,
     /// A tasks run: each task × format (`sql/task_formats.sql`).
     pub tasks: Option<Table>,
-    /// A write run: `sql/write_accuracy.sql` and `sql/write_failures.sql`.
-    pub write: Option<crate::report::write_tables::WriteTables>,
     /// The tables the run's suite's own sections read ([`super::suite::own_tables`]).
     pub own: Vec<Table>,
 }
@@ -103,7 +101,6 @@ struct Tables {
     corrupted: Table,
     position: Table,
     tasks: Option<Table>,
-    write: Option<crate::report::write_tables::WriteTables>,
     own: Vec<Table>,
 }
 
@@ -142,14 +139,6 @@ impl Tables {
             position: run_sql(a, sql::POSITION_EFFECT, "sql/position_effect.sql")?,
             tasks: if TaskMeta::is_in(&run.metadata) {
                 Some(run_sql(a, sql::TASK_FORMATS, "sql/task_formats.sql")?)
-            } else {
-                None
-            },
-            write: if WriteMeta::is_in(&run.metadata) {
-                Some(crate::report::write_tables::WriteTables {
-                    accuracy: run_sql(a, sql::WRITE_ACCURACY, "sql/write_accuracy.sql")?,
-                    failures: run_sql(a, sql::WRITE_FAILURES, "sql/write_failures.sql")?,
-                })
             } else {
                 None
             },
@@ -223,7 +212,6 @@ pub fn gather_staged(run: RunInfo, baseline: &str, a: &Analytics) -> Result<Repo
         scaling,
         position: (!t.position.rows.is_empty()).then_some(t.position),
         tasks: t.tasks,
-        write: t.write,
         own: t.own,
     })
 }

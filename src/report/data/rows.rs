@@ -45,10 +45,11 @@ impl Family {
 }
 
 /// A data shape in words: `flat · optional` (with ` · 31 records` when sizes vary), or `12 tasks`
-/// for a tasks run, whose formats are compared over a task set (views.sql `result_keys`).
+/// for a family whose data is a set of items (views.sql `result_keys`; the suite that counts
+/// them says so: [`crate::suites::counted`]).
 pub fn shape_label(structure: &str, variant: &str, records: i64, with_records: bool) -> String {
-    if structure == "tasks" {
-        format!("{records} task{}", if records == 1 { "" } else { "s" })
+    if let Some(items) = crate::suites::counted(structure) {
+        format!("{records} {}", items.noun(records))
     } else if with_records {
         format!("{structure} · {variant} · {records} records")
     } else {

@@ -6,6 +6,7 @@ use super::{RunInfo, run_sql};
 use crate::analytics::{Analytics, Table};
 use crate::suites::sections::Sections;
 use anyhow::Result;
+use serde_json::Value;
 
 /// The run's suite's own part of the report, if it has one.
 pub fn sections(run: &RunInfo) -> Option<&'static Sections> {
@@ -19,4 +20,24 @@ pub fn own_tables(a: &Analytics, run: &RunInfo) -> Result<Vec<Table>> {
         .iter()
         .map(|(name, sql)| run_sql(a, sql, name))
         .collect()
+}
+
+/// Every suite's tables in analytics_results.json ([`Sections::json_keys`]), in the registry's
+/// order: the rows of `own` (the run's suite's tables) under its keys, `null` under the others'.
+pub fn json_tables(run: &RunInfo, own: &[Table]) -> Vec<(&'static str, Value)> {
+    let mine = crate::suites::of_log(&run.suite);
+    let mut out = Vec::new();
+    for e in crate::suites::REGISTRY {
+        let Some(s) = &e.report else { continue };
+        for (i, key) in s.json_keys.iter().enumerate() {
+            let rows = match own.get(i) {
+                Some(t) if e.kind == mine.kind => {
+                    Value::Array(t.objects().map(Value::Object).collect())
+                }
+                _ => Value::Null,
+            };
+            out.push((*key, rows));
+        }
+    }
+    out
 }

@@ -9,7 +9,7 @@ use crate::report::data::gather::{gather_run, gather_staged};
 use crate::report::data::suite;
 use crate::report::data::{ReportData, RunInfo, run_info};
 use crate::report::decisions::family;
-use crate::report::sections::figures::figures;
+use crate::report::sections::figures::{figures, own_figures};
 use crate::report::sections::{self, prompt_wording, verdict, wrong_answers};
 use crate::suites::lookup::DataMeta;
 use anyhow::{Context, Result};
@@ -35,18 +35,22 @@ fn document(
     verdicts: &[family::VerdictRow],
     findings: &[String],
     charts: &[(String, String, charts::Rendered)],
+    own: usize,
 ) -> Vec<Block> {
+    let block = |(name, title, r): &(String, String, charts::Rendered)| Block::Chart {
+        title: title.clone(),
+        png: format!("charts/{name}.png"),
+        svg: r.svg.clone(),
+    };
     let chart = |stem: &str| {
-        charts
+        charts[own..]
             .iter()
             .filter(|(name, _, _)| name.starts_with(stem))
-            .map(|(name, title, r)| Block::Chart {
-                title: title.clone(),
-                png: format!("charts/{name}.png"),
-                svg: r.svg.clone(),
-            })
+            .map(block)
             .collect::<Vec<_>>()
     };
+    // The charts of the run's suite's own sections, the first `own`.
+    let own_charts: Vec<Block> = charts[..own].iter().map(block).collect();
     let mut out = vec![
         Block::Heading(1, title(d)),
         Block::Para(format!(
@@ -57,15 +61,13 @@ fn document(
     if family::all_wrong(d) {
         out.push(Block::Para(family::ALL_WRONG.into()));
     }
-    match &d.write {
-        // A write run's verdict is about output tokens per exact document, not data tokens.
-        Some(t) => out.extend(crate::report::writing::section(
-            d,
-            t,
-            chart("write_exact_vs_tokens"),
-        )),
+    // A suite's own verdict replaces the formats' (a write run's is about output tokens per
+    // exact document, not data tokens) and places its charts.
+    match suite::sections(&d.run).and_then(|s| s.verdict) {
+        Some(own_verdict) => out.extend(own_verdict(&d.facts(), own_charts)),
         None => {
             out.extend(verdict::verdict(d, verdicts, findings));
+            out.extend(own_charts);
             out.extend(chart("accuracy_vs_tokens"));
         }
     }
@@ -111,7 +113,10 @@ fn build(run: RunInfo, baseline: &str, staged: Option<&Analytics>) -> Result<Bui
     };
     // The charts on every core (each is drawn twice and deflated: a tenth of a report's time);
     // collect keeps their order.
-    let rendered = figures(&d)
+    let mut all = own_figures(&d);
+    let own = all.len();
+    all.extend(figures(&d));
+    let rendered = all
         .into_par_iter()
         .map(|f| {
             let r =
@@ -121,7 +126,7 @@ fn build(run: RunInfo, baseline: &str, staged: Option<&Analytics>) -> Result<Bui
         .collect::<Result<Vec<_>>>()?;
     let verdicts = family::verdict_rows(&d);
     let findings = verdict::findings(&d, &verdicts);
-    let blocks = document(&d, &verdicts, &findings, &rendered);
+    let blocks = document(&d, &verdicts, &findings, &rendered, own);
     let title = format!(
         "bench report — {} — {}",
         d.run.suite, d.run.metadata.benchmark_id

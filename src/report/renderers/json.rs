@@ -110,7 +110,7 @@ pub fn analytics_results(d: &ReportData, verdicts: &[VerdictRow], findings: &[St
         .iter()
         .map(|t| Value::Object(to_object(t)))
         .collect();
-    json!({
+    let mut out = json!({
         "benchmark_id": d.run.metadata.benchmark_id,
         "suite": d.run.suite,
         "baseline": d.baseline,
@@ -125,8 +125,11 @@ pub fn analytics_results(d: &ReportData, verdicts: &[VerdictRow], findings: &[St
         "prompt_wording": d.prompt_wording.objects().collect::<Vec<_>>(),
         "corrupted": d.corrupted.objects().collect::<Vec<_>>(),
         "task_formats": d.tasks.as_ref().map(|t| t.objects().collect::<Vec<_>>()),
-        "write_accuracy": d.write.as_ref().map(|t| t.accuracy.objects().collect::<Vec<_>>()),
-        "write_failures": d.write.as_ref().map(|t| t.failures.objects().collect::<Vec<_>>()),
-        "insights": findings,
-    })
+    });
+    let map = out.as_object_mut().expect("a JSON object");
+    for (key, rows) in crate::report::data::suite::json_tables(&d.run, &d.own) {
+        map.insert(key.into(), rows);
+    }
+    map.insert("insights".into(), json!(findings));
+    out
 }

@@ -6,10 +6,9 @@ use crate::doc::charts::{
     BarSeries, Chart, Figure, GroupedBars, HeatMap, IntervalRow, Intervals, LineSeries, Lines,
     Scatter, ScatterPoint, ScatterSeries,
 };
+use crate::report::data::suite;
 use crate::report::data::{Family, ReportData};
 use crate::report::decisions::family::varies;
-use crate::report::write_tables::{WriteTables, num, overall, text};
-use serde_json::{Map, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A file-name-safe slug.
@@ -37,16 +36,18 @@ fn models(d: &ReportData) -> Vec<String> {
     out
 }
 
-/// Every figure of the report.
-pub fn figures(d: &ReportData) -> Vec<Figure> {
-    let mut out = d.write.as_ref().map(write_figures).unwrap_or_default();
-    out.extend(read_figures(d));
-    out
+/// The charts of the run's suite's own sections ([`crate::suites::sections::Sections::figures`]),
+/// drawn before the report's own.
+pub fn own_figures(d: &ReportData) -> Vec<Figure> {
+    suite::sections(&d.run)
+        .and_then(|s| s.figures)
+        .map(|figures| figures(&d.facts()))
+        .unwrap_or_default()
 }
 
 /// The figures of every suite: accuracy against data tokens, weighted accuracy, tokens,
 /// categories, scaling.
-fn read_figures(d: &ReportData) -> Vec<Figure> {
+pub fn figures(d: &ReportData) -> Vec<Figure> {
     let ms = models(d);
     let suffix = |m: &str| {
         if ms.len() > 1 {
@@ -237,10 +238,10 @@ fn read_figures(d: &ReportData) -> Vec<Figure> {
         }
         out.push(Figure {
             name: "tokens_per_format".into(),
-            title: if first.structure == "tasks" {
+            title: if let Some(items) = crate::suites::counted(&first.structure) {
                 format!(
-                    "Data tokens per format and tokenizer ({} tasks)",
-                    first.records
+                    "Data tokens per format and tokenizer ({} {})",
+                    first.records, items.many
                 )
             } else {
                 format!(
@@ -274,56 +275,4 @@ fn read_figures(d: &ReportData) -> Vec<Figure> {
         });
     }
     out
-}
-
-/// Exact rates (first shot and final, Wilson 95 %) against output tokens per exact document,
-/// one chart per model.
-fn write_figures(t: &WriteTables) -> Vec<Figure> {
-    let rows = overall(t);
-    let mut models: Vec<String> = rows
-        .iter()
-        .map(|o| format!("{}/{}", text(o, "provider"), text(o, "model")))
-        .collect();
-    models.dedup();
-    models
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            let mine: Vec<&Map<String, Value>> = rows
-                .iter()
-                .filter(|o| format!("{}/{}", text(o, "provider"), text(o, "model")) == *m)
-                .collect();
-            let series = |name: &str, key: &str, low: &str, high: &str| ScatterSeries {
-                name: name.into(),
-                points: mine
-                    .iter()
-                    .filter_map(|o| {
-                        Some(ScatterPoint {
-                            x: num(o, "output_tokens_per_exact")?,
-                            y: num(o, key)? / 100.0,
-                            y_low: num(o, low).map(|v| v / 100.0),
-                            y_high: num(o, high).map(|v| v / 100.0),
-                            label: text(o, "output").into(),
-                        })
-                    })
-                    .collect(),
-                frontier: Vec::new(),
-            };
-            Figure {
-                name: format!("write_exact_vs_tokens{}", if i == 0 { String::new() } else { format!("_{i}") }),
-                title: format!(
-                    "{m}: exact documents, first shot and after repairs (Wilson 95 %), vs output tokens per exact document"
-                ),
-                chart: Chart::Scatter(Scatter {
-                    title: format!("Exact documents vs output tokens — {m}"),
-                    x_label: "output tokens per exact document (repairs counted)".into(),
-                    y_label: "exact documents".into(),
-                    series: vec![
-                        series("first shot", "first_exact_pct", "first_low", "first_high"),
-                        series("after repairs", "final_exact_pct", "final_low", "final_high"),
-                    ],
-                }),
-            }
-        })
-        .collect()
 }

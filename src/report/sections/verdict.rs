@@ -425,8 +425,8 @@ fn measured_on(d: &ReportData, v: &VerdictRow) -> String {
     } else {
         String::new()
     };
-    if v.family.structure == "tasks" {
-        format!("these {} tasks{runs}", int(v.family.records))
+    if let Some(items) = crate::suites::counted(&v.family.structure) {
+        format!("these {} {}{runs}", int(v.family.records), items.many)
     } else if r.n_answers % r.runs == 0 {
         format!("these {} questions{runs}", int(r.n_answers / r.runs))
     } else {

@@ -41,8 +41,9 @@ fn rendering(o: &Map<String, Value>) -> String {
     } else {
         ""
     };
-    let shape = if text(o, "structure") == "tasks" {
-        format!("{} tasks", text(o, "records"))
+    // Items are named in the plural whatever their count, as this heading always has.
+    let shape = if let Some(items) = crate::suites::counted(&text(o, "structure")) {
+        format!("{} {}", text(o, "records"), items.many)
     } else {
         format!(
             "{} · {} · {} records",

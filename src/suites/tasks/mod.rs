@@ -18,6 +18,7 @@ use super::asked::{self, Asked, Entry, Planned, Select, refuse};
 use super::plan::{CallSettings, ForReference, Scored, Scorer, Suite};
 use super::plan::{Combo, Matrix, Plan, QuestionMode, Unit};
 use super::render::or_skip;
+use super::sections::{Counted, Sections};
 use crate::dataset::{Structure, Variant};
 use crate::formats::{self, Format};
 use crate::grading::rubric::Rubric;
@@ -64,7 +65,18 @@ pub const ENTRY: Entry = Entry {
         given,
     }),
     panel: Some(&panel::TasksPanel),
-    report: None,
+    report: Some(Sections {
+        counted: Some(COUNTED),
+        ..Sections::NONE
+    }),
+};
+
+/// Its families' data, counted in tasks (views.sql `result_keys` keys a task-set call
+/// `structure = 'tasks'`, `records` = the tasks).
+const COUNTED: Counted = Counted {
+    structure: "tasks",
+    one: "task",
+    many: "tasks",
 };
 
 /// Which analysis tasks: shared by `run --suite tasks`, `list-tasks` and `dump-prompts`.

@@ -5,10 +5,13 @@
 //! baseline (`json_schema` mode) asks for JSON with the case's schema as a constraint.
 
 pub mod cases;
+mod chart;
 pub mod edits;
 pub mod grade;
 mod meta;
 pub mod panel;
+mod report;
+mod report_rows;
 mod request;
 pub mod schema;
 
@@ -83,7 +86,7 @@ pub const ENTRY: Entry = Entry {
         given,
     }),
     panel: Some(&panel::WritePanel),
-    report: None,
+    report: Some(report::SECTIONS),
 };
 
 /// What the `write` suite asks for (`bench run --suite write`).

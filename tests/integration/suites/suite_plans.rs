@@ -308,16 +308,6 @@ fn code_of(text: &str) -> String {
         .join("\n")
 }
 
-/// Files that still match a suite's name outside its folder, with the suite, as they stand:
-/// issue 52 item 2 has not moved these into the suite's folder yet. Shrink-only: a new match
-/// anywhere fails, and so does a listed one that went away (then drop it here).
-const NOT_YET_OWN: &[(&str, &str)] = &[
-    ("src/report/data/rows.rs", "tasks"),
-    ("src/report/sections/figures.rs", "tasks"),
-    ("src/report/sections/verdict.rs", "tasks"),
-    ("src/report/sections/wrong_answers.rs", "tasks"),
-];
-
 #[test]
 fn a_suite_name_is_matched_only_in_its_folder_and_the_registry() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -346,30 +336,12 @@ fn a_suite_name_is_matched_only_in_its_folder_and_the_registry() {
         let code = code_of(&std::fs::read_to_string(f).unwrap());
         found.extend(suite_name_matches(&rel, &code, &kinds));
     }
-    for m in &found {
-        println!("{m}");
-    }
-    let listed = |m: &str| {
-        NOT_YET_OWN
-            .iter()
-            .any(|(f, k)| m.starts_with(&format!("{f}: {k}: ")))
-    };
-    let new: Vec<&String> = found.iter().filter(|m| !listed(m)).collect();
     assert!(
-        new.is_empty(),
+        found.is_empty(),
         "a suite's name matched outside its folder and the registry (move it into \
          src/suites/<name>/, or reach it through the registry):\n{}",
-        new.iter()
-            .map(|s| s.as_str())
-            .collect::<Vec<_>>()
-            .join("\n")
+        found.join("\n")
     );
-    for (f, k) in NOT_YET_OWN {
-        assert!(
-            found.iter().any(|m| m.starts_with(&format!("{f}: {k}: "))),
-            "{f} no longer matches the {k} suite: drop it from NOT_YET_OWN"
-        );
-    }
 }
 
 #[test]

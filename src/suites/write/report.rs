@@ -5,17 +5,31 @@
 //! paired comparisons against the best output (exact McNemar + Holm on final exactness);
 //! nothing here recomputes a test.
 
+use super::report_rows::{num, overall, text};
+use crate::analytics::{Table, sql};
 use crate::doc::Block;
 use crate::doc::table::generic_table;
-use crate::report::data::ReportData;
-use crate::report::write_tables::{WriteTables, num, overall, text};
+use crate::suites::sections::{Facts, Sections};
 use serde_json::{Map, Value};
+
+/// The suite's part of its report: the verdict section (with its chart) over
+/// `sql/write_accuracy.sql` and `sql/write_failures.sql`, in place of the formats' verdict.
+pub const SECTIONS: Sections = Sections {
+    tables: &[
+        ("sql/write_accuracy.sql", sql::WRITE_ACCURACY),
+        ("sql/write_failures.sql", sql::WRITE_FAILURES),
+    ],
+    json_keys: &["write_accuracy", "write_failures"],
+    verdict: Some(section),
+    figures: Some(super::chart::figures),
+    ..Sections::NONE
+};
 
 /// One verdict line per model: the best output by final exact rate, the outputs not
 /// significantly worse (covering every case), and the cheapest of those by output tokens per
 /// exact document.
-fn verdicts(d: &ReportData, t: &WriteTables) -> Vec<String> {
-    let rows = overall(t);
+fn verdicts(f: &Facts, accuracy: &Table) -> Vec<String> {
+    let rows = overall(accuracy);
     let mut models: Vec<(String, String)> = rows
         .iter()
         .map(|o| {
@@ -49,15 +63,7 @@ fn verdicts(d: &ReportData, t: &WriteTables) -> Vec<String> {
             continue;
         };
         let best_name = text(best, "output");
-        let worse = |output: &str| {
-            d.versus_best.iter().any(|c| {
-                c.family.provider == provider
-                    && c.family.model == model
-                    && c.format == output
-                    && c.significant
-                    && c.delta_weighted_pp.unwrap_or(0.0) < 0.0
-            })
-        };
+        let worse = |output: &str| f.worse(&provider, &model, output);
         let mut fine: Vec<&&Map<String, Value>> = mine
             .iter()
             .filter(|o| num(o, "cases") == Some(all_cases) && !worse(text(o, "output")))
@@ -114,8 +120,11 @@ fn verdicts(d: &ReportData, t: &WriteTables) -> Vec<String> {
     out
 }
 
-/// The write sections: verdict, accuracy table, outcomes.
-pub fn section(d: &ReportData, t: &WriteTables, chart: Vec<Block>) -> Vec<Block> {
+/// The write sections: verdict, its chart, accuracy table, outcomes.
+fn section(f: &Facts, chart: Vec<Block>) -> Vec<Block> {
+    let [accuracy, failures] = f.tables else {
+        return Vec::new();
+    };
     let mut out = vec![
         Block::Heading(2, "Verdict: which format to ask a model to write".into()),
         Block::Para(
@@ -129,14 +138,14 @@ pub fn section(d: &ReportData, t: &WriteTables, chart: Vec<Block>) -> Vec<Block>
              Holm-adjusted, α = 0.05 (the paired comparisons below)."
                 .into(),
         ),
-        Block::Bullets(verdicts(d, t)),
+        Block::Bullets(verdicts(f, accuracy)),
     ];
     out.extend(chart);
     out.push(Block::Heading(
         2,
         "Write accuracy (sql/write_accuracy.sql)".into(),
     ));
-    out.push(generic_table(&t.accuracy));
+    out.push(generic_table(accuracy));
     out.push(Block::Heading(
         2,
         "Outcomes, first shot and final (sql/write_failures.sql)".into(),
@@ -148,6 +157,6 @@ pub fn section(d: &ReportData, t: &WriteTables, chart: Vec<Block>) -> Vec<Block>
          no_document (prose only); docs/write.md says how each is decided."
             .into(),
     ));
-    out.push(generic_table(&t.failures));
+    out.push(generic_table(failures));
     out
 }
