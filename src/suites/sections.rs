@@ -40,6 +40,8 @@ pub struct Sections {
     pub json_keys: &'static [&'static str],
     /// Its verdict in place of the formats' verdict, given the blocks of its own charts.
     pub verdict: Option<Verdict>,
+    /// Its own tables after the ranking (a tasks run: each task × format).
+    pub after_ranking: Option<fn(&Facts) -> Vec<Block>>,
     /// Its evidence, after the prompt wordings' section.
     pub evidence: Option<fn(&Facts) -> Vec<Block>>,
     /// Its charts, drawn before the report's own.
@@ -55,6 +57,7 @@ impl Sections {
         tables: &[],
         json_keys: &[],
         verdict: None,
+        after_ranking: None,
         evidence: None,
         figures: None,
         counted: None,

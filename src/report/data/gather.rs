@@ -49,8 +49,6 @@ pub struct ReportData {
     pub scaling: Option<Table>,
     /// Retrieval accuracy by position.
     pub position: Option<Table>,
-    /// A tasks run: each task × format (`sql/task_formats.sql`).
-    pub tasks: Option<Table>,
     /// The tables the run's suite's own sections read ([`super::suite::own_tables`]).
     pub own: Vec<Table>,
 }
@@ -100,7 +98,6 @@ struct Tables {
     prompt_wording: Table,
     corrupted: Table,
     position: Table,
-    tasks: Option<Table>,
     own: Vec<Table>,
 }
 
@@ -137,11 +134,6 @@ impl Tables {
             prompt_wording: run_sql(a, sql::PROMPT_WORDING, "sql/prompt_wording.sql")?,
             corrupted: run_sql(a, sql::CORRUPTED, "sql/corrupted.sql")?,
             position: run_sql(a, sql::POSITION_EFFECT, "sql/position_effect.sql")?,
-            tasks: if TaskMeta::is_in(&run.metadata) {
-                Some(run_sql(a, sql::TASK_FORMATS, "sql/task_formats.sql")?)
-            } else {
-                None
-            },
             own: super::suite::own_tables(a, run)?,
         })
     }
@@ -211,7 +203,6 @@ pub fn gather_staged(run: RunInfo, baseline: &str, a: &Analytics) -> Result<Repo
         corrupted: t.corrupted,
         scaling,
         position: (!t.position.rows.is_empty()).then_some(t.position),
-        tasks: t.tasks,
         own: t.own,
     })
 }

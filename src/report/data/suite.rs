@@ -22,12 +22,15 @@ pub fn own_tables(a: &Analytics, run: &RunInfo) -> Result<Vec<Table>> {
         .collect()
 }
 
-/// Every suite's tables in analytics_results.json ([`Sections::json_keys`]), in the registry's
-/// order: the rows of `own` (the run's suite's tables) under its keys, `null` under the others'.
+/// Every suite's tables in analytics_results.json ([`Sections::json_keys`]), the suites in
+/// the order of their names: the rows of `own` (the run's suite's tables) under its keys,
+/// `null` under the others'.
 pub fn json_tables(run: &RunInfo, own: &[Table]) -> Vec<(&'static str, Value)> {
     let mine = crate::suites::of_log(&run.suite);
+    let mut suites: Vec<_> = crate::suites::REGISTRY.iter().collect();
+    suites.sort_by_key(|e| e.kind);
     let mut out = Vec::new();
-    for e in crate::suites::REGISTRY {
+    for e in suites {
         let Some(s) = &e.report else { continue };
         for (i, key) in s.json_keys.iter().enumerate() {
             let rows = match own.get(i) {

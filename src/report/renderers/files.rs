@@ -74,7 +74,9 @@ fn document(
     out.extend(sections::setup::setup(d));
     out.extend(sections::ranking::ranking(d));
     out.extend(chart("weighted_accuracy"));
-    out.extend(sections::tasks(d));
+    if let Some(own) = suite::sections(&d.run).and_then(|s| s.after_ranking) {
+        out.extend(own(&d.facts()));
+    }
     out.extend(sections::ranking::comparisons(d));
     out.extend(prompt_wording::section(d));
     if let Some(evidence) = suite::sections(&d.run).and_then(|s| s.evidence) {

@@ -124,7 +124,6 @@ pub fn analytics_results(d: &ReportData, verdicts: &[VerdictRow], findings: &[St
         "key_check": d.key_check.objects().collect::<Vec<_>>(),
         "prompt_wording": d.prompt_wording.objects().collect::<Vec<_>>(),
         "corrupted": d.corrupted.objects().collect::<Vec<_>>(),
-        "task_formats": d.tasks.as_ref().map(|t| t.objects().collect::<Vec<_>>()),
     });
     let map = out.as_object_mut().expect("a JSON object");
     for (key, rows) in crate::report::data::suite::json_tables(&d.run, &d.own) {

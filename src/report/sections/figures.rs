@@ -97,9 +97,13 @@ pub fn figures(d: &ReportData) -> Vec<Figure> {
             for s in series.values_mut() {
                 s.frontier.sort_by(|a, b| a.0.total_cmp(&b.0));
             }
-            let tasks = crate::suites::TaskMeta::is_in(&d.run.metadata);
-            let (stem, of) = if sizes && tasks {
-                (format!("_{size}_tasks"), format!(", {size} tasks"))
+            // A suite whose data is a set of items names each chart by their count.
+            let items = suite::sections(&d.run).and_then(|s| s.counted.as_ref());
+            let (stem, of) = if let (true, Some(c)) = (sizes, items) {
+                (
+                    format!("_{size}_{}", c.many),
+                    format!(", {size} {}", c.many),
+                )
             } else if sizes {
                 (format!("_{size}_records"), format!(", {size} records"))
             } else {

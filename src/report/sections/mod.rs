@@ -22,24 +22,6 @@ pub(crate) fn cols(names: &[&str]) -> Vec<String> {
     names.iter().map(|s| s.to_string()).collect()
 }
 
-/// A tasks run: each task × format, so a format's pooled score can be traced to its tasks.
-pub fn tasks(d: &ReportData) -> Vec<Block> {
-    let Some(t) = &d.tasks else {
-        return Vec::new();
-    };
-    vec![
-        Block::Heading(2, "Each task (sql/task_formats.sql)".into()),
-        Block::Para(
-            "Fact accuracy is the share of a task's expected values the answer states \
-             correctly, computed from the data; the composite is TeaLeaf's heuristic rubric \
-             (length, keywords, structure), kept for comparison with TeaLeaf's tables and not a \
-             check of correctness."
-                .into(),
-        ),
-        generic_table(t),
-    ]
-}
-
 /// Token efficiency per tokenizer.
 pub fn tokens(d: &ReportData) -> Vec<Block> {
     let sizes = d

@@ -12,10 +12,8 @@ pub const SECTIONS: Sections = Sections {
     tables: &[("sql/corrupted.sql", crate::analytics::sql::CORRUPTED)],
     // Its table is in every run's analytics_results.json, as the report's own `corrupted`.
     json_keys: &[],
-    verdict: None,
     evidence: Some(section),
-    figures: None,
-    counted: None,
+    ..Sections::NONE
 };
 
 /// The section, for a run of the `corrupted` suite.

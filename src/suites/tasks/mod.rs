@@ -8,6 +8,7 @@ pub mod list;
 mod load;
 pub mod panel;
 pub mod prompt;
+mod report;
 pub mod scope;
 mod task;
 
@@ -18,7 +19,6 @@ use super::asked::{self, Asked, Entry, Planned, Select, refuse};
 use super::plan::{CallSettings, ForReference, Scored, Scorer, Suite};
 use super::plan::{Combo, Matrix, Plan, QuestionMode, Unit};
 use super::render::or_skip;
-use super::sections::{Counted, Sections};
 use crate::dataset::{Structure, Variant};
 use crate::formats::{self, Format};
 use crate::grading::rubric::Rubric;
@@ -65,18 +65,7 @@ pub const ENTRY: Entry = Entry {
         given,
     }),
     panel: Some(&panel::TasksPanel),
-    report: Some(Sections {
-        counted: Some(COUNTED),
-        ..Sections::NONE
-    }),
-};
-
-/// Its families' data, counted in tasks (views.sql `result_keys` keys a task-set call
-/// `structure = 'tasks'`, `records` = the tasks).
-const COUNTED: Counted = Counted {
-    structure: "tasks",
-    one: "task",
-    many: "tasks",
+    report: Some(report::SECTIONS),
 };
 
 /// Which analysis tasks: shared by `run --suite tasks`, `list-tasks` and `dump-prompts`.
