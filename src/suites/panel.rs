@@ -1,4 +1,5 @@
-//! What a suite adds to one answer's page of `bench view` (`/answer`): the viewer finds the
+//! What a suite adds to `bench view`: to one answer's page (`/answer`) and to its run's line
+//! on the Runs page. The viewer finds the
 //! suite's panel on its registry [`Entry`](super::Entry) and asks no suite's name. A panel
 //! hands back plain text or HTML escaped with `crate::html::esc` (the suites never import the
 //! viewer); each suite's own is `suites/<name>/panel.rs`.
@@ -25,6 +26,11 @@ pub trait Panel: Sync {
     /// none (a `corrupted` call's duplicated or damaged record).
     fn expected_names_record(&self) -> bool {
         false
+    }
+    /// What the Runs page says a run of the suite asked about (a tasks run's task file, a
+    /// write run's cases), from its metadata line; `None`: the page's own words.
+    fn runs_line(&self, _meta: &Metadata) -> Option<String> {
+        None
     }
 }
 

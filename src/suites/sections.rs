@@ -7,6 +7,7 @@
 use crate::analytics::Table;
 use crate::doc::Block;
 use crate::doc::charts::Figure;
+use crate::runlog::Metadata;
 
 /// What the report hands a suite's sections: the tables it gathered for the suite and what
 /// its decisions found, as plain data.
@@ -48,6 +49,21 @@ pub struct Sections {
     pub figures: Option<fn(&Facts) -> Vec<Figure>>,
     /// How its comparison families count their data, when in items (not records).
     pub counted: Option<Counted>,
+    /// What its runs say in the Setup section about their data, from the metadata line.
+    pub setup: Option<fn(&Metadata) -> Option<Setup>>,
+    /// Its families' record counts are counts of its items (tasks, cases), not sizes of one
+    /// data set: several of them are no size sweep, so the report draws no scaling.
+    pub items_not_sizes: bool,
+}
+
+/// A suite's lines in the report's Setup section.
+pub struct Setup {
+    /// The line that says what data was asked about (in place of the report's own).
+    pub data: String,
+    /// The renderings not made, one line each.
+    pub skipped: Vec<String>,
+    /// The sentence before them.
+    pub skipped_intro: &'static str,
 }
 
 impl Sections {
@@ -61,6 +77,8 @@ impl Sections {
         evidence: None,
         figures: None,
         counted: None,
+        setup: None,
+        items_not_sizes: false,
     };
 }
 

@@ -32,8 +32,7 @@ fn data_of(i: &RunInfo) -> String {
     };
     // `run_info` refused a metadata line whose suite fields do not read.
     let data = crate::suites::lookup::DataMeta::of(m).ok().flatten();
-    let tasks = crate::suites::TaskMeta::of(m).ok().flatten();
-    let write = crate::suites::WriteMeta::of(m).ok().flatten();
+    let own = crate::suites::panel(&i.suite).runs_line(m);
     if let Some(i) = &m.imported {
         format!("answers imported from {} · {sizes} questions", i.name)
     } else if let Some(d) = &data {
@@ -43,10 +42,8 @@ fn data_of(i: &RunInfo) -> String {
             d.records,
             d.total_records
         )
-    } else if let Some(t) = &tasks {
-        format!("{} · {} tasks", file(&t.file), t.ids.len())
-    } else if let Some(w) = &write {
-        format!("write · {} cases", w.cases.len())
+    } else if let Some(line) = own {
+        line
     } else {
         format!("products seed {} · {sizes} records", m.seed)
     }

@@ -8,7 +8,6 @@ use super::{
 };
 use crate::analytics::{Analytics, Table, sql};
 use crate::suites::sections::Facts;
-use crate::suites::{TaskMeta, WriteMeta};
 use anyhow::Result;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -176,13 +175,13 @@ pub fn gather_staged(run: RunInfo, baseline: &str, a: &Analytics) -> Result<Repo
         .iter()
         .map(|r| r.family.records)
         .collect::<std::collections::BTreeSet<_>>();
-    // A tasks run's record counts are task counts, not a size sweep.
-    let scaling =
-        if sizes.len() > 1 && !TaskMeta::is_in(&run.metadata) && !WriteMeta::is_in(&run.metadata) {
-            Some(run_sql(a, sql::SCALING, "sql/scaling.sql")?)
-        } else {
-            None
-        };
+    // A suite whose record counts count its items (tasks, cases) swept no size.
+    let items = super::suite::sections(&run).is_some_and(|s| s.items_not_sizes);
+    let scaling = if sizes.len() > 1 && !items {
+        Some(run_sql(a, sql::SCALING, "sql/scaling.sql")?)
+    } else {
+        None
+    };
     let t = lane
         .join()
         .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;

@@ -3,7 +3,7 @@
 
 use crate::doc::Block;
 use crate::report::data::ReportData;
-use crate::suites::TaskMeta;
+use crate::report::data::suite;
 use crate::suites::lookup::DataMeta;
 
 /// Items joined with ", " as their `Display` shows them.
@@ -94,39 +94,28 @@ pub fn setup(d: &ReportData) -> Vec<Block> {
     }
     let mut out = vec![Block::Heading(2, "Setup".into())];
     // `run_info` refused a metadata line whose suite fields do not read.
-    let (data, tasks) = (
-        DataMeta::of(m).ok().flatten(),
-        TaskMeta::of(m).ok().flatten(),
-    );
+    let data = DataMeta::of(m).ok().flatten();
+    // A suite's own words for its data (a tasks run's task file).
+    let own = suite::sections(&d.run)
+        .and_then(|s| s.setup)
+        .and_then(|setup| setup(m));
     if let Some(data) = &data {
         items.splice(2..3, user_data(data));
     }
-    if let Some(t) = &tasks {
-        items[2] = format!(
-            "Tasks: {} from `{}` ({}), one prompt per task and format; formats that rendered the \
-             same tasks are compared on the same facts (data `N tasks`)",
-            t.ids.len(),
-            t.file.display(),
-            t.ids.join(", ")
-        );
+    if let Some(o) = &own {
+        items[2] = o.data.clone();
     }
     out.push(Block::Bullets(items));
     let skipped: Vec<String> = data
         .iter()
         .flat_map(|d| &d.skipped)
         .map(|s| format!("`{}`: {}", s.format, s.reason))
-        .chain(
-            tasks
-                .iter()
-                .flat_map(|t| &t.skipped)
-                .map(|s| format!("{} in `{}`: {}", s.task, s.format, s.reason)),
-        )
+        .chain(own.iter().flat_map(|o| o.skipped.iter().cloned()))
         .collect();
     if !skipped.is_empty() {
         out.push(Block::Para(
-            if tasks.is_some() {
-                "Renderings not made, because the format cannot represent the task's data (such a \
-                 format is compared only with formats that rendered the same tasks):"
+            if let Some(o) = &own {
+                o.skipped_intro
             } else {
                 "Formats not run, because they cannot represent these records (they are absent \
                  from every table below):"

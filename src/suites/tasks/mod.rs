@@ -6,6 +6,7 @@ pub mod facts;
 pub mod grade;
 pub mod list;
 mod load;
+mod meta;
 pub mod panel;
 pub mod prompt;
 mod report;
@@ -13,6 +14,7 @@ pub mod scope;
 mod task;
 
 pub use load::{Loaded, load, load_source, select};
+pub use meta::{TaskMeta, rubric_payload, scores, scores_payload};
 pub use task::{DataSource, ExpectedValue, Task, TaskDef, TaskRequest, ValueQuery, state_fact};
 
 use super::asked::{self, Asked, Entry, Planned, Select, refuse};
@@ -21,16 +23,13 @@ use super::plan::{Combo, Matrix, Plan, QuestionMode, Unit};
 use super::render::or_skip;
 use crate::dataset::{Structure, Variant};
 use crate::formats::{self, Format};
-use crate::grading::rubric::Rubric;
 use crate::layout::{self, Rendering};
 use crate::prompt::wording;
 use crate::providers::{Answerable, ProviderError};
 use crate::questions::Category;
-use crate::runlog::{self, Metadata, ResultRecord};
+use crate::runlog::Metadata;
 use crate::tokens::Tokenizer;
 use anyhow::{Context, Result};
-use grade::TaskScores;
-use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -342,62 +341,7 @@ pub fn build(plan: &Plan, tp: &TaskPlan) -> Result<(Matrix, Vec<Skip>)> {
     ))
 }
 
-/// What a `tasks` run's metadata line records: enough to plan it again on `--resume`, and the
-/// renderings skipped with their reasons.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct TaskMeta {
-    /// The task file.
-    pub file: PathBuf,
-    /// Selected task ids, in file order.
-    pub ids: Vec<String>,
-    /// Renderings a format could not produce.
-    pub skipped: Vec<Skip>,
-}
-
-/// The tasks suite's key in the metadata line (its [`TaskMeta`]).
-const META_KEY: &str = "tasks";
-
-/// A task's key in a result line (its [`TaskScores`]).
-const SCORES_KEY: &str = "task_scores";
-
-/// A task reply's fact accuracy and rubric scores of a result line; `None` for another suite's.
-pub fn scores(r: &ResultRecord) -> Result<Option<TaskScores>> {
-    r.payload.own(SCORES_KEY)
-}
-
-/// A result line's payload holding a task reply's `scores`.
-pub fn scores_payload(scores: &TaskScores) -> runlog::Payload {
-    let mut p = runlog::Payload::default();
-    p.set_own(SCORES_KEY, scores);
-    p
-}
-
-/// The payload of a reply scored by TeaLeaf's rubric alone, with no expected value to check
-/// (an imported TeaLeaf reply): the composite is its score.
-pub fn rubric_payload(rubric: &Rubric) -> runlog::Payload {
-    scores_payload(&TaskScores {
-        fact_accuracy: None,
-        rubric: *rubric,
-        score: rubric.composite,
-    })
-}
-
 impl TaskMeta {
-    /// The tasks suite's part of a metadata line; `None` for another suite's run.
-    pub fn of(m: &Metadata) -> Result<Option<Self>> {
-        m.payload.own(META_KEY)
-    }
-
-    /// Whether the metadata line is a tasks run's.
-    pub fn is_in(m: &Metadata) -> bool {
-        m.payload.has(META_KEY)
-    }
-
-    /// Writes it into the metadata line.
-    pub fn set(&self, m: &mut Metadata) {
-        m.payload.set_own(META_KEY, self);
-    }
-
     /// Loads the task file again and selects the recorded ids.
     pub fn plan(&self) -> Result<TaskPlan> {
         let loaded = load(&self.file)?;

@@ -2,6 +2,8 @@
 //! to (the task's data is its prompt's first fenced block, which the page shows for any
 //! prompt without a data header).
 
+use super::meta::TaskMeta;
+use crate::runlog::Metadata;
 use crate::suites::panel::Panel;
 
 /// The tasks suite's panel.
@@ -12,5 +14,12 @@ impl Panel for TasksPanel {
         Some(format!(
             "Fact {fact} of task {task}: every fact of the task is in the table below."
         ))
+    }
+
+    fn runs_line(&self, m: &Metadata) -> Option<String> {
+        // `run_info` refused a metadata line whose suite fields do not read.
+        let t = TaskMeta::of(m).ok().flatten()?;
+        let file = t.file.file_name().unwrap_or_default().to_string_lossy();
+        Some(format!("{file} · {} tasks", t.ids.len()))
     }
 }

@@ -1,6 +1,7 @@
 //! What a `write` call adds to its answer's page in `bench view`: which case it wrote, and
 //! the gold against the document written, line by line.
 
+use super::WriteMeta;
 use crate::html::esc;
 use crate::runlog::{Metadata, ResultRecord};
 use crate::suites::panel::Panel;
@@ -10,6 +11,12 @@ use serde_json::Value;
 pub struct WritePanel;
 
 impl Panel for WritePanel {
+    fn runs_line(&self, m: &Metadata) -> Option<String> {
+        // `run_info` refused a metadata line whose suite fields do not read.
+        let w = WriteMeta::of(m).ok().flatten()?;
+        Some(format!("write · {} cases", w.cases.len()))
+    }
+
     fn asked_about(&self, case: &str, _metric: &str) -> Option<String> {
         Some(format!(
             "Write the document of case {case} (the prompt is below)."

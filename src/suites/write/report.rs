@@ -22,6 +22,7 @@ pub const SECTIONS: Sections = Sections {
     json_keys: &["write_accuracy", "write_failures"],
     verdict: Some(section),
     figures: Some(super::chart::figures),
+    items_not_sizes: true,
     ..Sections::NONE
 };
 
