@@ -37,8 +37,11 @@ pub struct Sections {
     /// gathered with the report's own tables ([`Facts::tables`]).
     pub tables: &'static [(&'static str, &'static str)],
     /// The keys of its first tables in analytics_results.json, one per table in order: their
-    /// rows in its runs' file, `null` in every other run's.
+    /// rows in its runs' file, `null` in every other run's (`[]` with `json_in_every_run`).
     pub json_keys: &'static [&'static str],
+    /// Its tables are in every run's analytics_results.json, with no rows in another suite's
+    /// run (`[]`, not `null`).
+    pub json_in_every_run: bool,
     /// Its verdict in place of the formats' verdict, given the blocks of its own charts.
     pub verdict: Option<Verdict>,
     /// Its own tables after the ranking (a tasks run: each task × format).
@@ -72,6 +75,7 @@ impl Sections {
     pub const NONE: Sections = Sections {
         tables: &[],
         json_keys: &[],
+        json_in_every_run: false,
         verdict: None,
         after_ranking: None,
         evidence: None,

@@ -42,8 +42,6 @@ pub struct ReportData {
     pub key_check: Table,
     /// Accuracy per format under each instruction wording (`sql/prompt_wording.sql`).
     pub prompt_wording: Table,
-    /// The `corrupted` track's detection and false alarms (`sql/corrupted.sql`).
-    pub corrupted: Table,
     /// Tokens and accuracy against record count, when the run swept sizes.
     pub scaling: Option<Table>,
     /// Retrieval accuracy by position.
@@ -95,7 +93,6 @@ struct Tables {
     wrong_answers: Table,
     key_check: Table,
     prompt_wording: Table,
-    corrupted: Table,
     position: Table,
     own: Vec<Table>,
 }
@@ -131,7 +128,6 @@ impl Tables {
             wrong_answers,
             key_check: run_sql(a, sql::KEY_CHECK, "sql/key_check.sql")?,
             prompt_wording: run_sql(a, sql::PROMPT_WORDING, "sql/prompt_wording.sql")?,
-            corrupted: run_sql(a, sql::CORRUPTED, "sql/corrupted.sql")?,
             position: run_sql(a, sql::POSITION_EFFECT, "sql/position_effect.sql")?,
             own: super::suite::own_tables(a, run)?,
         })
@@ -199,7 +195,6 @@ pub fn gather_staged(run: RunInfo, baseline: &str, a: &Analytics) -> Result<Repo
         wrong_answers: t.wrong_answers,
         key_check: t.key_check,
         prompt_wording: t.prompt_wording,
-        corrupted: t.corrupted,
         scaling,
         position: (!t.position.rows.is_empty()).then_some(t.position),
         own: t.own,

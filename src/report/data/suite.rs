@@ -37,6 +37,7 @@ pub fn json_tables(run: &RunInfo, own: &[Table]) -> Vec<(&'static str, Value)> {
                 Some(t) if e.kind == mine.kind => {
                     Value::Array(t.objects().map(Value::Object).collect())
                 }
+                _ if s.json_in_every_run => Value::Array(Vec::new()),
                 _ => Value::Null,
             };
             out.push((*key, rows));

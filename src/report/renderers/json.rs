@@ -123,7 +123,6 @@ pub fn analytics_results(d: &ReportData, verdicts: &[VerdictRow], findings: &[St
         "failure_modes": d.failure_modes.objects().collect::<Vec<_>>(),
         "key_check": d.key_check.objects().collect::<Vec<_>>(),
         "prompt_wording": d.prompt_wording.objects().collect::<Vec<_>>(),
-        "corrupted": d.corrupted.objects().collect::<Vec<_>>(),
     });
     let map = out.as_object_mut().expect("a JSON object");
     for (key, rows) in crate::report::data::suite::json_tables(&d.run, &d.own) {

@@ -10,8 +10,8 @@ use crate::suites::sections::{Facts, Sections};
 /// The suite's part of its report: the section, over `sql/corrupted.sql`.
 pub const SECTIONS: Sections = Sections {
     tables: &[("sql/corrupted.sql", crate::analytics::sql::CORRUPTED)],
-    // Its table is in every run's analytics_results.json, as the report's own `corrupted`.
-    json_keys: &[],
+    json_keys: &["corrupted"],
+    json_in_every_run: true,
     evidence: Some(section),
     ..Sections::NONE
 };
