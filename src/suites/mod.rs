@@ -41,9 +41,8 @@ pub use asked::{Asked, Entry, FromMetadata, OwnFlags, Planned, Select};
 pub use formats::product;
 pub use lookup::weights;
 pub use plan::{CallSettings, ForReference, Plan, Scored, Scorer, Suite};
-// The suites' own log fields that readers above the suites (report, import) name.
-pub use tasks::{TaskMeta, rubric_payload as task_rubric_payload};
-pub use write::WriteMeta;
+// The payload of an imported TeaLeaf reply, scored by the rubric alone (the import writes it).
+pub use tasks::rubric_payload as task_rubric_payload;
 // A suite's own command: `bench list-tasks` lists the tasks suite's tasks by its selection flags.
 pub use tasks::{TaskArgs, list::listing as task_listing};
 

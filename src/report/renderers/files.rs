@@ -61,10 +61,13 @@ fn document(
     if family::all_wrong(d) {
         out.push(Block::Para(family::ALL_WRONG.into()));
     }
+    // The run's suite's own sections, handed the same facts.
+    let sections_own = suite::sections(&d.run);
+    let facts = d.facts();
     // A suite's own verdict replaces the formats' (a write run's is about output tokens per
     // exact document, not data tokens) and places its charts.
-    match suite::sections(&d.run).and_then(|s| s.verdict) {
-        Some(own_verdict) => out.extend(own_verdict(&d.facts(), own_charts)),
+    match sections_own.and_then(|s| s.verdict) {
+        Some(own_verdict) => out.extend(own_verdict(&facts, own_charts)),
         None => {
             out.extend(verdict::verdict(d, verdicts, findings));
             out.extend(own_charts);
@@ -74,13 +77,13 @@ fn document(
     out.extend(sections::setup::setup(d));
     out.extend(sections::ranking::ranking(d));
     out.extend(chart("weighted_accuracy"));
-    if let Some(own) = suite::sections(&d.run).and_then(|s| s.after_ranking) {
-        out.extend(own(&d.facts()));
+    if let Some(after_ranking) = sections_own.and_then(|s| s.after_ranking) {
+        out.extend(after_ranking(&facts));
     }
     out.extend(sections::ranking::comparisons(d));
     out.extend(prompt_wording::section(d));
-    if let Some(evidence) = suite::sections(&d.run).and_then(|s| s.evidence) {
-        out.extend(evidence(&d.facts()));
+    if let Some(evidence) = sections_own.and_then(|s| s.evidence) {
+        out.extend(evidence(&facts));
     }
     out.extend(sections::tokens(d));
     out.extend(chart("tokens_per_format"));

@@ -49,6 +49,8 @@ pub fn own_figures(d: &ReportData) -> Vec<Figure> {
 /// categories, scaling.
 pub fn figures(d: &ReportData) -> Vec<Figure> {
     let ms = models(d);
+    // A suite whose data is a set of items names each accuracy chart by their count.
+    let items = suite::sections(&d.run).and_then(|s| s.counted.as_ref());
     let suffix = |m: &str| {
         if ms.len() > 1 {
             format!("_{}", slug(m))
@@ -97,8 +99,6 @@ pub fn figures(d: &ReportData) -> Vec<Figure> {
             for s in series.values_mut() {
                 s.frontier.sort_by(|a, b| a.0.total_cmp(&b.0));
             }
-            // A suite whose data is a set of items names each chart by their count.
-            let items = suite::sections(&d.run).and_then(|s| s.counted.as_ref());
             let (stem, of) = if let (true, Some(c)) = (sizes, items) {
                 (
                     format!("_{size}_{}", c.many),
