@@ -28,22 +28,13 @@ pub struct Settings<'a> {
     /// The largest prompt a step may send, tokens, and what sets it (`--max-tokens-in`, a
     /// model's context window).
     pub max_prompt: Option<(u32, String)>,
-    /// The plan asking `sizes` ([`at_sizes`]: the product records sized by their count, a
-    /// `--data` file's samples loaded by its suite).
-    pub at_sizes: &'a (dyn Fn(&Plan, &[u32]) -> Result<Plan> + Sync),
-}
-
-/// `plan` asking the product records at `sizes`.
-pub fn product_sizes(plan: &Plan, sizes: &[u32]) -> Result<Plan> {
-    let mut p = plan.clone();
-    p.records = sizes.to_vec();
-    Ok(p)
 }
 
 /// `plan` asking its data at `sizes`: the suite's own samples when it loads them
-/// (`Suite::at_sizes`, a `--data` file's), else the record counts alone ([`product_sizes`]).
+/// (`Suite::at_sizes`, a `--data` file's), else the record counts alone (the product records).
 pub fn at_sizes(plan: &Plan, sizes: &[u32]) -> Result<Plan> {
-    let mut p = product_sizes(plan, sizes)?;
+    let mut p = plan.clone();
+    p.records = sizes.to_vec();
     if let Some((suite, records)) = plan.suite.at_sizes(sizes)? {
         p.suite = suite;
         p.records = records;
@@ -213,13 +204,13 @@ pub async fn sweep(
     };
     for (k, &n) in s.sizes.iter().enumerate() {
         if let Some(limit) = &s.max_prompt
-            && let Some(why) = over_limit(&(s.at_sizes)(&plan, &[n])?, n, k == 0, limit)?
+            && let Some(why) = over_limit(&at_sizes(&plan, &[n])?, n, k == 0, limit)?
         {
             out.stopped = why;
             return Ok(out);
         }
         if let Some(budget) = s.budget_usd {
-            let cost = (s.step_cost)(&(s.at_sizes)(&plan, &[n])?)?;
+            let cost = (s.step_cost)(&at_sizes(&plan, &[n])?)?;
             let left = budget - out.spent_usd;
             if cost > left {
                 out.stopped = format!(
@@ -229,7 +220,7 @@ pub async fn sweep(
                 return Ok(out);
             }
         }
-        plan = (s.at_sizes)(&plan, &s.sizes[..=k])?;
+        plan = at_sizes(&plan, &s.sizes[..=k])?;
         let resumed = (k > 0)
             .then(|| resume::load(&out.run_dir, false))
             .transpose()?;

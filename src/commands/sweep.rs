@@ -60,17 +60,9 @@ pub fn execute(a: &SweepArgs) -> Result<()> {
     let warmup = args.warmup.forced();
     let batch = args.batch;
     let step_cost = |p: &Plan| Ok(super::plan_cost(p, &models()?, warmup, batch)?.1);
-    let at_sizes: &(dyn Fn(&Plan, &[u32]) -> Result<Plan> + Sync) = &sweep::at_sizes;
     let limit = max_prompt(a.max_tokens_in, &configs);
     if args.dry_run {
-        return dry_run(
-            &plan,
-            &sizes,
-            at_sizes,
-            limit.as_ref(),
-            &step_cost,
-            &models()?,
-        );
+        return dry_run(&plan, &sizes, limit.as_ref(), &step_cost, &models()?);
     }
     let options = || setup::options(args, warmup, false);
     let settings = Settings {
@@ -80,7 +72,6 @@ pub fn execute(a: &SweepArgs) -> Result<()> {
         options: &options,
         step_cost: &step_cost,
         max_prompt: limit,
-        at_sizes,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -105,7 +96,6 @@ pub fn execute(a: &SweepArgs) -> Result<()> {
 fn dry_run(
     plan: &Plan,
     sizes: &[u32],
-    at_sizes: &(dyn Fn(&Plan, &[u32]) -> Result<Plan> + Sync),
     limit: Option<&(u32, String)>,
     step_cost: &dyn Fn(&Plan) -> Result<f64>,
     models: &[crate::runner::Model],
@@ -115,7 +105,7 @@ fn dry_run(
     }
     let mut total = 0.0;
     for (k, &n) in sizes.iter().enumerate() {
-        let p = at_sizes(plan, &[n])?;
+        let p = sweep::at_sizes(plan, &[n])?;
         if let Some(limit) = limit
             && let Some(why) = sweep::over_limit(&p, n, k == 0, limit)?
         {

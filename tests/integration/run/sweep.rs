@@ -61,7 +61,6 @@ async fn the_sweep_stops_where_the_best_format_falls_below_the_target() {
         options: &options,
         step_cost: &free,
         max_prompt: None,
-        at_sizes: &bench::sweep::product_sizes,
     };
     let out = swept(tmp.path(), &s).await;
     // At 124 csv is below 90 % (15 wrong: 89.8 %) but json_compact is not (12: 91.8 %); at
@@ -136,7 +135,6 @@ async fn the_sweep_stops_before_a_prompt_over_the_limit() {
         options: &options,
         step_cost: &free,
         max_prompt: Some((limit, "--max-tokens-in".into())),
-        at_sizes: &bench::sweep::product_sizes,
     };
     let out = swept(tmp.path(), &s).await;
     let sizes: Vec<u32> = out.steps.iter().map(|s| s.records).collect();
@@ -165,7 +163,6 @@ async fn the_sweep_stops_before_a_step_the_budget_cannot_pay() {
         options: &options,
         step_cost: &cost,
         max_prompt: None,
-        at_sizes: &bench::sweep::product_sizes,
     };
     let out = swept(tmp.path(), &s).await;
     assert_eq!(
